@@ -1,0 +1,120 @@
+"""Syntax problems of the buffer, located and worded for the author.
+
+tree-sitter finds errors anywhere (and keeps going), but it is lenient in places (an empty
+function body parses); CPython's compiler is exact but stops at the first error. So: a
+buffer that compiles has no syntax issues at all, and CPython's error is added when no
+tree-sitter issue already covers its line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tree_sitter import Node
+
+from prism_lsp.analysis.source import Chunk, Source
+from prism_lsp.analysis.span import Span
+
+_OPENERS = {"(": ")", "[": "]", "{": "}"}
+_CLOSERS = {v: k for k, v in _OPENERS.items()}
+_MAX_ISSUES = 20
+
+
+@dataclass(frozen=True)
+class SyntaxIssue:
+    """One syntax error: where it is and a one-line message starting with ``syntax error``."""
+
+    span: Span
+    message: str
+
+
+def find_syntax_issues(source: Source, chunks: list[Chunk]) -> list[SyntaxIssue]:
+    """Syntax issues of the buffer, ordered by position; empty when the buffer compiles."""
+    compiler_issue = _compile_issue(source)
+    if compiler_issue is None:
+        return []
+    issues: list[SyntaxIssue] = []
+    for chunk in chunks:
+        _collect(chunk.root, chunk, source, issues)
+    if not any(i.span.contains_line(compiler_issue.span.start_line) for i in issues):
+        issues.append(compiler_issue)
+    return sorted(issues, key=lambda i: i.span)[:_MAX_ISSUES]
+
+
+def _collect(node: Node, chunk: Chunk, source: Source, out: list[SyntaxIssue]) -> None:
+    if not node.has_error:
+        return
+    if node.is_missing:
+        out.append(SyntaxIssue(source.span(node, chunk), f"syntax error: missing {_quote(node.type)}"))
+        return
+    if node.is_error:
+        message, anchor = _describe_error(node, chunk, source)
+        out.append(SyntaxIssue(_first_line(source.span(anchor, chunk), source), message))
+        # Nested ERROR nodes are the same mistake seen again; one message per region.
+        return
+    for child in node.children:
+        _collect(child, chunk, source, out)
+
+
+def _describe_error(node: Node, chunk: Chunk, source: Source) -> tuple[str, Node]:
+    """Message and the node to point at: an unbalanced bracket when there is one,
+    else the start of the ERROR region, quoted."""
+    pending: list[Node] = []
+    for leaf in _leaves(node):
+        if leaf.type in _OPENERS:
+            pending.append(leaf)
+        elif leaf.type in _CLOSERS:
+            if pending and pending[-1].type == _CLOSERS[leaf.type]:
+                pending.pop()
+            else:
+                return f"syntax error: unmatched {_quote(leaf.type)}", leaf
+    if pending:
+        # The outermost unclosed bracket is where the author has to look.
+        return f"syntax error: missing {_quote(_OPENERS[pending[0].type])}", pending[0]
+    text = source.node_text(node, chunk).strip().splitlines()
+    snippet = text[0].strip() if text else ""
+    if len(snippet) > 30:
+        snippet = snippet[:27] + "..."
+    return (f"syntax error near {_quote(snippet)}" if snippet else "syntax error"), node
+
+
+def _first_line(span: Span, source: Source) -> Span:
+    """Clip a span to its first line: a diagnostic over a whole swallowed block is noise."""
+    if span.end_line == span.start_line:
+        return span
+    line = source.lines[span.start_line - 1] if span.start_line <= len(source.lines) else ""
+    return Span(span.start_line, span.start_col, span.start_line, max(len(line.rstrip()), span.start_col))
+
+
+def _leaves(node: Node) -> list[Node]:
+    out: list[Node] = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.child_count == 0:
+            out.append(current)
+        else:
+            stack.extend(reversed(current.children))
+    return out
+
+
+def _quote(text: str) -> str:
+    return "'" + text + "'"
+
+
+def _compile_issue(source: Source) -> SyntaxIssue | None:
+    """CPython's verdict on the buffer: None when it compiles."""
+    try:
+        compile(source.text, "<suite>", "exec", dont_inherit=True)
+    except SyntaxError as err:
+        line = err.lineno or 1
+        line = min(max(line, 1), max(len(source.lines), 1))
+        line_text = source.lines[line - 1] if source.lines else ""
+        # CPython's offset is 1-based; it counts characters for str input.
+        col = max((err.offset or 1) - 1, 0)
+        col = min(col, len(line_text))
+        end_col = len(line_text) if col >= len(line_text.rstrip()) else len(line_text.rstrip())
+        return SyntaxIssue(Span(line, col, line, max(end_col, col)), f"syntax error: {err.msg}")
+    except (ValueError, RecursionError, MemoryError) as err:  # e.g. NUL bytes, deep nesting
+        return SyntaxIssue(Span(1, 0, 1, 0), f"syntax error: {err}")
+    return None
