@@ -1,0 +1,187 @@
+"""Locating tests and assertions in a suite buffer (names, lines, columns)."""
+
+from __future__ import annotations
+
+from textwrap import dedent
+
+from prism_lsp.analysis.span import Span
+from prism_lsp.analysis.suite_map import assertion_at_line, parse_suite, test_at_line, test_for_name
+
+SUITE = dedent(
+    '''\
+    import pytest
+    from minutes import whole_minutes
+
+
+    @pytest.fixture
+    def seconds():
+        assert True
+        return 120
+
+
+    @pytest.mark.parametrize("secs, expected", [(60, 1), (119, 1)])
+    def test_param(secs, expected):
+        assert whole_minutes(secs) == expected
+
+
+    async def test_async():
+        assert await whole_minutes_async(60) == 1
+
+
+    class TestRounding:
+        def helper(self):
+            return 1
+
+        @pytest.mark.slow
+        def test_down(self):
+            with pytest.raises(ValueError):
+                whole_minutes(-1)
+            for secs in (61, 119):
+                if secs:
+                    assert whole_minutes(secs) == 1
+
+        def test_multi(self):
+            assert whole_minutes(
+                180
+            ) == 3, "three minutes"
+
+        class TestNested:
+            def test_inner(self):
+                assert whole_minutes(0) == 0
+
+
+    class Helper:
+        def test_not_collected(self):
+            assert False
+    '''
+)
+
+
+def test_finds_every_pytest_test_with_its_node_name():
+    suite = parse_suite(SUITE)
+
+    assert [t.name for t in suite.tests] == [
+        "test_param",
+        "test_async",
+        "TestRounding::test_down",
+        "TestRounding::test_multi",
+        "TestRounding::TestNested::test_inner",
+    ]
+    down = suite.tests[2]
+    assert (down.func_name, down.class_name) == ("test_down", "TestRounding")
+    assert suite.tests[4].class_name == "TestRounding::TestNested"
+
+
+def test_decorated_test_span_starts_at_the_decorator_and_name_span_is_the_identifier():
+    suite = parse_suite(SUITE)
+    param = test_for_name(suite, "test_param")
+
+    assert param is not None
+    assert param.span.start_line == 11  # the @pytest.mark.parametrize line
+    assert param.span.end_line == 13
+    assert param.name_span == Span(12, 4, 12, 14)
+
+
+def test_async_test_is_collected_with_its_assert():
+    suite = parse_suite(SUITE)
+    test = test_for_name(suite, "test_async")
+
+    assert test is not None
+    assert [a.span.start_line for a in test.assertions] == [17]
+    assert test.assertions[0].text == "assert await whole_minutes_async(60) == 1"
+
+
+def test_asserts_nested_in_with_for_if_belong_to_the_test_and_raises_is_not_an_assert():
+    suite = parse_suite(SUITE)
+    down = test_for_name(suite, "TestRounding::test_down")
+
+    assert down is not None
+    assert [(a.span.start_line, a.test_name) for a in down.assertions] == [(30, "TestRounding::test_down")]
+    assert down.assertions[0].span.start_col == 16
+
+
+def test_multi_line_assert_spans_all_its_lines_and_any_of_them_finds_it():
+    suite = parse_suite(SUITE)
+    multi = test_for_name(suite, "TestRounding::test_multi")
+
+    assert multi is not None
+    (assertion,) = multi.assertions
+    assert (assertion.span.start_line, assertion.span.end_line) == (33, 35)
+    for line in (33, 34, 35):
+        assert assertion_at_line(suite, line) == assertion
+    assert assertion_at_line(suite, 32) is None  # the `def` line
+
+
+def test_helper_and_fixture_asserts_have_no_test_name():
+    suite = parse_suite(SUITE)
+
+    lines = [(a.span.start_line, a.test_name) for a in suite.helper_assertions]
+    assert (7, None) in lines  # the fixture's assert
+    assert (44, None) in lines  # class Helper is not a test class
+    assert assertion_at_line(suite, 7) is not None
+    assert assertion_at_line(suite, 7).test_name is None
+
+
+def test_for_name_accepts_parametrized_ids_and_node_ids():
+    suite = parse_suite(SUITE)
+
+    assert test_for_name(suite, "test_param[60-1]").name == "test_param"
+    assert test_for_name(suite, "TestRounding::test_down[a]").name == "TestRounding::test_down"
+    assert test_for_name(suite, "tests/test_minutes.py::test_async").name == "test_async"
+    assert test_for_name(suite, "test_missing") is None
+    assert test_for_name(suite, "test_down") is None  # needs its class
+
+
+def test_at_line_covers_decorators_and_body_but_not_the_gap_between_tests():
+    suite = parse_suite(SUITE)
+
+    assert test_at_line(suite, 11).name == "test_param"  # decorator line
+    assert test_at_line(suite, 13).name == "test_param"
+    assert test_at_line(suite, 14) is None
+    assert test_at_line(suite, 30).name == "TestRounding::test_down"
+    assert test_at_line(suite, 1) is None
+
+
+def test_columns_count_characters_not_utf8_bytes():
+    text = 'def test_unicode():\n    x = "héllo wörld"; assert f(x) == "ü"\n'
+    suite = parse_suite(text)
+
+    (assertion,) = suite.tests[0].assertions
+    line = text.splitlines()[1]
+    assert assertion.span.start_col == line.index("assert")
+    assert assertion.span.end_col == len(line)
+    assert line[assertion.span.start_col : assertion.span.end_col] == assertion.text
+
+
+def test_redefined_test_name_resolves_to_the_last_definition_like_pytest():
+    text = "def test_x():\n    assert 1 == 1\n\ndef test_x():\n    assert 2 == 2\n"
+    suite = parse_suite(text)
+
+    assert test_for_name(suite, "test_x").span.start_line == 4
+
+
+def test_pytest_default_prefixes_collect_testfoo_and_skip_classes_with_init():
+    text = dedent(
+        """\
+        def testcompact():
+            assert f(1) == 1
+
+        def helper_test():
+            assert f(2) == 2
+
+        class TestWithInit:
+            def __init__(self):
+                pass
+
+            def test_never(self):
+                assert f(3) == 3
+        """
+    )
+    suite = parse_suite(text)
+
+    assert [t.name for t in suite.tests] == ["testcompact"]
+    assert {a.span.start_line for a in suite.helper_assertions} == {5, 12}
+
+
+def test_clean_buffer_has_no_syntax_errors():
+    assert parse_suite(SUITE).syntax_errors == []
