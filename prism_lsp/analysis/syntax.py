@@ -8,6 +8,7 @@ tree-sitter issue already covers its line.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 from tree_sitter import Node
@@ -105,7 +106,10 @@ def _quote(text: str) -> str:
 def _compile_issue(source: Source) -> SyntaxIssue | None:
     """CPython's verdict on the buffer: None when it compiles."""
     try:
-        compile(source.text, "<suite>", "exec", dont_inherit=True)
+        with warnings.catch_warnings():
+            # SyntaxWarnings (`1if x`, invalid escapes) are not errors; keep them off stderr.
+            warnings.simplefilter("ignore")
+            compile(source.text, "<suite>", "exec", dont_inherit=True)
     except SyntaxError as err:
         line = err.lineno or 1
         line = min(max(line, 1), max(len(source.lines), 1))
