@@ -1,0 +1,119 @@
+/**
+ * Command plumbing that does not need `vscode`: argument fixing for the
+ * server-side `prism.runPanel`, and the candidate list of `prism.listCandidates`.
+ */
+
+/** Implemented by the server (`workspace/executeCommand`); registered in VS Code by the language client. */
+export const SERVER_COMMANDS = {
+  runPanel: 'prism.runPanel',
+  listCandidates: 'prism.listCandidates',
+  showCandidate: 'prism.showCandidate',
+} as const;
+
+/** Implemented by this extension. */
+export const CLIENT_COMMANDS = {
+  pickCandidate: 'prism.pickCandidate',
+  restartServer: 'prism.restartServer',
+  showOutput: 'prism.showOutput',
+} as const;
+
+/**
+ * Arguments for a server command that takes `[documentUri, ...]`: when the
+ * palette calls it with none, the active editor's uri is used; a VS Code `Uri`
+ * object (e.g. from an explorer menu) becomes its string form, since the
+ * arguments go over JSON as they are.
+ */
+export function withDocumentUri(args: readonly unknown[], activeUri: string | undefined): unknown[] {
+  if (args.length === 0 || args[0] === undefined || args[0] === null) {
+    return activeUri === undefined ? [...args.slice(1)] : [activeUri, ...args.slice(1)];
+  }
+  const [first, ...rest] = args;
+  return [uriToString(first), ...rest];
+}
+
+/** A VS Code `Uri` (anything with scheme, path and its own `toString`) → its string form. */
+function uriToString(value: unknown): unknown {
+  if (
+    typeof value === 'object' &&
+    value !== null &&
+    'scheme' in value &&
+    'path' in value &&
+    typeof value.toString === 'function' &&
+    value.toString !== Object.prototype.toString
+  ) {
+    return (value as { toString(): string }).toString();
+  }
+  return value;
+}
+
+export interface Candidate {
+  id: string;
+  label: string | null;
+  reference: boolean;
+  note: string | null;
+  uri: string | null;
+}
+
+/** Validates the `prism.listCandidates` result; drops entries without an id. */
+export function parseCandidates(raw: unknown): Candidate[] {
+  if (!Array.isArray(raw)) {
+    return [];
+  }
+  const out: Candidate[] = [];
+  for (const item of raw as unknown[]) {
+    if (typeof item !== 'object' || item === null) {
+      continue;
+    }
+    const c = item as Record<string, unknown>;
+    if (typeof c.id !== 'string' || c.id === '') {
+      continue;
+    }
+    out.push({
+      id: c.id,
+      label: typeof c.label === 'string' ? c.label : null,
+      reference: c.reference === true,
+      note: typeof c.note === 'string' && c.note !== '' ? c.note : null,
+      uri: typeof c.uri === 'string' && c.uri !== '' ? c.uri : null,
+    });
+  }
+  return out;
+}
+
+export interface CandidatePick {
+  label: string;
+  description?: string;
+  detail?: string;
+  candidate: Candidate;
+}
+
+/** Quick pick rows: id, then label (and "reference"), then the note. */
+export function candidatePicks(candidates: readonly Candidate[]): CandidatePick[] {
+  return candidates.map((candidate) => {
+    const bits: string[] = [];
+    if (candidate.label !== null) {
+      bits.push(candidate.label);
+    }
+    if (candidate.reference) {
+      bits.push('reference');
+    }
+    const pick: CandidatePick = { label: candidate.id, candidate };
+    if (bits.length > 0) {
+      pick.description = bits.join(' · ');
+    }
+    if (candidate.note !== null) {
+      pick.detail = candidate.note;
+    }
+    return pick;
+  });
+}
+
+/** The `uri` of a `prism.showCandidate` result, if any. */
+export function parseShowCandidate(raw: unknown): string | undefined {
+  if (typeof raw === 'object' && raw !== null) {
+    const uri = (raw as Record<string, unknown>).uri;
+    if (typeof uri === 'string' && uri !== '') {
+      return uri;
+    }
+  }
+  return undefined;
+}

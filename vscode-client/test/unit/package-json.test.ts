@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+
+import { CLIENT_COMMANDS, SERVER_COMMANDS } from '../../src/commands';
+import { FINDING_KINDS, LEVELS, REVEAL, RUN_ON, SANDBOX, defaultSettings } from '../../src/settings';
+import { readJson } from './helpers';
+
+interface Prop {
+  type: string;
+  default?: unknown;
+  enum?: string[];
+  description?: string;
+  markdownDescription?: string;
+}
+interface Manifest {
+  name: string;
+  version: string;
+  main: string;
+  activationEvents: string[];
+  extensionDependencies?: string[];
+  contributes: { commands: { command: string; title: string; category?: string }[]; configuration: { properties: Record<string, Prop> } };
+}
+
+const pkg = readJson('package.json') as Manifest;
+const props = pkg.contributes.configuration.properties;
+
+describe('package.json contributions agree with the code', () => {
+  it('every setting has a description', () => {
+    for (const [key, prop] of Object.entries(props)) {
+      assert.ok((prop.description ?? prop.markdownDescription ?? '').length > 10, `${key} lacks a description`);
+    }
+  });
+
+  it('contributes exactly the documented settings', () => {
+    assert.deepEqual(
+      Object.keys(props).sort(),
+      [
+        'prism.interpreter',
+        'prism.runOn',
+        'prism.debounceMs',
+        'prism.reveal',
+        'prism.sandbox',
+        'prism.timeoutSeconds',
+        ...FINDING_KINDS.map((k) => `prism.severity.${k}`),
+        'prism.trace.server',
+      ].sort(),
+    );
+  });
+
+  it('defaults and enums match the settings module (and so DESIGN.md)', () => {
+    const d = defaultSettings();
+    assert.equal(props['prism.runOn']?.default, d.runOn);
+    assert.deepEqual(props['prism.runOn']?.enum, [...RUN_ON]);
+    assert.equal(props['prism.debounceMs']?.default, d.debounceMs);
+    assert.equal(props['prism.debounceMs']?.type, 'number');
+    assert.equal(props['prism.reveal']?.default, d.reveal);
+    assert.deepEqual(props['prism.reveal']?.enum, [...REVEAL]);
+    assert.equal(props['prism.sandbox']?.default, d.sandbox);
+    assert.deepEqual(props['prism.sandbox']?.enum, [...SANDBOX]);
+    assert.equal(props['prism.timeoutSeconds']?.default, d.timeoutSeconds);
+    assert.equal(props['prism.interpreter']?.type, 'string');
+    for (const kind of FINDING_KINDS) {
+      assert.equal(props[`prism.severity.${kind}`]?.default, d.severity[kind], kind);
+      assert.deepEqual(props[`prism.severity.${kind}`]?.enum, [...LEVELS], kind);
+    }
+    assert.deepEqual(props['prism.trace.server']?.enum, ['off', 'messages', 'verbose']);
+  });
+
+  it('contributes the four palette commands and activates on prism.toml / python', () => {
+    const ids = pkg.contributes.commands.map((c) => c.command).sort();
+    assert.deepEqual(ids, [SERVER_COMMANDS.runPanel, CLIENT_COMMANDS.pickCandidate, CLIENT_COMMANDS.restartServer, CLIENT_COMMANDS.showOutput].sort());
+    for (const c of pkg.contributes.commands) {
+      assert.equal(c.category, 'Prism');
+    }
+    assert.deepEqual(pkg.activationEvents.sort(), ['onLanguage:python', 'workspaceContains:**/prism.toml']);
+  });
+
+  it('does not depend on the Python extension', () => {
+    assert.equal(pkg.extensionDependencies, undefined);
+    assert.equal(pkg.name, 'prism');
+    assert.equal(pkg.main, './dist/extension.js');
+  });
+});

@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+
+import { StatusParams, StatusStore, formatStatus, parseStatus } from '../../src/status';
+
+const base: StatusParams = {
+  uri: 'file:///w/tests/test_minutes.py',
+  state: 'idle',
+  metrics: null,
+  valid: null,
+  invalid: null,
+  done: null,
+  total: null,
+  message: null,
+};
+
+const metrics = { detects_baseline: true, rar: true, jsf: false, valid_acceptance: 0.75, invalid_rejection: 1, h: 0.8571 };
+
+describe('formatStatus', () => {
+  it('idle with results: JSF ✗ and the counts', () => {
+    const v = formatStatus({ ...base, metrics, valid: { accepted: 3, total: 4 }, invalid: { rejected: 5, total: 5 } });
+    assert.equal(v.text, 'Prism: JSF ✗ · valid 3/4 · invalid 5/5');
+    assert.match(v.tooltip, /Reference accepted \(RAR\): yes/);
+    assert.match(v.tooltip, /H: 0\.86/);
+    assert.match(v.tooltip, /Valid acceptance: 75%/);
+    assert.match(v.tooltip, /Invalid rejection: 100%/);
+  });
+
+  it('idle with joint success: JSF ✓', () => {
+    const v = formatStatus({
+      ...base,
+      metrics: { ...metrics, jsf: true, valid_acceptance: 1, h: 1 },
+      valid: { accepted: 4, total: 4 },
+      invalid: { rejected: 5, total: 5 },
+    });
+    assert.equal(v.text, 'Prism: JSF ✓ · valid 4/4 · invalid 5/5');
+  });
+
+  it('idle with undefined rates says n/a', () => {
+    const v = formatStatus({ ...base, metrics: { ...metrics, valid_acceptance: null, h: null } });
+    assert.equal(v.text, 'Prism: JSF ✗');
+    assert.match(v.tooltip, /H: n\/a/);
+    assert.match(v.tooltip, /Valid acceptance: n\/a/);
+  });
+
+  it('idle without metrics (e.g. reveal=counts before a run)', () => {
+    assert.equal(formatStatus(base).text, 'Prism');
+  });
+
+  it('running with progress', () => {
+    const v = formatStatus({ ...base, state: 'running', done: 4, total: 11 });
+    assert.equal(v.text, '$(sync~spin) Prism: running 4/11');
+  });
+
+  it('running without progress', () => {
+    assert.equal(formatStatus({ ...base, state: 'running' }).text, '$(sync~spin) Prism: running');
+  });
+
+  it('no task', () => {
+    const v = formatStatus({ ...base, state: 'no-task' });
+    assert.equal(v.text, 'Prism: no task');
+    assert.match(v.tooltip, /prism\.toml/);
+  });
+
+  it('error carries the message in the tooltip', () => {
+    const v = formatStatus({ ...base, state: 'error', message: 'bubblewrap not found' });
+    assert.equal(v.text, '$(error) Prism: error');
+    assert.match(v.tooltip, /bubblewrap not found/);
+  });
+});
+
+describe('parseStatus', () => {
+  it('accepts the documented payload', () => {
+    const raw = { ...base, metrics, valid: { accepted: 3, total: 4 }, invalid: { rejected: 5, total: 5 }, done: 11, total: 11 };
+    assert.deepEqual(parseStatus(raw), raw);
+  });
+
+  it('fills missing optional members with null', () => {
+    assert.deepEqual(parseStatus({ uri: 'file:///a.py', state: 'no-task' }), { ...base, uri: 'file:///a.py', state: 'no-task' });
+  });
+
+  it('rejects payloads without uri or with an unknown state', () => {
+    assert.equal(parseStatus({ state: 'idle' }), undefined);
+    assert.equal(parseStatus({ uri: 'file:///a.py', state: 'sleeping' }), undefined);
+    assert.equal(parseStatus(null), undefined);
+    assert.equal(parseStatus([]), undefined);
+  });
+});
+
+describe('StatusStore', () => {
+  it('keeps the last status per (normalised) uri', () => {
+    const store = new StatusStore((u) => u.toLowerCase());
+    store.set({ ...base, uri: 'file:///A.py', state: 'running' });
+    store.set({ ...base, uri: 'file:///b.py', state: 'no-task' });
+    store.set({ ...base, uri: 'file:///a.py', state: 'idle' });
+    assert.equal(store.get('file:///a.py')?.state, 'idle');
+    assert.equal(store.get('file:///B.py')?.state, 'no-task');
+    assert.equal(store.size, 2);
+    store.delete('file:///A.PY');
+    assert.equal(store.get('file:///a.py'), undefined);
+    store.clear();
+    assert.equal(store.size, 0);
+  });
+});
