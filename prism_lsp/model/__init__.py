@@ -1,1 +1,1 @@
-"""model package."""
+"""Pure data: the manifest, candidates, program outcomes and the panel report."""

@@ -1,1 +1,6 @@
-"""sandbox package."""
+"""Backends that start the runner isolated: bubblewrap, docker, none."""
+
+from prism_lsp.sandbox.base import Backend, Limits, RunnerProcess, SandboxUnavailable
+from prism_lsp.sandbox.select import resolve_backend
+
+__all__ = ["Backend", "Limits", "RunnerProcess", "SandboxUnavailable", "resolve_backend"]

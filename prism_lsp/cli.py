@@ -1,0 +1,143 @@
+"""Command lines: `prism` (run, check, score, doctor, import) and `prism-lsp` (the server).
+
+Thin: parse arguments, call the engine, print. Exit status of `prism run`:
+0 when jsf holds, 1 when it does not, 2 for a usage, manifest or sandbox error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from rich.console import Console
+
+from prism_lsp.engine.panel import Suite
+from prism_lsp.engine.session import EngineSession, RunOptions
+from prism_lsp.engine.static import weak_assertion_findings
+from prism_lsp.model.manifest import ManifestError
+from prism_lsp.sandbox import SandboxUnavailable
+from prism_lsp.sandbox.select import NAMES as SANDBOXES
+from prism_lsp.tasks import find_task_root, load_task
+
+USAGE_ERROR = 2
+
+
+def _fail(console: Console, message: str) -> int:
+    console.print(f"[bold red]error:[/] {message}", highlight=False)
+    return USAGE_ERROR
+
+
+def _suite_for(task, suite_path: Path) -> Suite:
+    return Suite(task.suite_rel(suite_path), suite_path.read_text(encoding="utf-8"))
+
+
+def cmd_run(args: argparse.Namespace, out: Console, err: Console) -> int:
+    suite_path = Path(args.suite if args.suite else args.task)
+    task_dir = Path(args.task) if args.suite else find_task_root(suite_path)
+    if task_dir is None:
+        return _fail(err, f"no prism.toml found above {suite_path}; pass the task folder first")
+    if not suite_path.is_file():
+        return _fail(err, f"suite {suite_path} does not exist")
+    task = load_task(task_dir)
+    suite = _suite_for(task, suite_path)
+    options = RunOptions(sandbox=args.sandbox, timeout_s=args.timeout, reveal=args.reveal)
+    with EngineSession(Path(args.cache_dir) if args.cache_dir else None, args.workers) as session:
+        report = session.report(task, suite, options, extra_findings=weak_assertion_findings(suite.text))
+    if args.json:
+        print(report.model_dump_json(indent=2))
+    else:
+        from prism_lsp.console.render import render_report
+
+        render_report(report, out)
+    return 0 if report.metrics.jsf else 1
+
+
+def cmd_check(args: argparse.Namespace, out: Console, err: Console) -> int:
+    from prism_lsp.console.check import check_panel
+
+    return check_panel(load_task(Path(args.task)), out, Path(args.cache_dir) if args.cache_dir else None,
+                       as_json=args.json)
+
+
+def cmd_score(args: argparse.Namespace, out: Console, err: Console) -> int:
+    from prism_lsp.console.score import score_suites
+
+    return score_suites(args.pairs, args.suite_name, out, err, sandbox=args.sandbox,
+                        cache_dir=Path(args.cache_dir) if args.cache_dir else None, as_json=args.json)
+
+
+def cmd_doctor(args: argparse.Namespace, out: Console, err: Console) -> int:
+    from prism_lsp.console.doctor import run_doctor
+
+    return run_doctor(out, as_json=args.json)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="prism", description="Judge a pytest suite against a panel of implementations.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    def common(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("--json", action="store_true", help="print the JSON report instead of tables")
+        sp.add_argument("--cache-dir", help="where built program trees are cached (default ~/.cache/prism)")
+
+    run = sub.add_parser("run", help="run a suite on the initial program and the panel")
+    run.add_argument("task", help="task folder (holding prism.toml), or the suite alone")
+    run.add_argument("suite", nargs="?", help="the pytest file to judge")
+    run.add_argument("--sandbox", choices=SANDBOXES, help="override the manifest's sandbox")
+    run.add_argument("--timeout", type=float, help="seconds per program run (overrides the manifest)")
+    run.add_argument("--reveal", choices=("full", "labels", "counts"))
+    run.add_argument("--workers", type=int, help="programs run at once (default: cores)")
+    common(run)
+    run.set_defaults(func=cmd_run)
+
+    check = sub.add_parser("check", help="check that a task's panel is well formed and every candidate builds")
+    check.add_argument("task")
+    common(check)
+    check.set_defaults(func=cmd_check)
+
+    score = sub.add_parser("score", help="score many suites: TASK:SUITE pairs, or task folders with --suite-name")
+    score.add_argument("pairs", nargs="+")
+    score.add_argument("--suite-name", help="with task folders: the suite path inside each task")
+    score.add_argument("--sandbox", choices=SANDBOXES)
+    common(score)
+    score.set_defaults(func=cmd_score)
+
+    doctor = sub.add_parser("doctor", help="check the sandbox backends and the runner's Python")
+    doctor.add_argument("--json", action="store_true")
+    doctor.set_defaults(func=cmd_doctor)
+
+    try:
+        from prism_lsp.tasks.importers.cli import add_import_parser
+    except ImportError:
+        pass
+    else:
+        add_import_parser(sub)
+    return p
+
+
+def prism_main(argv: list[str] | None = None) -> int:
+    """Entry point of `prism`; returns (and exits with) the status documented above."""
+    out = Console(highlight=False, width=None if sys.stdout.isatty() else 140)
+    err = Console(stderr=True, highlight=False)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        code = args.func(args, out, err)
+    except ManifestError as exc:
+        code = _fail(err, str(exc))
+    except SandboxUnavailable as exc:
+        code = _fail(err, str(exc))
+    except (OSError, UnicodeDecodeError) as exc:
+        code = _fail(err, str(exc))
+    if argv is None:
+        sys.exit(code)
+    return code
+
+
+def lsp_main(argv: list[str] | None = None) -> None:
+    """Entry point of `prism-lsp`: the language server over stdio (or --tcp)."""
+    from prism_lsp.server.app import main
+
+    main(argv)

@@ -1,0 +1,1 @@
+"""Terminal presentation for the `prism` command: tables, doctor checks."""

@@ -1,0 +1,68 @@
+"""Render a `PanelReport` (and scores) as rich tables for people."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from prism_lsp.model.report import PanelReport
+
+_OUTCOME_STYLE = {"pass": "green", "fail": "red", "error": "bold magenta"}
+
+
+def _pct(v: float | None) -> str:
+    return "n/a" if v is None else f"{100 * v:.0f}%"
+
+
+def render_report(report: PanelReport, console: Console) -> None:
+    """Baseline, candidates, findings with lines, then metrics."""
+    for w in report.warnings:
+        console.print(f"[bold yellow]warning:[/] {w}")
+    console.print(f"[bold]{report.task}[/] · suite [cyan]{report.suite}[/] · sandbox {report.sandbox or '?'}")
+    b = report.baseline
+    base = Text.assemble("initial program: ", (b.outcome, _OUTCOME_STYLE[b.outcome]))
+    if b.outcome == "fail":
+        base.append("  (the suite detects the bug)", style="dim")
+    elif b.outcome == "pass":
+        base.append("  (the suite misses the bug)", style="yellow")
+    else:
+        base.append(f"  ({b.reason}: {b.message.splitlines()[0] if b.message else ''})", style="magenta")
+    console.print(base)
+    table = Table(show_lines=False, header_style="bold")
+    for col in ("candidate", "label", "outcome", "verdict", "correct", "note"):
+        table.add_column(col)
+    for c in report.candidates:
+        name = c.id + (" (reference)" if c.reference else "")
+        verdict = c.verdict or f"error: {c.reason}"
+        table.add_row(name, c.label, Text(c.outcome, style=_OUTCOME_STYLE[c.outcome]), verdict,
+                      Text("yes" if c.correct else "no", style="green" if c.correct else "red"), c.note)
+    console.print(table)
+    if report.findings:
+        console.print("[bold]findings[/]")
+        for f in report.findings:
+            style = {"rejects-valid": "red", "accepts-invalid": "yellow", "misses-baseline": "yellow",
+                     "execution-error": "magenta", "weak-assertion": "cyan"}.get(f.kind, "white")
+            console.print(Text.assemble(f"  line {f.line} ", (f"[{f.kind}]", style), f" {f.message}"))
+    m = report.metrics
+    mark = lambda ok: "[green]yes[/]" if ok else "[red]no[/]"  # noqa: E731
+    h = "n/a" if m.h is None else f"{m.h:.4f}"
+    console.print(f"detects baseline {mark(m.detects_baseline)} · RAR {mark(m.rar)} · [bold]JSF[/] {mark(m.jsf)} · "
+                  f"valid acceptance {_pct(m.valid_acceptance)} · invalid rejection {_pct(m.invalid_rejection)} · "
+                  f"H {h} · {report.timing_ms['total']:.0f} ms")
+
+
+def render_score(rows: list[dict], summary: dict, console: Console) -> None:
+    table = Table(header_style="bold")
+    for col in ("task", "suite", "detects", "RAR", "JSF", "valid acc.", "invalid rej.", "H"):
+        table.add_column(col)
+    for r in rows:
+        m = r["metrics"]
+        table.add_row(r["task"], r["suite"], str(m["detects_baseline"]), str(m["rar"]), str(m["jsf"]),
+                      _pct(m["valid_acceptance"]), _pct(m["invalid_rejection"]),
+                      "n/a" if m["h"] is None else f"{m['h']:.4f}")
+    console.print(table)
+    fmt = lambda v: "n/a" if v is None else f"{v:.2f}%"  # noqa: E731
+    console.print(f"{summary['tasks']} suites · detects {fmt(summary['detects_baseline'])} · RAR {fmt(summary['rar'])}"
+                  f" · JSF {fmt(summary['jsf'])} · valid acceptance {fmt(summary['valid_acceptance'])}"
+                  f" · invalid rejection {fmt(summary['invalid_rejection'])} · H {fmt(summary['h'])}")

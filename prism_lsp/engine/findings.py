@@ -1,0 +1,156 @@
+"""Turn outcomes into findings: where the suite judged wrongly, and why.
+
+Messages honour the reveal level: `full` names candidates and the values
+compared, `labels` only labels and counts, `counts` collapses everything into
+how many valid candidates were rejected and invalid ones accepted.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from prism_lsp.model.outcome import ProgramResult, TestResult
+from prism_lsp.model.task import Candidate
+
+TEACH_OVERSPEC = "The statement allows this behaviour; assert only what it requires."
+TEACH_REACHED = "It reaches the bug but does not judge it: strengthen this check."
+TEACH_UNREACHED = "No test reaches the code this candidate changes: add an input that does."
+
+
+@dataclass
+class Finding:
+    kind: str
+    line: int
+    end_line: int
+    message: str
+    candidates: list[str] = field(default_factory=list)
+    tests: list[str] = field(default_factory=list)
+    rule: str | None = None
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def _who(cands: list[Candidate], label: str, reveal: str) -> str:
+    if reveal == "full":
+        named = ", ".join(f"`{c.id}`" + (f" ({c.note})" if c.note else "") for c in cands)
+        return f"{label} candidate{'s' if len(cands) > 1 else ''} {named}"
+    return _plural(len(cands), f"{label} candidate")
+
+
+def _first_line(text: str) -> str:
+    return text.strip().splitlines()[0] if text.strip() else ""
+
+
+def _first_test_line(results: list[ProgramResult]) -> int:
+    lines = [t.def_line for r in results for t in r.tests if t.def_line]
+    return min(lines) if lines else 1
+
+
+def rejects_valid(pairs: list[tuple[Candidate, ProgramResult]], reveal: str) -> list[Finding]:
+    by_line: dict[int, list[tuple[Candidate, TestResult]]] = defaultdict(list)
+    for cand, res in pairs:
+        if not cand.valid or res.outcome != "fail":
+            continue
+        for t in res.tests:
+            if t.outcome == "fail":
+                by_line[t.line or t.def_line or 1].append((cand, t))
+    findings = []
+    for line, hits in sorted(by_line.items()):
+        cands = list({c.id: c for c, _ in hits}.values())
+        msg = f"rejects {_who(cands, 'valid', reveal)}"
+        if reveal == "full":
+            details = "; ".join(f"`{c.id}`: {_first_line(t.message)}" for c, t in hits)
+            msg += f" — {details}"
+        findings.append(Finding("rejects-valid", line, line, f"{msg}. {TEACH_OVERSPEC}",
+                                [c.id for c in cands], sorted({t.name for _, t in hits})))
+    return findings
+
+
+def accepts_invalid(pairs: list[tuple[Candidate, ProgramResult]], reveal: str) -> list[Finding]:
+    accepted = [(c, r) for c, r in pairs if not c.valid and r.outcome == "pass"]
+    if not accepted:
+        return []
+    first = _first_test_line([r for _, r in pairs])
+    by_test: dict[tuple[int, str], list[Candidate]] = defaultdict(list)
+    unreached: list[Candidate] = []
+    unknown: list[Candidate] = []
+    for cand, res in accepted:
+        reached = [t for t in res.tests if t.reached_change]
+        if reached:
+            for t in reached:
+                by_test[(t.def_line or first, t.name)].append(cand)
+        elif any(t.reached_change is None for t in res.tests):
+            unknown.append(cand)
+        else:
+            unreached.append(cand)
+    findings = []
+    for (line, name), cands in sorted(by_test.items()):
+        findings.append(Finding("accepts-invalid", line, line, f"lets {_who(cands, 'invalid', reveal)} through. {TEACH_REACHED}",
+                                [c.id for c in cands], [name]))
+    if unreached:
+        findings.append(Finding("accepts-invalid", first, first,
+                                f"lets {_who(unreached, 'invalid', reveal)} through. {TEACH_UNREACHED}",
+                                [c.id for c in unreached]))
+    if unknown:
+        findings.append(Finding("accepts-invalid", first, first,
+                                f"lets {_who(unknown, 'invalid', reveal)} through: no test rejects it.",
+                                [c.id for c in unknown]))
+    return findings
+
+
+def misses_baseline(baseline: ProgramResult) -> list[Finding]:
+    if baseline.outcome != "pass":
+        return []
+    return [Finding("misses-baseline", t.def_line or 1, t.def_line or 1,
+                    "passes on the initial (buggy) program: the suite never exposes the bug the task is about. "
+                    "Add an input where the initial program is wrong.", tests=[t.name])
+            for t in baseline.tests if t.outcome == "pass"]
+
+
+def execution_errors(baseline: ProgramResult, pairs: list[tuple[Candidate, ProgramResult]], reveal: str) -> list[Finding]:
+    groups: dict[tuple[int, str, str], list[str]] = defaultdict(list)
+    first = _first_test_line([baseline, *[r for _, r in pairs]])
+    programs = [("initial program", baseline, None), *[(c.id, r, c) for c, r in pairs]]
+    for name, res, cand in programs:
+        errors: list[tuple[int, str, str]] = []
+        if res.outcome == "error" and not any(t.outcome == "error" for t in res.tests):
+            errors.append((res.line or first, res.reason or "error", _first_line(res.message)))
+        errors += [(t.line or t.def_line or first, t.reason or "error", _first_line(t.message))
+                   for t in res.tests if t.outcome == "error"]
+        for key in dict.fromkeys(errors):
+            who = name if (reveal == "full" or cand is None) else f"a {cand.label} candidate"
+            groups[key].append(who)
+    findings = []
+    for (line, reason, message), who in sorted(groups.items()):
+        where = ", ".join(dict.fromkeys(who)) if reveal != "counts" else _plural(len(who), "program")
+        text = f"could not run on {where}: {reason}" + (f" — {message}" if message else "")
+        findings.append(Finding("execution-error", line, line, text,
+                                [w for w in who if w != "initial program"] if reveal == "full" else []))
+    return findings
+
+
+def build_findings(baseline: ProgramResult, pairs: list[tuple[Candidate, ProgramResult]], reveal: str = "full") -> list[Finding]:
+    """Every runtime finding for one panel run, in line order."""
+    if reveal == "counts":
+        found = _counts_only(pairs)
+    else:
+        found = rejects_valid(pairs, reveal) + accepts_invalid(pairs, reveal)
+    found += misses_baseline(baseline) + execution_errors(baseline, pairs, reveal)
+    return sorted(found, key=lambda f: (f.line, f.kind))
+
+
+def _counts_only(pairs: list[tuple[Candidate, ProgramResult]]) -> list[Finding]:
+    rejected = [c for c, r in pairs if c.valid and r.outcome == "fail"]
+    accepted = [c for c, r in pairs if not c.valid and r.outcome == "pass"]
+    first = _first_test_line([r for _, r in pairs])
+    out = []
+    if rejected:
+        out.append(Finding("rejects-valid", first, first,
+                           f"{_plural(len(rejected), 'valid candidate')} rejected. {TEACH_OVERSPEC}"))
+    if accepted:
+        out.append(Finding("accepts-invalid", first, first,
+                           f"{_plural(len(accepted), 'invalid candidate')} accepted: some wrong implementation passes."))
+    return out

@@ -1,0 +1,89 @@
+"""The metrics of DESIGN.md, exactly: per task, over many tasks, and panel sensitivity."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import comb
+from typing import Iterable, Sequence
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One candidate's result as the metrics see it."""
+
+    id: str
+    valid: bool
+    reference: bool
+    outcome: str  # pass | fail | error
+
+    @property
+    def accepted(self) -> bool:
+        return self.outcome == "pass"
+
+    @property
+    def rejected(self) -> bool:
+        return self.outcome == "fail"
+
+
+def harmonic(a: float | None, b: float | None) -> float | None:
+    """Harmonic mean; None when either is undefined, 0 when both are 0."""
+    if a is None or b is None:
+        return None
+    if a + b == 0:
+        return 0.0
+    return 2 * a * b / (a + b)
+
+
+def task_metrics(baseline_outcome: str, verdicts: Sequence[Verdict]) -> dict:
+    """detects_baseline, rar, jsf, valid_acceptance, invalid_rejection, h for one task."""
+    detects = baseline_outcome == "fail"
+    reference = [v for v in verdicts if v.reference]
+    rar = detects and bool(reference) and reference[0].accepted
+    others = [v for v in verdicts if v.valid and not v.reference]
+    invalid = [v for v in verdicts if not v.valid]
+    no_error = baseline_outcome != "error" and all(v.outcome != "error" for v in verdicts)
+    jsf = (detects and no_error and all(v.accepted for v in verdicts if v.valid)
+           and all(v.rejected for v in invalid))
+    va = sum(v.accepted for v in others) / len(others) if others else None
+    ir = sum(v.rejected for v in invalid) / len(invalid) if invalid else None
+    h = harmonic(va, ir)
+    return {"detects_baseline": detects, "rar": rar, "jsf": jsf, "valid_acceptance": va,
+            "invalid_rejection": ir, "h": None if h is None else round(h, 4)}
+
+
+def aggregate(per_task: Iterable[dict]) -> dict:
+    """Mean of per-task rates with equal weight, as percentages rounded to two decimals.
+
+    Undefined (None) rates are left out of their mean. H is computed from the
+    rounded valid-acceptance and invalid-rejection percentages.
+    """
+    rows = list(per_task)
+
+    def pct(key: str) -> float | None:
+        vals = [float(r[key]) for r in rows if r.get(key) is not None]
+        return round(100 * sum(vals) / len(vals), 2) if vals else None
+
+    va, ir = pct("valid_acceptance"), pct("invalid_rejection")
+    h = harmonic(va, ir)
+    return {"tasks": len(rows), "detects_baseline": pct("detects_baseline"), "rar": pct("rar"), "jsf": pct("jsf"),
+            "valid_acceptance": va, "invalid_rejection": ir, "h": None if h is None else round(h, 2)}
+
+
+def panel_sensitivity(baseline_outcome: str, verdicts: Sequence[Verdict], a: int, b: int) -> float:
+    """Expected jsf over every sub-panel of `a` valid (the reference among them) and `b` invalid.
+
+    Computed exactly by counting: a sub-panel succeeds when all its members are
+    judged correctly, so the count is C(good valid, a-1) * C(good invalid, b).
+    """
+    others = [v for v in verdicts if v.valid and not v.reference]
+    invalid = [v for v in verdicts if not v.valid]
+    if a < 1 or a - 1 > len(others) or b < 0 or b > len(invalid):
+        raise ValueError(f"no sub-panel with {a} valid and {b} invalid in a panel of "
+                         f"{len(others) + 1} valid and {len(invalid)} invalid")
+    reference = [v for v in verdicts if v.reference]
+    if baseline_outcome != "fail" or not reference or not reference[0].accepted:
+        return 0.0
+    good_valid = sum(v.accepted for v in others)
+    good_invalid = sum(v.rejected for v in invalid)
+    total = comb(len(others), a - 1) * comb(len(invalid), b)
+    return comb(good_valid, a - 1) * comb(good_invalid, b) / total

@@ -1,0 +1,132 @@
+"""Run one suite on the initial state and the whole panel; build the `PanelReport`.
+
+Pure of LSP: the CLI, the server and the benchmarks all come through here.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass
+
+from prism_lsp.engine.findings import Finding, build_findings
+from prism_lsp.engine.metrics import Verdict, task_metrics
+from prism_lsp.engine.pool import RunnerPool
+from prism_lsp.engine.results import program_from_runner, program_out
+from prism_lsp.materialize import MaterializeError, ProgramTree, TreeCache
+from prism_lsp.model.outcome import ProgramResult
+from prism_lsp.model.report import CandidateOut, FindingOut, Metrics, PanelReport
+from prism_lsp.model.task import Candidate, Task
+
+BASELINE = "initial"
+Progress = Callable[[int, int, str], None]
+
+
+@dataclass(frozen=True)
+class Suite:
+    """The suite being judged: where it runs inside each tree, and its (unsaved) text."""
+
+    rel_path: str
+    text: str
+
+
+@dataclass
+class PanelRun:
+    """Raw results of one panel run, before they are turned into a report."""
+
+    baseline: ProgramResult
+    results: list[tuple[Candidate, ProgramResult]]
+    trees: dict[str, ProgramTree]
+    elapsed_ms: float
+
+
+def _request(tree: ProgramTree, suite: Suite, task: Task, timeout_s: float | None, tests: list[str] | None,
+             program: str) -> dict:
+    return {"id": program, "tree": str(tree.path), "suite_rel": suite.rel_path, "suite_text": suite.text,
+            "changed": {k: list(v) for k, v in tree.changed.items()}, "timeout_s": timeout_s or task.timeout_s,
+            "memory_mb": task.memory_mb, "tests": tests}
+
+
+def run_programs(task: Task, suite: Suite, pool: RunnerPool, cache: TreeCache, *,
+                 timeout_s: float | None = None, tests: list[str] | None = None,
+                 progress: Progress | None = None, cancel: threading.Event | None = None) -> PanelRun:
+    """Run `suite` on the initial state and every candidate, in parallel on `pool`.
+
+    A candidate whose tree cannot be built gets an `error` outcome naming why;
+    the others still run. `progress(done, total, program_id)` is called as
+    programs finish; setting `cancel` stops programs that have not started.
+    """
+    start = time.perf_counter()
+    programs: list[tuple[str, Candidate | None]] = [(BASELINE, None), *[(c.id, c) for c in task.candidates]]
+    futures: dict[str, Future] = {}
+    ready: dict[str, ProgramResult] = {}
+    trees: dict[str, ProgramTree] = {}
+    for program, cand in programs:
+        try:
+            tree = cache.baseline(task) if cand is None else cache.candidate(task, cand)
+        except MaterializeError as exc:
+            ready[program] = ProgramResult.error("materialize", str(exc))
+            continue
+        except OSError as exc:
+            ready[program] = ProgramResult.error("materialize", f"could not build the tree: {exc}")
+            continue
+        trees[program] = tree
+        futures[program] = pool.submit(_request(tree, suite, task, timeout_s, tests, program), cancel)
+    total = len(programs)
+    done = len(ready)
+    if progress and done:
+        progress(done, total, "")
+    pending = dict(futures)
+    finished = threading.Condition()
+    order: list[str] = []
+
+    def on_done(name: str) -> Callable[[Future], None]:
+        def cb(_f: Future) -> None:
+            with finished:
+                order.append(name)
+                finished.notify()
+        return cb
+
+    for name, fut in pending.items():
+        fut.add_done_callback(on_done(name))
+    seen = 0
+    while seen < len(pending):
+        with finished:
+            while len(order) <= seen:
+                finished.wait(0.5)
+            name = order[seen]
+        seen += 1
+        ready[name] = program_from_runner(futures[name].result())
+        done += 1
+        if progress:
+            progress(done, total, name)
+    results = [(c, ready[c.id]) for c in task.candidates]
+    return PanelRun(ready[BASELINE], results, trees, (time.perf_counter() - start) * 1000)
+
+
+def build_report(task: Task, suite: Suite, run: PanelRun, *, reveal: str = "full",
+                 extra_findings: list[Finding] | None = None, sandbox: str = "",
+                 warnings: list[str] | None = None) -> PanelReport:
+    """The report of DESIGN.md for one run, with messages at the given reveal level."""
+    verdicts = [Verdict(c.id, c.valid, c.reference, r.outcome) for c, r in run.results]
+    metrics = task_metrics(run.baseline.outcome, verdicts)
+    findings = build_findings(run.baseline, run.results, reveal) + list(extra_findings or [])
+    with_values = reveal == "full"
+    candidates = []
+    for i, (c, r) in enumerate(run.results):
+        verdict = {"pass": "accepted", "fail": "rejected"}.get(r.outcome)
+        correct = verdict == ("accepted" if c.valid else "rejected")
+        out = program_out(r, with_values).model_dump()
+        candidates.append(CandidateOut(**out, id=c.id if reveal == "full" else f"{c.label}-{i + 1}",
+                                       label=c.label, reference=c.reference, verdict=verdict, correct=correct,
+                                       note=c.note if reveal == "full" else ""))
+    return PanelReport(
+        task=task.id, suite=suite.rel_path, baseline=program_out(run.baseline, True), candidates=candidates,
+        metrics=Metrics(**metrics),
+        findings=[FindingOut(kind=f.kind, line=f.line, end_line=f.end_line,
+                             candidates=f.candidates if reveal == "full" else [],
+                             message=f.message, tests=f.tests, rule=f.rule) for f in findings],
+        timing_ms={"total": round(run.elapsed_ms, 1)}, sandbox=sandbox, warnings=list(warnings or []),
+    )

@@ -1,0 +1,132 @@
+"""The content-addressed tree cache: one program tree per (initial state, candidate).
+
+A tree is built once into a temporary folder and renamed into place, so a
+reader never sees a half-built tree and concurrent builders do not clash.
+Nothing is ever written outside the cache folder.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from prism_lsp.materialize.apply import ApplyError, apply_overlay, apply_patch, copy_tree
+from prism_lsp.materialize.diffcheck import UnsafeDiff, summarize_diff
+from prism_lsp.materialize.digest import file_digest, tree_digest
+from prism_lsp.model.task import Candidate, Task
+
+_FORMAT = "prism-tree-v1"
+
+
+class MaterializeError(Exception):
+    """A candidate's tree could not be built; `str()` is the message for the author."""
+
+
+@dataclass(frozen=True)
+class ProgramTree:
+    """A built program tree and the lines its candidate changed (per relative file)."""
+
+    path: Path
+    digest: str
+    changed: dict[str, tuple[int, ...]] = field(default_factory=dict, compare=False)
+
+
+def default_cache_dir() -> Path:
+    env = os.environ.get("PRISM_CACHE_DIR")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "prism"
+
+
+def _stat_signature(root: Path) -> tuple:
+    sig = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in ("__pycache__", ".git"))
+        for name in sorted(filenames):
+            st = os.lstat(os.path.join(dirpath, name))
+            sig.append((dirpath, name, st.st_size, st.st_mtime_ns, st.st_mode))
+    return tuple(sig)
+
+
+class TreeCache:
+    """Builds and remembers program trees under `root/trees/<digest>/tree`."""
+
+    def __init__(self, root: Path | None = None):
+        self.root = Path(root) if root else default_cache_dir()
+        self._lock = threading.Lock()
+        self._initial_digests: dict[Path, tuple[tuple, str]] = {}
+        self._errors: dict[str, str] = {}
+
+    def initial_digest(self, task: Task) -> str:
+        """Digest of the initial state, recomputed only when a file's stat changes."""
+        sig = _stat_signature(task.initial)
+        with self._lock:
+            known = self._initial_digests.get(task.initial)
+        if known and known[0] == sig:
+            return known[1]
+        digest = tree_digest(task.initial)
+        with self._lock:
+            self._initial_digests[task.initial] = (sig, digest)
+        return digest
+
+    def baseline(self, task: Task) -> ProgramTree:
+        """The initial state as a cached tree (the author's folder is never run in place)."""
+        digest = hashlib.sha256(f"{_FORMAT}:initial:{self.initial_digest(task)}".encode()).hexdigest()
+        return self._build(digest, lambda tree: (copy_tree(task.initial, tree), {})[1])
+
+    def candidate(self, task: Task, candidate: Candidate) -> ProgramTree:
+        """The candidate's tree; raises `MaterializeError` naming what failed."""
+        src_digest = file_digest(candidate.source) if candidate.kind == "patch" else tree_digest(candidate.source)
+        key = f"{_FORMAT}:{self.initial_digest(task)}:{candidate.kind}:{src_digest}"
+        digest = hashlib.sha256(key.encode()).hexdigest()
+
+        def build(tree: Path) -> dict[str, set[int]]:
+            copy_tree(task.initial, tree)
+            if candidate.kind == "overlay":
+                return apply_overlay(candidate.source, tree, task.initial)
+            text = candidate.source.read_text(encoding="utf-8", errors="replace")
+            summary = summarize_diff(text)
+            apply_patch(candidate.source, tree)
+            return summary.changed_lines
+
+        try:
+            return self._build(digest, build)
+        except (ApplyError, UnsafeDiff) as exc:
+            raise MaterializeError(f"candidate {candidate.id!r}: {exc}") from None
+
+    def _build(self, digest: str, build) -> ProgramTree:
+        final = self.root / "trees" / digest
+        meta_path = final / "meta.json"
+        if digest in self._errors:
+            raise ApplyError(self._errors[digest])
+        if meta_path.is_file():
+            meta = json.loads(meta_path.read_text())
+            return ProgramTree(final / "tree", digest, {k: tuple(v) for k, v in meta["changed"].items()})
+        (self.root / "trees").mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=".build-", dir=self.root / "trees"))
+        try:
+            tree = staging / "tree"
+            tree.mkdir()
+            try:
+                changed = build(tree)
+            except (ApplyError, UnsafeDiff) as exc:
+                self._errors[digest] = str(exc)
+                raise
+            meta = {"format": _FORMAT, "changed": {k: sorted(v) for k, v in changed.items()}}
+            (staging / "meta.json").write_text(json.dumps(meta))
+            try:
+                os.rename(staging, final)
+            except OSError:
+                if not meta_path.is_file():  # lost a race to a half-written tree: should not happen
+                    raise
+        finally:
+            if staging.exists():
+                shutil.rmtree(staging, ignore_errors=True)
+        return ProgramTree(final / "tree", digest, {k: tuple(sorted(v)) for k, v in changed.items()})

@@ -1,0 +1,110 @@
+"""Read a unified diff before anything applies it: refuse unsafe paths, find changed lines.
+
+Candidate diffs are untrusted and are applied on the host, outside the sandbox,
+so every path they name must stay inside the tree and they may not create
+symlinks or special files.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+_PATH_HEADERS = ("--- ", "+++ ", "rename from ", "rename to ", "copy from ", "copy to ")
+
+
+class UnsafeDiff(ValueError):
+    """The diff would touch something outside the tree or create a special file."""
+
+
+@dataclass
+class DiffSummary:
+    """Files a diff touches and, per file, the new-side lines it adds or changes."""
+
+    files: list[str] = field(default_factory=list)
+    changed_lines: dict[str, set[int]] = field(default_factory=dict)
+
+
+def _strip_prefix(raw: str) -> str | None:
+    path = raw.split("\t", 1)[0].strip()
+    if path.startswith('"') and path.endswith('"'):
+        path = path[1:-1]
+    if path == "/dev/null":
+        return None
+    if path.startswith(("a/", "b/")):
+        path = path[2:]
+    return path
+
+
+def check_path(path: str) -> None:
+    """Raise `UnsafeDiff` unless `path` is a plain relative path inside the tree."""
+    if path.startswith("/") or path.startswith("~") or re.match(r"^[A-Za-z]:[\\/]", path):
+        raise UnsafeDiff(f"absolute path {path!r} is not allowed; diff paths must be relative to the tree")
+    parts = re.split(r"[\\/]+", path)
+    if ".." in parts:
+        raise UnsafeDiff(f"path {path!r} escapes the tree with '..'")
+    if parts and parts[0] == ".git":
+        raise UnsafeDiff(f"path {path!r} writes into .git")
+
+
+def summarize_diff(text: str) -> DiffSummary:
+    """Check every path and mode in `text` and collect the lines each file gains.
+
+    A pure deletion marks the new-side line where it happened, so a test that
+    runs the code around a removed line still counts as reaching the change.
+    """
+    summary = DiffSummary()
+    current: str | None = None
+    new_line = 0
+    in_hunk = False
+    old_left = new_left = 0
+    for raw in text.splitlines():
+        if in_hunk and (old_left > 0 or new_left > 0):
+            tag = raw[:1]
+            if tag == "+":
+                summary.changed_lines.setdefault(current or "", set()).add(new_line)
+                new_line += 1
+                new_left -= 1
+                continue
+            if tag == "-":
+                summary.changed_lines.setdefault(current or "", set()).add(max(new_line, 1))
+                old_left -= 1
+                continue
+            if tag == " " or raw == "":
+                new_line += 1
+                old_left -= 1
+                new_left -= 1
+                continue
+            if tag == "\\":
+                continue
+        in_hunk = False
+        for header in _PATH_HEADERS:
+            if raw.startswith(header):
+                path = _strip_prefix(raw[len(header):]) if header.startswith(("---", "+++")) else raw[len(header):].strip()
+                if path is not None:
+                    check_path(path)
+                    if header == "+++ " or header in ("rename to ", "copy to "):
+                        current = path
+                        if path not in summary.files:
+                            summary.files.append(path)
+                break
+        else:
+            if raw.startswith(("new file mode ", "new mode ", "old mode ", "deleted file mode ")):
+                mode = raw.rsplit(" ", 1)[-1]
+                if mode.startswith("12") or mode.startswith("16"):
+                    raise UnsafeDiff(f"the diff creates a symlink or submodule (mode {mode}); only regular files are allowed")
+            elif raw.startswith("GIT binary patch"):
+                raise UnsafeDiff("binary patches are not supported")
+            elif raw.startswith("diff --git "):
+                current = None
+            else:
+                m = _HUNK.match(raw)
+                if m:
+                    in_hunk = True
+                    old_left = int(m.group(2) or 1)
+                    new_left = int(m.group(4) or 1)
+                    new_line = int(m.group(3))
+    if not summary.files:
+        raise UnsafeDiff("no file changes found; expected a unified diff with ---/+++ headers and @@ hunks")
+    return summary

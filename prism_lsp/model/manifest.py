@@ -1,0 +1,156 @@
+"""The `prism.toml` manifest, validated at the edge.
+
+Every problem becomes a `ManifestError` naming the file, the key and what was
+expected, so the author never sees a pydantic or TOML traceback.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+SandboxName = Literal["auto", "bubblewrap", "docker", "none"]
+Label = Literal["valid", "invalid"]
+RevealLevel = Literal["full", "labels", "counts"]
+
+_ID = re.compile(r"^[a-z0-9._-]+$")
+
+
+class ManifestError(Exception):
+    """A manifest problem, phrased for the author: file, key and what was expected."""
+
+    def __init__(self, file: Path | str, key: str, problem: str):
+        self.file = str(file)
+        self.key = key
+        self.problem = problem
+        where = f"{self.file}: {key}: " if key else f"{self.file}: "
+        super().__init__(where + problem)
+
+
+class TaskSection(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    statement: str = ""
+    initial: str = "initial"
+    timeout_s: float = Field(default=10, gt=0, le=3600)
+    memory_mb: int = Field(default=1024, ge=64, le=65536)
+    sandbox: SandboxName = "auto"
+    image: str | None = None
+    dockerfile: str | None = None
+    python: str | None = None
+    reveal: RevealLevel = "full"
+
+    @field_validator("id")
+    @classmethod
+    def _id_shape(cls, v: str) -> str:
+        if not _ID.match(v):
+            raise ValueError(f"expected an id matching [a-z0-9._-]+, got {v!r}")
+        return v
+
+
+class CandidateSection(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    label: Label
+    reference: bool = False
+    patch: str | None = None
+    overlay: str | None = None
+    sha256: str | None = None
+    note: str = ""
+
+    @field_validator("id")
+    @classmethod
+    def _id_shape(cls, v: str) -> str:
+        if not _ID.match(v):
+            raise ValueError(f"expected an id matching [a-z0-9._-]+, got {v!r}")
+        return v
+
+    @field_validator("sha256")
+    @classmethod
+    def _digest_shape(cls, v: str | None) -> str | None:
+        if v is not None and not re.fullmatch(r"[0-9a-f]{64}", v):
+            raise ValueError("expected 64 lowercase hex digits")
+        return v
+
+
+class Manifest(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    task: TaskSection
+    candidate: list[CandidateSection] = Field(default_factory=list)
+
+
+def _key_of(loc: tuple, data: dict) -> str:
+    """Turn a pydantic error location into the key an author sees in the file."""
+    parts: list[str] = []
+    i = 0
+    while i < len(loc):
+        part = loc[i]
+        if part == "candidate" and i + 1 < len(loc) and isinstance(loc[i + 1], int):
+            idx = loc[i + 1]
+            cands = data.get("candidate") or []
+            cid = cands[idx].get("id") if idx < len(cands) and isinstance(cands[idx], dict) else None
+            parts.append(f"candidate[{idx}]" + (f" ({cid})" if cid else ""))
+            i += 2
+            continue
+        parts.append(str(part))
+        i += 1
+    return ".".join(parts)
+
+
+def parse_manifest(path: Path) -> Manifest:
+    """Read and validate `path`; raise `ManifestError` for any problem, never anything else."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ManifestError(path, "", f"cannot read the manifest ({exc.strerror})") from None
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ManifestError(path, "", "expected UTF-8 text") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ManifestError(path, "", f"invalid TOML: {exc}") from None
+    if "task" not in data:
+        raise ManifestError(path, "task", "missing [task] table")
+    if "candidate" in data and not isinstance(data["candidate"], list):
+        raise ManifestError(path, "candidate", "expected [[candidate]] entries (an array of tables)")
+    try:
+        manifest = Manifest.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        key = _key_of(tuple(err["loc"]), data)
+        msg = err["msg"]
+        if err["type"] == "missing":
+            msg = "missing required key"
+        elif err["type"] == "extra_forbidden":
+            msg = "unknown key (check the spelling against DESIGN.md's prism.toml)"
+        elif err["type"] == "literal_error":
+            msg = f"{msg}, got {err.get('input')!r}"
+        raise ManifestError(path, key, msg) from None
+    _check_panel(path, manifest)
+    return manifest
+
+
+def _check_panel(path: Path, m: Manifest) -> None:
+    if not m.candidate:
+        raise ManifestError(path, "candidate", "expected at least one [[candidate]] (the reference)")
+    seen: set[str] = set()
+    for i, c in enumerate(m.candidate):
+        key = f"candidate[{i}] ({c.id})"
+        if c.id in seen:
+            raise ManifestError(path, f"{key}.id", f"duplicate candidate id {c.id!r}; ids must be unique")
+        seen.add(c.id)
+        if (c.patch is None) == (c.overlay is None):
+            raise ManifestError(path, key, "expected exactly one of `patch` or `overlay`")
+        if c.reference and c.label != "valid":
+            raise ManifestError(path, f"{key}.label", "the reference must be labelled \"valid\"")
+    refs = [c.id for c in m.candidate if c.reference]
+    if len(refs) != 1:
+        found = ", ".join(refs) if refs else "none"
+        raise ManifestError(path, "candidate.reference", f"expected exactly one reference, found {len(refs)} ({found})")

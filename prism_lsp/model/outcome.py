@@ -1,0 +1,54 @@
+"""What a run of a suite on one program produced (runner output, parsed)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Outcome = Literal["pass", "fail", "error"]
+
+
+@dataclass(frozen=True)
+class AssertionResult:
+    """One executed `assert` statement: where, and what it compared."""
+
+    line: int
+    outcome: Literal["pass", "fail"]
+    explanation: str = ""
+
+
+@dataclass(frozen=True)
+class TestResult:
+    """One pytest test on one program.
+
+    `line`/`message` locate the failing assertion (or the error) in the suite;
+    `reached_change` says whether the test executed a line the candidate changed
+    (None when unknown, e.g. on the baseline).
+    """
+
+    name: str
+    outcome: Outcome
+    line: int | None = None
+    message: str = ""
+    reason: str | None = None
+    reached_change: bool | None = None
+    def_line: int | None = None
+    assertions: tuple[AssertionResult, ...] = ()
+    duration_ms: float = 0.0
+
+
+@dataclass(frozen=True)
+class ProgramResult:
+    """A suite run on one program tree. `error` means it could not be judged."""
+
+    outcome: Outcome
+    tests: tuple[TestResult, ...] = ()
+    reason: str | None = None
+    message: str = ""
+    line: int | None = None
+    duration_ms: float = 0.0
+    cached: bool = field(default=False, compare=False)
+
+    @staticmethod
+    def error(reason: str, message: str, line: int | None = None) -> "ProgramResult":
+        return ProgramResult(outcome="error", reason=reason, message=message, line=line)

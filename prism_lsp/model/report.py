@@ -1,0 +1,78 @@
+"""The panel report: what `prism run --json` prints and what the server renders.
+
+Field names and meanings follow DESIGN.md's report format exactly; extra
+fields (reason, def_line, reached_change, assertions, note) only add detail.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+FindingKind = Literal["rejects-valid", "accepts-invalid", "misses-baseline", "execution-error", "weak-assertion"]
+
+
+class AssertionOut(BaseModel):
+    line: int | None
+    outcome: Literal["pass", "fail"]
+    explanation: str = ""
+
+
+class TestOut(BaseModel):
+    name: str
+    outcome: Literal["pass", "fail", "error"]
+    line: int | None = None
+    message: str = ""
+    reason: str | None = None
+    def_line: int | None = None
+    reached_change: bool | None = None
+    assertions: list[AssertionOut] = Field(default_factory=list)
+
+
+class ProgramOut(BaseModel):
+    outcome: Literal["pass", "fail", "error"]
+    reason: str | None = None
+    message: str = ""
+    line: int | None = None
+    tests: list[TestOut] = Field(default_factory=list)
+
+
+class CandidateOut(ProgramOut):
+    id: str
+    label: Literal["valid", "invalid"]
+    reference: bool = False
+    verdict: Literal["accepted", "rejected"] | None
+    correct: bool
+    note: str = ""
+
+
+class Metrics(BaseModel):
+    detects_baseline: bool
+    rar: bool
+    jsf: bool
+    valid_acceptance: float | None
+    invalid_rejection: float | None
+    h: float | None
+
+
+class FindingOut(BaseModel):
+    kind: FindingKind
+    line: int
+    end_line: int
+    candidates: list[str] = Field(default_factory=list)
+    message: str
+    tests: list[str] = Field(default_factory=list)
+    rule: str | None = None
+
+
+class PanelReport(BaseModel):
+    task: str
+    suite: str
+    baseline: ProgramOut
+    candidates: list[CandidateOut]
+    metrics: Metrics
+    findings: list[FindingOut]
+    timing_ms: dict[str, float]
+    sandbox: str = ""
+    warnings: list[str] = Field(default_factory=list)

@@ -1,0 +1,122 @@
+"""What every sandbox backend provides: start the runner, limit it, kill all of it."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from prism_lsp.sandbox.cgroup import Cgroup
+
+AGENT = Path(__file__).resolve().parent.parent / "runner" / "agent.py"
+
+
+class SandboxUnavailable(Exception):
+    """The requested backend cannot run here; the message says how to fix that."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Per-program limits; the runner enforces them per run, the backend per sandbox."""
+
+    memory_mb: int = 1024
+    pids_max: int = 256
+    output_limit: int = 16 << 20
+    tmpfs_mb: int = 2048
+
+
+class RunnerProcess:
+    """A started runner: a process speaking JSON lines, killable as a whole."""
+
+    def __init__(self, proc: subprocess.Popen, cgroup: Cgroup | None = None, cleanup: list[Path] | None = None,
+                 stderr_path: Path | None = None):
+        self.proc = proc
+        self.cgroup = cgroup
+        self._cleanup = cleanup or []
+        self.stderr_path = stderr_path
+
+    @property
+    def stdin(self):
+        return self.proc.stdin
+
+    @property
+    def stdout(self):
+        return self.proc.stdout
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def stderr_tail(self, limit: int = 2000) -> str:
+        if not self.stderr_path or not self.stderr_path.exists():
+            return ""
+        with open(self.stderr_path, "rb") as fh:
+            fh.seek(max(0, self.stderr_path.stat().st_size - limit))
+            return fh.read().decode(errors="replace")
+
+    def kill(self) -> None:
+        """Kill the runner and everything it started; safe to call twice."""
+        if self.cgroup is not None:
+            self.cgroup.kill_all()
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        try:
+            self.proc.kill()
+        except OSError:
+            pass
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+        for stream in (self.proc.stdin, self.proc.stdout):
+            try:
+                if stream:
+                    stream.close()
+            except OSError:
+                pass
+        if self.cgroup is not None:
+            self.cgroup.remove()
+        for path in self._cleanup:
+            _rmtree(path)
+
+
+def _rmtree(path: Path) -> None:
+    import shutil
+
+    if path.is_dir():
+        shutil.rmtree(path, ignore_errors=True)
+    elif path.exists():
+        path.unlink(missing_ok=True)
+
+
+class Backend(Protocol):
+    """A sandbox backend. `warning` is shown to the user when set (e.g. for `none`)."""
+
+    name: str
+    warning: str | None
+
+    def spawn(self, python: str, limits: Limits) -> RunnerProcess: ...
+
+    def close(self) -> None: ...
+
+
+def popen_runner(argv: list[str], cgroup: Cgroup | None, cleanup: list[Path] | None = None,
+                 env: dict[str, str] | None = None) -> RunnerProcess:
+    """Start `argv` in its own session, inside `cgroup` when given, with JSON-line pipes."""
+    if cgroup is not None:
+        # Join the cgroup before exec so every process the runner forks is counted.
+        argv = ["/bin/sh", "-c", cgroup.join_shell() + 'exec "$@"', "sh", *argv]
+    fd, err_name = tempfile.mkstemp(prefix="prism-runner-", suffix=".log")
+    os.close(fd)
+    err_path = Path(err_name)
+    with open(err_path, "wb") as err:
+        proc = subprocess.Popen(
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err, start_new_session=True,
+            env=env, bufsize=0,
+        )
+    return RunnerProcess(proc, cgroup, [*(cleanup or []), err_path], err_path)

@@ -1,0 +1,31 @@
+"""The `none` backend: runs the runner as a plain process. Explicit opt-in only.
+
+Limits still apply (rlimits per program, cgroup when allowed, reaping of every
+process a program leaves), but there is no filesystem or network isolation.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from prism_lsp.sandbox.base import AGENT, Limits, RunnerProcess, popen_runner
+from prism_lsp.sandbox.cgroup import Cgroup
+
+WARNING = ("sandbox 'none': candidate code runs unisolated on this machine, with your user's rights "
+           "(network, files). Use it only for code you trust.")
+
+
+class UnsandboxedBackend:
+    name = "none"
+    warning: str | None = WARNING
+
+    def spawn(self, python: str, limits: Limits) -> RunnerProcess:
+        scratch = Path(tempfile.mkdtemp(prefix="prism-scratch-"))
+        cgroup = Cgroup.create(memory_bytes=(limits.memory_mb * 2 + 512) << 20, pids_max=limits.pids_max)
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_ADDOPTS", "PYTHONPATH"))}
+        return popen_runner([python, str(AGENT), "--scratch", str(scratch)], cgroup, [scratch], env=env)
+
+    def close(self) -> None:
+        pass

@@ -1,0 +1,87 @@
+"""Load a native `prism.toml` task folder, checking files and digests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from prism_lsp.materialize.digest import file_digest, tree_digest
+from prism_lsp.model.manifest import ManifestError, parse_manifest
+from prism_lsp.model.task import Candidate, Task
+
+MANIFEST = "prism.toml"
+
+
+def find_task_root(path: Path) -> Path | None:
+    """The nearest folder at or above `path` holding a `prism.toml`, or None."""
+    path = path.resolve()
+    for folder in [path, *path.parents] if path.is_dir() else path.parents:
+        if (folder / MANIFEST).is_file():
+            return folder
+    return None
+
+
+def _inside(root: Path, rel: str, manifest: Path, key: str) -> Path:
+    target = (root / rel).resolve()
+    if not target.is_relative_to(root.resolve()):
+        raise ManifestError(manifest, key, f"path {rel!r} leaves the task folder; expected a path inside it")
+    return target
+
+
+def load_task(folder: Path) -> Task:
+    """Load the task declared by `folder/prism.toml` (or the manifest path itself).
+
+    Raises `ManifestError` for any problem: bad TOML, wrong keys or values,
+    missing files, a digest that does not match.
+    """
+    folder = Path(folder)
+    manifest_path = folder if folder.name == MANIFEST else folder / MANIFEST
+    if not manifest_path.is_file():
+        raise ManifestError(manifest_path, "", "no prism.toml here; expected a task folder holding one")
+    root = manifest_path.parent.resolve()
+    m = parse_manifest(manifest_path)
+    t = m.task
+    initial = _inside(root, t.initial, manifest_path, "task.initial")
+    if not initial.is_dir():
+        raise ManifestError(manifest_path, "task.initial", f"expected a folder with the initial program, {t.initial!r} is missing")
+    dockerfile = None
+    if t.dockerfile:
+        dockerfile = _inside(root, t.dockerfile, manifest_path, "task.dockerfile")
+        if not dockerfile.is_file():
+            raise ManifestError(manifest_path, "task.dockerfile", f"file {t.dockerfile!r} does not exist")
+    candidates = []
+    for i, c in enumerate(m.candidate):
+        key = f"candidate[{i}] ({c.id})"
+        if c.patch is not None:
+            src = _inside(root, c.patch, manifest_path, f"{key}.patch")
+            if not src.is_file():
+                raise ManifestError(manifest_path, f"{key}.patch", f"file {c.patch!r} does not exist")
+            digest = file_digest(src)
+            kind = "patch"
+        else:
+            src = _inside(root, c.overlay or "", manifest_path, f"{key}.overlay")
+            if not src.is_dir():
+                raise ManifestError(manifest_path, f"{key}.overlay", f"folder {c.overlay!r} does not exist")
+            digest = tree_digest(src) if c.sha256 else None
+            kind = "overlay"
+        if c.sha256 and digest != c.sha256:
+            raise ManifestError(
+                manifest_path, f"{key}.sha256", f"digest mismatch: manifest says {c.sha256}, the {kind} has {digest}"
+            )
+        candidates.append(
+            Candidate(id=c.id, label=c.label, reference=c.reference, kind=kind, source=src, note=c.note, sha256=c.sha256)
+        )
+    return Task(
+        id=t.id,
+        root=root,
+        manifest=manifest_path,
+        initial=initial,
+        candidates=tuple(candidates),
+        statement=t.statement,
+        timeout_s=t.timeout_s,
+        memory_mb=t.memory_mb,
+        sandbox=t.sandbox,
+        image=t.image,
+        dockerfile=dockerfile,
+        python=t.python,
+        reveal=t.reveal,
+    )
