@@ -38,3 +38,35 @@ def test_out(t: TestResult, with_values: bool = True) -> TestOut:
 def program_out(r: ProgramResult, with_values: bool = True) -> ProgramOut:
     return ProgramOut(outcome=r.outcome, reason=r.reason, message=r.message, line=r.line,
                       tests=[test_out(t, with_values) for t in r.tests])
+
+
+def outcome_of(tests: list[TestResult] | tuple[TestResult, ...]) -> tuple[str, str | None, str, int | None]:
+    """(outcome, reason, message, line) of a program from its tests, by the runner's rule:
+    any failing test rejects; otherwise any erroring test makes it an error; otherwise pass.
+    """
+    if not tests:
+        return "error", "no-tests", "no tests were collected from the suite", None
+    if any(t.outcome == "fail" for t in tests):
+        return "fail", None, "", None
+    for t in tests:
+        if t.outcome == "error":
+            return "error", t.reason, t.message, t.line
+    return "pass", None, "", None
+
+
+def merge_results(cached: dict[str, TestResult], fresh: ProgramResult, keep: list[str]) -> ProgramResult:
+    """A program result for the whole suite from cached results of unchanged tests plus a fresh partial run.
+
+    `keep` are the names of tests whose cached result still holds. A fresh run
+    that could not run at all (program-level error) stays an error.
+    """
+    if fresh.outcome == "error" and not fresh.tests:
+        return fresh
+    by_name = {t.name: t for t in fresh.tests}
+    for name in keep:
+        if name not in by_name and name in cached:
+            by_name[name] = cached[name]
+    tests = tuple(sorted(by_name.values(), key=lambda t: (t.def_line or 0, t.name)))
+    outcome, reason, message, line = outcome_of(tests)
+    return ProgramResult(outcome=outcome, tests=tests, reason=reason, message=message, line=line,
+                         duration_ms=fresh.duration_ms)
