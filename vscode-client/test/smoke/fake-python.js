@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+// A stand-in for `<python>` in the smoke test: `-c "import prism_lsp"` succeeds
+// (or fails like Python when FAKE_PRISM_MISSING=1), and `-m prism_lsp` runs a
+// tiny LSP server that records what the client sends. Nothing of Prism here.
+'use strict';
+
+const args = process.argv.slice(2);
+if (args[0] === '-c') {
+  if (process.env.FAKE_PRISM_MISSING === '1') {
+    process.stderr.write("Traceback (most recent call last):\n  File \"<string>\", line 1, in <module>\nModuleNotFoundError: No module named 'prism_lsp'\n");
+    process.exit(1);
+  }
+  process.exit(0);
+}
+if (args[0] !== '-m' || args[1] !== 'prism_lsp') {
+  process.stderr.write(`fake-python: unexpected arguments ${JSON.stringify(args)}\n`);
+  process.exit(2);
+}
+
+const rpc = require('vscode-jsonrpc/node');
+const conn = rpc.createMessageConnection(new rpc.StreamMessageReader(process.stdin), new rpc.StreamMessageWriter(process.stdout));
+const seen = { initializationOptions: undefined, configurationChanges: [], pulledConfiguration: undefined, executeCalls: [] };
+
+conn.onRequest('initialize', (params) => {
+  seen.initializationOptions = params.initializationOptions;
+  return {
+    capabilities: {
+      textDocumentSync: 1,
+      executeCommandProvider: { commands: ['prism.runPanel', 'prism.listCandidates', 'prism.showCandidate', 'fake.dump'] },
+    },
+  };
+});
+conn.onNotification('initialized', () => undefined);
+conn.onNotification('workspace/didChangeConfiguration', (params) => {
+  seen.configurationChanges.push(params);
+});
+conn.onNotification(() => undefined);
+conn.onRequest('shutdown', () => null);
+conn.onNotification('exit', () => process.exit(0));
+conn.onRequest('workspace/executeCommand', async (params) => {
+  seen.executeCalls.push(params);
+  const [uri] = params.arguments || [];
+  switch (params.command) {
+    case 'fake.dump':
+      seen.pulledConfiguration = await conn.sendRequest('workspace/configuration', {
+        items: [{ section: 'prism' }, { section: 'prism.severity' }, { section: 'editor.tabSize' }],
+      });
+      return seen;
+    case 'prism.runPanel':
+      conn.sendNotification('prism/status', {
+        uri,
+        state: 'idle',
+        metrics: { detects_baseline: true, rar: true, jsf: false, valid_acceptance: 0.75, invalid_rejection: 1, h: 0.8571 },
+        valid: { accepted: 3, total: 4 },
+        invalid: { rejected: 5, total: 5 },
+        done: 11,
+        total: 11,
+        message: null,
+      });
+      return { arguments: params.arguments };
+    case 'prism.listCandidates':
+      return [
+        { id: 'reference', label: 'valid', reference: true, note: 'rounds half up', uri: 'file:///task/candidates/reference.diff' },
+        { id: 'floor', label: 'invalid', reference: false, note: null, uri: 'file:///task/candidates/floor.diff' },
+      ];
+    default:
+      return null;
+  }
+});
+conn.listen();
