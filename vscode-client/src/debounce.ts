@@ -101,3 +101,29 @@ export class DebouncedRunner {
     return this.running;
   }
 }
+
+/**
+ * Restart-after-crash budget: at most `maxRestarts` automatic restarts within
+ * `windowMs`; after that the server stays down until "Prism: Restart Server".
+ */
+export class CrashBudget {
+  private crashes: number[] = [];
+
+  constructor(
+    private readonly maxRestarts = 3,
+    private readonly windowMs = 3 * 60_000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Records a crash; true when the server should be restarted automatically. */
+  crashed(): boolean {
+    const t = this.now();
+    this.crashes = this.crashes.filter((c) => t - c < this.windowMs);
+    this.crashes.push(t);
+    return this.crashes.length <= this.maxRestarts;
+  }
+
+  reset(): void {
+    this.crashes = [];
+  }
+}

@@ -19,7 +19,7 @@ import {
 } from 'vscode-languageclient/node';
 
 import { CLIENT_COMMANDS, SERVER_COMMANDS, candidatePicks, parseCandidates, parseShowCandidate, withDocumentUri } from './commands';
-import { DebouncedRunner } from './debounce';
+import { CrashBudget, DebouncedRunner } from './debounce';
 import {
   ImportCheck,
   ProcessResult,
@@ -45,6 +45,7 @@ let serverProblem: string | undefined;
 let restarter: DebouncedRunner | undefined;
 let pythonEnvSubscribed = false;
 const reportedProblems = new Set<string>();
+const crashBudget = new CrashBudget();
 const statuses = new StatusStore(normalizeUri);
 
 function normalizeUri(uri: string): string {
@@ -226,7 +227,13 @@ async function startClient(): Promise<void> {
     errorHandler: {
       error: () => ({ action: ErrorAction.Continue }),
       closed: () => {
-        serverProblem = 'The Prism server stopped. See "Prism: Show Output"; "Prism: Restart Server" starts it again.';
+        statuses.clear();
+        if (crashBudget.crashed()) {
+          log('The server stopped unexpectedly; restarting it.');
+          updateStatusBar();
+          return { action: CloseAction.Restart };
+        }
+        serverProblem = 'The Prism server stopped several times. See "Prism: Show Output"; "Prism: Restart Server" starts it again.';
         updateStatusBar();
         return { action: CloseAction.DoNotRestart, message: serverProblem };
       },
@@ -321,6 +328,7 @@ async function stopClient(): Promise<void> {
 
 async function restart(): Promise<void> {
   log('Restarting the server.');
+  crashBudget.reset();
   await stopClient();
   await startClient();
   updateStatusBar();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { DebouncedRunner, Timers } from '../../src/debounce';
+import { CrashBudget, DebouncedRunner, Timers } from '../../src/debounce';
 
 /** Manual clock: only the surface DebouncedRunner takes. */
 class FakeTimers implements Timers {
@@ -149,5 +149,23 @@ describe('DebouncedRunner', () => {
     r.trigger();
     await r.runNow();
     assert.equal(runs, 0);
+  });
+});
+
+describe('CrashBudget', () => {
+  it('allows three automatic restarts per three minutes, then stops', () => {
+    let now = 0;
+    const budget = new CrashBudget(3, 180_000, () => now);
+    assert.equal(budget.crashed(), true);
+    now += 1000;
+    assert.equal(budget.crashed(), true);
+    now += 1000;
+    assert.equal(budget.crashed(), true);
+    now += 1000;
+    assert.equal(budget.crashed(), false);
+    now += 180_000;
+    assert.equal(budget.crashed(), true, 'old crashes leave the window');
+    budget.reset();
+    assert.equal(budget.crashed(), true);
   });
 });
