@@ -383,6 +383,8 @@ def _interpret(req: dict, raw: bytes, status: int | None, timed_out: bool, elaps
         code = os.WEXITSTATUS(status) if status is not None and os.WIFEXITED(status) else None
         return {**base, "outcome": "error", "reason": "exited",
                 "message": f"the program exited (status {code}) before pytest finished; a pass needs a completed session"}
+    if "fatal" in data:
+        return {**base, "outcome": "error", "reason": "runner", "message": "the runner failed: " + data["fatal"]}
     tests = data["tests"]
     base["tests"] = tests
     if data["collect_errors"]:
@@ -414,6 +416,12 @@ def run_one(req: dict, scratch: str) -> dict:
         try:
             os.close(rfd)
             _child(req, wfd, scratch)
+        except BaseException:
+            # Our own failure before pytest could report (e.g. the tree is unreadable): say why.
+            try:
+                os.write(wfd, (json.dumps({"fatal": _short(traceback.format_exc())}) + "\n").encode())
+            except OSError:
+                pass
         finally:
             os._exit(70)
     os.close(wfd)

@@ -72,15 +72,18 @@ class BubblewrapBackend:
                 "--tmpfs", "/dev/shm"]
         if home != Path("/"):
             args += ["--tmpfs", str(home)]
-            for path in _needed_paths(python, [self.cache_root]):
+            for path in _needed_paths(python, []):
                 if path.is_relative_to(home) and path != home:
                     args += ["--ro-bind", str(path), str(path)]
+        # The tree cache may sit under /tmp or $HOME, both replaced above: bind it back read-only.
+        args += ["--ro-bind", str(self.cache_root.resolve()), str(self.cache_root.resolve())]
         args += ["--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
                  "--hostname", "prism-sandbox", "--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp",
                  "--chdir", "/tmp", "--", python, str(AGENT), "--scratch", "/tmp/prism"]
         return args
 
     def spawn(self, python: str, limits: Limits) -> RunnerProcess:
+        self.cache_root.mkdir(parents=True, exist_ok=True)
         cgroup = Cgroup.create(memory_bytes=(limits.memory_mb * 2 + 512) << 20, pids_max=limits.pids_max)
         env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_ADDOPTS", "PYTHONPATH"))}
         return popen_runner(self.argv(python, limits), cgroup, env=env)

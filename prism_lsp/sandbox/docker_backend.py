@@ -1,0 +1,231 @@
+"""The Docker backend: one container per task, reused; each runner is a `docker exec` inside it.
+
+The container (`network_mode="none"`, memory/pids/cpu limits, no capabilities,
+read-only root with a private tmpfs /tmp when the image allows) starts on the
+first spawn and lives until `close()` or interpreter exit. The tree cache is
+bind-mounted read-only at the same path, so runner requests are unchanged; the
+runner file is bind-mounted read-only too. A runner's wall-clock limits are the
+runner's own; killing a runner kills its processes inside the container
+(`docker_kill`), never the container. Containers carry `prism.owner=<pid>` and
+`prism.host=<hostname>` labels so ones left by a killed process can be removed.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import uuid
+from pathlib import Path
+
+from prism_lsp.sandbox.base import AGENT, Limits, RunnerProcess, SandboxUnavailable, popen_runner
+from prism_lsp.sandbox.docker_image import build_image, connect, default_image, require_image
+from prism_lsp.sandbox.docker_kill import SCRIPT as KILL_SCRIPT
+
+RUNNER_DIR = "/opt/prism-runner"
+OWNER_LABEL = "prism.owner"
+HOST_LABEL = "prism.host"
+# Keeps the container alive without depending on `sleep infinity` support; tini (init=True) reaps.
+_KEEPALIVE = "trap 'exit 0' TERM INT; while :; do sleep 3600 & wait $!; done"
+_KILL_TIMEOUT_S = 15
+
+
+def _container_python(python: str) -> str:
+    """The interpreter to run inside the container.
+
+    The pool passes the host's `sys.executable` when the task names no `python`;
+    that path means nothing in an image, so the image's `python3` is used instead.
+    Any other value is taken as a path or command inside the image.
+    """
+    if not python or os.path.realpath(python) == os.path.realpath(sys.executable):
+        return "python3"
+    return python
+
+
+class DockerRunner(RunnerProcess):
+    """A runner started with `docker exec -i`; kill() stops its processes in the container."""
+
+    def __init__(self, base: RunnerProcess, container: str, token: str, python: str):
+        super().__init__(base.proc, None, base._cleanup, base.stderr_path)
+        self.container = container
+        self.token = token
+        self.python = python
+        self._killed = False
+
+    def kill(self) -> None:
+        if not self._killed:
+            self._killed = True
+            try:
+                subprocess.run(["docker", "exec", self.container, self.python, "-c", KILL_SCRIPT, self.token],
+                               stdin=subprocess.DEVNULL, capture_output=True, timeout=_KILL_TIMEOUT_S)
+            except (OSError, subprocess.TimeoutExpired):
+                pass  # a gone container took the runner with it
+        super().kill()
+
+
+def remove_stale(client) -> list[str]:
+    """Remove this host's Prism containers whose owning process is gone; returns their names."""
+    removed = []
+    host = socket.gethostname()
+    try:
+        containers = client.containers.list(all=True, filters={"label": [OWNER_LABEL, f"{HOST_LABEL}={host}"]})
+    except Exception:
+        return removed
+    for c in containers:
+        try:
+            pid = int(c.labels.get(OWNER_LABEL, "0"))
+        except ValueError:
+            continue
+        if pid == os.getpid() or _alive(pid):
+            continue
+        try:
+            c.remove(force=True)
+            removed.append(c.name)
+        except Exception:
+            pass
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _remove_container(container_id: str) -> None:
+    # atexit path: a fresh short-lived client, errors ignored (the engine may be gone already).
+    try:
+        client = connect(10)
+        client.containers.get(container_id).remove(force=True)
+        client.close()
+    except Exception:
+        pass
+
+
+class DockerBackend:
+    """Runs runners inside one long-lived container per task (per backend instance)."""
+
+    name = "docker"
+
+    def __init__(self, cache_root: Path, *, image: str | None = None, dockerfile: Path | None = None):
+        if shutil.which("docker") is None:
+            raise SandboxUnavailable("the `docker` command-line client is not installed (Debian: apt-get install docker.io)")
+        self.cache_root = Path(cache_root).resolve()
+        self.client = connect()
+        if dockerfile is not None:
+            self.image = build_image(Path(dockerfile))
+        else:
+            self.image = require_image(self.client, image or default_image())
+        self.warning: str | None = None
+        self.read_only = True
+        self._container = None
+        self._lock = threading.Lock()
+        self._closed = False
+
+    # -- the container -----------------------------------------------------
+    def _run_kwargs(self, limits: Limits, read_only: bool) -> dict:
+        cpus = os.cpu_count() or 1
+        # Shared by every runner of the task: room for one program per core at its own limit.
+        memory_mb = (limits.memory_mb + 256) * cpus + 512
+        kwargs = dict(
+            image=self.image, entrypoint=["/bin/sh", "-c", _KEEPALIVE], command=None, detach=True, init=True,
+            network_mode="none", mem_limit=f"{memory_mb}m", memswap_limit=f"{memory_mb}m",
+            pids_limit=limits.pids_max * cpus + 64, nano_cpus=cpus * 10**9, cap_drop=["ALL"],
+            security_opt=["no-new-privileges"], read_only=read_only, working_dir="/tmp",
+            tmpfs={"/tmp": f"rw,nosuid,nodev,size={limits.tmpfs_mb}m,mode=1777"},
+            environment={"HOME": "/tmp", "TMPDIR": "/tmp", "PYTHONDONTWRITEBYTECODE": "1"},
+            volumes={str(self.cache_root): {"bind": str(self.cache_root), "mode": "ro"},
+                     str(AGENT.parent): {"bind": RUNNER_DIR, "mode": "ro"}},
+            labels={OWNER_LABEL: str(os.getpid()), HOST_LABEL: socket.gethostname(), "prism.image": self.image},
+            name=f"prism-{os.getpid()}-{uuid.uuid4().hex[:8]}",
+        )
+        return kwargs
+
+    def _start(self, limits: Limits):
+        from docker.errors import DockerException
+
+        remove_stale(self.client)
+        self.cache_root.mkdir(parents=True, exist_ok=True)
+        last = None
+        for read_only in (True, False):
+            container = None
+            try:
+                container = self.client.containers.run(**self._run_kwargs(limits, read_only))
+                container.reload()
+                if container.status == "running":
+                    self.read_only = read_only
+                    if not read_only:
+                        self.warning = (f"image {self.image} cannot run with a read-only root; "
+                                        "its root filesystem is writable (inside the container only)")
+                    atexit.register(_remove_container, container.id)
+                    return container
+                last = container.logs(tail=20).decode(errors="replace").strip() or f"status {container.status}"
+            except DockerException as exc:
+                last = str(exc)
+            except Exception as exc:  # timeouts from requests
+                last = repr(exc)
+            if container is not None:
+                try:
+                    container.remove(force=True)
+                except Exception:
+                    pass
+        raise SandboxUnavailable(f"cannot start a container from image {self.image}: {last}")
+
+    def _ensure_container(self, limits: Limits):
+        with self._lock:
+            if self._closed:
+                raise SandboxUnavailable("the docker backend was closed")
+            if self._container is not None:
+                try:
+                    self._container.reload()
+                    if self._container.status == "running":
+                        return self._container
+                except Exception:
+                    pass
+                self._drop_container()
+            self._container = self._start(limits)
+            return self._container
+
+    # -- runners -------------------------------------------------------------
+    def spawn(self, python: str, limits: Limits) -> RunnerProcess:
+        """Start one runner in the task's container (started now if needed); JSON lines on its pipes."""
+        container = self._ensure_container(limits)
+        token = uuid.uuid4().hex
+        py = _container_python(python)
+        argv = ["docker", "exec", "-i", "-w", "/tmp", "-e", f"PRISM_RUNNER_TOKEN={token}", container.id,
+                py, f"{RUNNER_DIR}/{AGENT.name}", "--scratch", f"/tmp/prism-{token[:12]}"]
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_ADDOPTS", "PYTHONPATH"))}
+        return DockerRunner(popen_runner(argv, None, env=env), container.id, token, py)
+
+    @property
+    def container_id(self) -> str | None:
+        """The running container's id, or None before the first spawn / after close()."""
+        return self._container.id if self._container is not None else None
+
+    def _drop_container(self) -> None:
+        container, self._container = self._container, None
+        if container is None:
+            return
+        atexit.unregister(_remove_container)
+        try:
+            container.remove(force=True)
+        except Exception:
+            pass
+
+    def close(self) -> None:
+        """Remove the task's container (every runner in it dies with it). Safe to call twice."""
+        with self._lock:
+            self._closed = True
+            self._drop_container()
+        try:
+            self.client.close()
+        except Exception:
+            pass

@@ -1,0 +1,75 @@
+"""Shared test helpers: build small task folders on disk, and one warm engine per session."""
+
+from __future__ import annotations
+
+import shutil
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from prism_lsp.engine.session import EngineSession
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+
+
+def write_task(root: Path, *, initial: dict[str, str], candidates: list[dict], task_id: str = "t",
+               extra_task: str = "", suites: dict[str, str] | None = None) -> Path:
+    """Write a native task folder. Each candidate: id, label, reference?, and `files` (overlay) or `patch` (text)."""
+    root.mkdir(parents=True, exist_ok=True)
+    for rel, text in initial.items():
+        p = root / "initial" / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(textwrap.dedent(text))
+    lines = [f'[task]\nid = "{task_id}"\nstatement = "test task"\ninitial = "initial"\n{extra_task}\n']
+    for c in candidates:
+        entry = [f'[[candidate]]\nid = "{c["id"]}"\nlabel = "{c.get("label", "valid")}"']
+        if c.get("reference"):
+            entry.append("reference = true")
+        if "patch" in c:
+            path = root / "candidates" / f'{c["id"]}.diff'
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(textwrap.dedent(c["patch"]))
+            entry.append(f'patch = "candidates/{c["id"]}.diff"')
+        else:
+            for rel, text in c.get("files", {}).items():
+                p = root / "candidates" / c["id"] / rel
+                p.parent.mkdir(parents=True, exist_ok=True)
+                p.write_text(textwrap.dedent(text))
+            (root / "candidates" / c["id"]).mkdir(parents=True, exist_ok=True)
+            entry.append(f'overlay = "candidates/{c["id"]}"')
+        if c.get("note"):
+            entry.append(f'note = "{c["note"]}"')
+        lines.append("\n".join(entry) + "\n")
+    (root / "prism.toml").write_text("\n".join(lines))
+    for rel, text in (suites or {}).items():
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(textwrap.dedent(text))
+    return root
+
+
+@pytest.fixture(scope="session")
+def cache_dir(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("prism-cache")
+
+
+@pytest.fixture(scope="session")
+def engine(cache_dir) -> EngineSession:
+    """One warm engine for the whole test session (as the language server keeps one)."""
+    session = EngineSession(cache_dir)
+    yield session
+    session.close()
+
+
+@pytest.fixture
+def fixture_copy(tmp_path):
+    """Copy a fixture task to tmp so a test may change it."""
+
+    def copy(name: str) -> Path:
+        dest = tmp_path / name
+        shutil.copytree(FIXTURES / name, dest)
+        return dest
+
+    return copy

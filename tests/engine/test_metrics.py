@@ -1,0 +1,99 @@
+"""The metrics of DESIGN.md pinned on hand-computed panels."""
+
+import pytest
+
+from prism_lsp.engine.metrics import Verdict, aggregate, harmonic, panel_sensitivity, task_metrics
+
+
+def panel(ref="pass", valid=("pass",) * 4, invalid=("fail",) * 5):
+    vs = [Verdict("ref", True, True, ref)]
+    vs += [Verdict(f"v{i}", True, False, o) for i, o in enumerate(valid)]
+    vs += [Verdict(f"i{i}", False, False, o) for i, o in enumerate(invalid)]
+    return vs
+
+
+def test_perfect_suite_has_joint_success():
+    m = task_metrics("fail", panel())
+    assert m == {"detects_baseline": True, "rar": True, "jsf": True, "valid_acceptance": 1.0,
+                 "invalid_rejection": 1.0, "h": 1.0}
+
+
+def test_overspecified_suite_keeps_rar_but_loses_jsf():
+    m = task_metrics("fail", panel(valid=("pass", "fail", "pass", "fail")))
+    assert m["rar"] is True and m["jsf"] is False
+    assert m["valid_acceptance"] == 0.5
+    assert m["h"] == pytest.approx(2 * 0.5 * 1.0 / 1.5, abs=1e-4)
+
+
+def test_missing_the_baseline_fails_rar_and_jsf_even_if_the_panel_is_judged_right():
+    m = task_metrics("pass", panel())
+    assert (m["detects_baseline"], m["rar"], m["jsf"]) == (False, False, False)
+    # Rates describe the panel alone.
+    assert m["valid_acceptance"] == 1.0 and m["invalid_rejection"] == 1.0
+
+
+def test_errors_are_never_credited():
+    # An erroring invalid candidate is not a rejection; an erroring valid one is not an acceptance.
+    m = task_metrics("fail", panel(valid=("pass", "pass", "pass", "error"), invalid=("fail",) * 4 + ("error",)))
+    assert m["jsf"] is False
+    assert m["valid_acceptance"] == 0.75
+    assert m["invalid_rejection"] == 0.8
+
+
+def test_an_error_on_the_baseline_is_not_detection():
+    m = task_metrics("error", panel())
+    assert m["detects_baseline"] is False and m["rar"] is False and m["jsf"] is False
+
+
+def test_reference_rejected_means_no_rar():
+    m = task_metrics("fail", panel(ref="fail"))
+    assert m["rar"] is False and m["jsf"] is False
+
+
+@pytest.mark.parametrize("valid,invalid", [(("pass",) * 4, ("fail",) * 5), (("fail",) * 4, ("pass",) * 5),
+                                           (("pass", "fail") * 2, ("fail", "pass", "error", "fail", "fail"))])
+@pytest.mark.parametrize("baseline", ["fail", "pass", "error"])
+def test_jsf_never_exceeds_rar(baseline, valid, invalid):
+    m = task_metrics(baseline, panel(valid=valid, invalid=invalid))
+    assert m["jsf"] <= m["rar"]
+
+
+def test_rates_are_null_without_candidates_of_that_kind():
+    m = task_metrics("fail", [Verdict("ref", True, True, "pass"), Verdict("bad", False, False, "fail")])
+    assert m["valid_acceptance"] is None and m["h"] is None and m["invalid_rejection"] == 1.0
+    m = task_metrics("fail", [Verdict("ref", True, True, "pass"), Verdict("v", True, False, "pass")])
+    assert m["invalid_rejection"] is None and m["jsf"] is True
+
+
+def test_harmonic_edge_cases():
+    assert harmonic(0.0, 0.0) == 0.0
+    assert harmonic(None, 1.0) is None
+    assert harmonic(1.0, 0.0) == 0.0
+
+
+def test_aggregate_rounds_rates_before_h_and_skips_undefined():
+    rows = [
+        {"detects_baseline": True, "rar": True, "jsf": False, "valid_acceptance": 1 / 3, "invalid_rejection": 1.0},
+        {"detects_baseline": True, "rar": False, "jsf": False, "valid_acceptance": None, "invalid_rejection": 0.5},
+        {"detects_baseline": False, "rar": False, "jsf": False, "valid_acceptance": 1.0, "invalid_rejection": 0.2},
+    ]
+    s = aggregate(rows)
+    assert s["tasks"] == 3
+    assert s["rar"] == 33.33 and s["detects_baseline"] == 66.67 and s["jsf"] == 0.0
+    assert s["valid_acceptance"] == 66.67          # mean of 1/3 and 1 (the undefined one left out)
+    assert s["invalid_rejection"] == 56.67         # mean of 1, .5, .2
+    assert s["h"] == round(2 * 66.67 * 56.67 / (66.67 + 56.67), 2)
+
+
+def test_panel_sensitivity_counts_subsets_exactly():
+    vs = panel(valid=("pass", "pass", "fail", "pass"), invalid=("fail", "fail", "pass", "fail", "fail"))
+    # Full panel: 5 valid (ref + 4), 5 invalid -> one sub-panel, which fails.
+    assert panel_sensitivity("fail", vs, 5, 5) == 0.0
+    # ref + 1 of 4 other valid (3 good), 1 of 5 invalid (4 good): 3/4 * 4/5.
+    assert panel_sensitivity("fail", vs, 2, 1) == pytest.approx(0.6)
+    # ref + 2 valid: C(3,2)/C(4,2) = 3/6; 2 invalid: C(4,2)/C(5,2) = 6/10.
+    assert panel_sensitivity("fail", vs, 3, 2) == pytest.approx(0.5 * 0.6)
+    assert panel_sensitivity("fail", vs, 1, 0) == 1.0
+    assert panel_sensitivity("pass", vs, 1, 0) == 0.0
+    with pytest.raises(ValueError):
+        panel_sensitivity("fail", vs, 6, 0)
