@@ -13,6 +13,7 @@ runner's own; killing a runner kills its processes inside the container
 from __future__ import annotations
 
 import atexit
+import functools
 import os
 import shutil
 import socket
@@ -127,6 +128,7 @@ class DockerBackend:
         self.warning: str | None = None
         self.read_only = True
         self._container = None
+        self._atexit = None
         self._lock = threading.Lock()
         self._closed = False
 
@@ -165,7 +167,9 @@ class DockerBackend:
                     if not read_only:
                         self.warning = (f"image {self.image} cannot run with a read-only root; "
                                         "its root filesystem is writable (inside the container only)")
-                    atexit.register(_remove_container, container.id)
+                    # One callable per container, so unregistering it leaves other backends' hooks.
+                    self._atexit = functools.partial(_remove_container, container.id)
+                    atexit.register(self._atexit)
                     return container
                 last = container.logs(tail=20).decode(errors="replace").strip() or f"status {container.status}"
             except DockerException as exc:
@@ -214,7 +218,9 @@ class DockerBackend:
         container, self._container = self._container, None
         if container is None:
             return
-        atexit.unregister(_remove_container)
+        if self._atexit is not None:
+            atexit.unregister(self._atexit)
+            self._atexit = None
         try:
             container.remove(force=True)
         except Exception:
