@@ -1,0 +1,127 @@
+"""Rerun only the tests whose text (or the suite's shared code) changed.
+
+For every program (the initial state and each candidate) a test's last result is
+kept under (tree digest, test key). A new buffer is run only for the tests some
+program has no result for; the rest are merged back from the cache with
+:func:`prism_lsp.engine.results.merge_results`, so the merged `PanelRun` equals a
+fresh run of the whole suite (for tests that do not depend on each other).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+from typing import Protocol
+
+from prism_lsp.analysis.suite_map import SuiteMap, test_for_name
+from prism_lsp.engine.panel import BASELINE, PanelRun, Progress, Suite
+from prism_lsp.engine.results import merge_results
+from prism_lsp.engine.session import RunOptions
+from prism_lsp.materialize import ProgramTree
+from prism_lsp.model.outcome import ProgramResult, TestResult
+from prism_lsp.model.task import Task
+from prism_lsp.scheduler.cache import TestResultCache, test_key
+
+
+class PanelEngine(Protocol):
+    """What the incremental runner needs from the engine (an `EngineSession` adapter)."""
+
+    def run(self, task: Task, suite: Suite, options: RunOptions, *, progress: Progress | None,
+            cancel: threading.Event | None) -> PanelRun: ...
+
+    def trees(self, task: Task) -> dict[str, ProgramTree | ProgramResult]:
+        """Program id -> its built tree, or the `error` result when it cannot be built."""
+        ...
+
+
+@dataclass(frozen=True)
+class RunStats:
+    """How a panel run was served: tests run fresh, tests taken from the cache."""
+
+    tests_run: int
+    tests_cached: int
+    engine_called: bool
+
+
+class IncrementalRunner:
+    """Runs a suite on the panel through `engine`, reusing cached per-test results."""
+
+    def __init__(self, engine: PanelEngine, cache: TestResultCache | None = None, *, enabled: bool = True) -> None:
+        self.engine = engine
+        self.cache = cache if cache is not None else TestResultCache()
+        self.enabled = enabled
+
+    def run(self, task: Task, suite: Suite, suite_map: SuiteMap, options: RunOptions = RunOptions(), *,
+            progress: Progress | None = None, cancel: threading.Event | None = None) -> tuple[PanelRun, RunStats]:
+        names = [t.name for t in suite_map.tests]
+        if not self.enabled or suite_map.syntax_errors or not names or len(set(names)) != len(names):
+            run = self.engine.run(task, suite, options, progress=progress, cancel=cancel)
+            return run, RunStats(len(names), 0, True)
+        start = time.perf_counter()
+        trees = self.engine.trees(task)
+        keys = {t.name: test_key(t.body_hash, suite_map.shared_hash, suite.rel_path, options.timeout_s,
+                                 options.sandbox, task.test_command) for t in suite_map.tests}
+        cached: dict[str, dict[str, tuple[TestResult, ...]]] = {}
+        needed: set[str] = set()
+        for program, tree in trees.items():
+            if isinstance(tree, ProgramTree):
+                cached[program] = self._lookup(tree.digest, keys, needed)
+        fresh: PanelRun | None = None
+        if needed:
+            subset = None if len(needed) == len(names) else tuple(n for n in names if n in needed)
+            fresh = self.engine.run(task, suite, RunOptions(options.sandbox, options.timeout_s, options.reveal, subset),
+                                    progress=progress, cancel=cancel)
+            if not (cancel and cancel.is_set()):
+                self._store(fresh, trees, keys, needed, suite_map)
+        elif progress:
+            progress(len(trees), len(trees), "")
+        run = self._assemble(task, trees, cached, needed, fresh, start)
+        return run, RunStats(len(needed), len(names) - len(needed), fresh is not None)
+
+    def _lookup(self, digest: str, keys: dict[str, str], needed: set[str]) -> dict[str, tuple[TestResult, ...]]:
+        found = {}
+        for name, key in keys.items():
+            hit = self.cache.get(digest, key)
+            if hit is None:
+                needed.add(name)
+            else:
+                found[name] = hit
+        return found
+
+    def _store(self, fresh: PanelRun, trees: dict[str, ProgramTree | ProgramResult], keys: dict[str, str],
+               needed: set[str], suite_map: SuiteMap) -> None:
+        by_program = {BASELINE: fresh.baseline, **{c.id: r for c, r in fresh.results}}
+        for program, result in by_program.items():
+            tree = trees.get(program)
+            if not isinstance(tree, ProgramTree) or not result.tests or result.reason == "cancelled":
+                continue
+            groups: dict[str, list[TestResult]] = {}
+            for t in result.tests:
+                info = test_for_name(suite_map, t.name)
+                if info is None:  # a test the map does not know (imported?): cache nothing for this suite
+                    return
+                groups.setdefault(info.name, []).append(t)
+            for name in needed:
+                if name in groups:
+                    self.cache.put(tree.digest, keys[name], tuple(groups[name]))
+
+    @staticmethod
+    def _assemble(task: Task, trees: dict[str, ProgramTree | ProgramResult],
+                  cached: dict[str, dict[str, tuple[TestResult, ...]]], needed: set[str],
+                  fresh: PanelRun | None, start: float) -> PanelRun:
+        fresh_by = {BASELINE: fresh.baseline, **{c.id: r for c, r in fresh.results}} if fresh else {}
+
+        def program(pid: str) -> ProgramResult:
+            tree = trees.get(pid)
+            if isinstance(tree, ProgramResult):
+                return fresh_by.get(pid, tree)
+            kept = [t for name, entry in cached.get(pid, {}).items() if name not in needed for t in entry]
+            base = fresh_by.get(pid, ProgramResult(outcome="pass"))
+            merged = merge_results({t.name: t for t in kept}, base, [t.name for t in kept])
+            return merged if fresh is not None else ProgramResult(
+                merged.outcome, merged.tests, merged.reason, merged.message, merged.line, 0.0, cached=True)
+
+        real_trees = {pid: t for pid, t in trees.items() if isinstance(t, ProgramTree)}
+        return PanelRun(program(BASELINE), [(c, program(c.id)) for c in task.candidates], real_trees,
+                        (time.perf_counter() - start) * 1000)

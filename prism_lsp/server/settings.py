@@ -1,0 +1,109 @@
+"""The server settings object of DESIGN.md, validated at the edge.
+
+`initializationOptions`, `workspace/didChangeConfiguration` (section `prism`) and
+`workspace/configuration` all carry the same object. Parsing never fails: an unknown
+key is reported as a log line, a wrong value as a problem (shown once to the user)
+and replaced by its default.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+FINDING_KINDS = ("rejects-valid", "accepts-invalid", "misses-baseline", "execution-error", "weak-assertion")
+REVEAL_ORDER = ("full", "labels", "counts")
+
+Level = Literal["error", "warning", "information", "hint"]
+
+DEFAULT_SEVERITY: dict[str, Level] = {
+    "rejects-valid": "warning",
+    "accepts-invalid": "information",
+    "misses-baseline": "warning",
+    "execution-error": "error",
+    "weak-assertion": "hint",
+}
+
+
+class Settings(BaseModel):
+    """One validated settings object (every key present)."""
+
+    model_config = ConfigDict(frozen=True, populate_by_name=True, extra="ignore")
+
+    run_on: Literal["type", "save"] = Field("type", alias="runOn")
+    debounce_ms: float = Field(400, alias="debounceMs", ge=0, le=60_000)
+    reveal: Literal["full", "labels", "counts"] = "full"
+    sandbox: Literal["auto", "bubblewrap", "docker", "none"] = "auto"
+    timeout_seconds: float | None = Field(None, alias="timeoutSeconds", gt=0, le=3600)
+    severity: dict[str, Level] = Field(default_factory=lambda: dict(DEFAULT_SEVERITY))
+
+    def level(self, kind: str) -> Level:
+        return self.severity.get(kind, DEFAULT_SEVERITY.get(kind, "information"))
+
+    def effective_reveal(self, task_reveal: str) -> str:
+        """The stricter of this setting and the task's own reveal level (the panel can hide itself)."""
+        rank = {name: i for i, name in enumerate(REVEAL_ORDER)}
+        return max(self.reveal, task_reveal, key=lambda r: rank.get(r, 0))
+
+
+@dataclass
+class ParsedSettings:
+    settings: Settings
+    problems: list[str] = field(default_factory=list)  # wrong values: shown to the user once
+    unknown: list[str] = field(default_factory=list)  # unknown keys: one log line
+
+
+_FIELDS = {f.alias or name: name for name, f in Settings.model_fields.items()}
+
+
+def parse_settings(raw: Any) -> ParsedSettings:
+    """Validate `raw` key by key; every bad value falls back to its default alone."""
+    if raw is None:
+        return ParsedSettings(Settings())
+    if not isinstance(raw, dict):
+        return ParsedSettings(Settings(), [f"prism settings must be an object, got {_show(raw)}; using the defaults."])
+    raw = raw.get("prism", raw) if isinstance(raw.get("prism"), dict) else raw
+    good: dict[str, Any] = {}
+    problems: list[str] = []
+    unknown = [k for k in raw if k not in _FIELDS]
+    for key in _FIELDS:
+        if key not in raw or raw[key] is None:
+            continue
+        if key == "severity":
+            good[key] = _severity(raw[key], problems, unknown)
+            continue
+        try:
+            Settings.model_validate({key: raw[key]})
+        except ValidationError as exc:
+            default = Settings.model_fields[_FIELDS[key]].default
+            problems.append(f"prism.{key}: {_show(raw[key])} is not valid ({_reason(exc)}); using {_show(default)}.")
+            continue
+        good[key] = raw[key]
+    return ParsedSettings(Settings.model_validate(good), problems, unknown)
+
+
+def _severity(value: Any, problems: list[str], unknown: list[str]) -> dict[str, Level]:
+    merged = dict(DEFAULT_SEVERITY)
+    if not isinstance(value, dict):
+        problems.append(f"prism.severity: {_show(value)} is not an object; using the default severities.")
+        return merged
+    levels = Level.__args__  # type: ignore[attr-defined]
+    for kind, level in value.items():
+        if kind not in FINDING_KINDS:
+            unknown.append(f"severity.{kind}")
+        elif level not in levels:
+            problems.append(f"prism.severity.{kind}: {_show(level)} is not one of {', '.join(levels)}; "
+                            f"using {_show(DEFAULT_SEVERITY[kind])}.")
+        else:
+            merged[kind] = level
+    return merged
+
+
+def _reason(exc: ValidationError) -> str:
+    return "; ".join(e["msg"] for e in exc.errors())
+
+
+def _show(value: Any) -> str:
+    return f'"{value}"' if isinstance(value, str) else repr(value)
