@@ -189,10 +189,13 @@ class Collector:
                              message=_short(f"error in {report.when}: " + exc.exconly()))
             return
         if isinstance(exc.value, AssertionError):
-            message = str(exc.value) or exc.exconly()
-            if not message.lstrip().startswith("assert"):
-                message = exc.exconly()
-            entry["assertions"].append({"line": line, "outcome": "fail", "explanation": _short(message, 300)})
+            full = str(exc.value) or exc.exconly()
+            entry["assertions"].append({"line": line, "outcome": "fail", "explanation": _short(full, 300)})
+            # The report's message is pytest's comparison line (`assert 3 == 2`); the
+            # `where` lines stay in the assertion's explanation.
+            lines = full.splitlines() or [full]
+            compared = next((ln for ln in lines if ln.startswith("assert ")), None)
+            message = lines[0] if compared is None or compared == lines[0] else f"{lines[0]} — {compared}"
         else:
             message = exc.exconly()
         entry.update(outcome="fail", line=line, message=_short(message))

@@ -1,0 +1,161 @@
+"""The `prism` command as a user runs it: tables, JSON report, exit statuses, doctor, check, score."""
+
+import json
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from prism_lsp.materialize.digest import tree_digest
+from tests.conftest import FIXTURES, ROOT
+
+TASK = FIXTURES / "mean-rounded"
+
+
+def prism(*args, cache=None, cwd=ROOT):
+    env = dict(os.environ)
+    if cache:
+        env["PRISM_CACHE_DIR"] = str(cache)
+    return subprocess.run([shutil.which("prism") or "prism", *args],
+                          capture_output=True, text=True, cwd=cwd, env=env, timeout=300)
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory):
+    return tmp_path_factory.mktemp("cli-cache")
+
+
+def test_run_prints_the_table_findings_and_metrics(cache):
+    suite = TASK / "suites" / "test_overfit.py"
+    before = (tree_digest(TASK), suite.read_bytes())
+    proc = prism("run", str(TASK), str(suite), cache=cache)
+    assert proc.returncode == 1, proc.stderr
+    out = proc.stdout
+    assert "initial program: fail" in out
+    assert "half-even" in out and "valid" in out and "rejected" in out
+    assert "line 14 [rejects-valid] rejects valid candidate" in out.replace("\n", " ") or "line 14" in out
+    assert "assert 2 == 3" in out.replace("\n", " ")
+    assert "JSF no" in out and "RAR yes" in out
+    assert (tree_digest(TASK), suite.read_bytes()) == before
+
+
+def test_run_exits_zero_when_jsf_holds(cache):
+    proc = prism("run", str(TASK), str(TASK / "suites" / "test_strong.py"), cache=cache)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "JSF yes" in proc.stdout
+
+
+def test_json_report_has_the_design_shape(cache):
+    proc = prism("run", str(TASK), str(TASK / "suites" / "test_overfit.py"), "--json", cache=cache)
+    assert proc.returncode == 1
+    report = json.loads(proc.stdout)
+    assert {"task", "suite", "baseline", "candidates", "metrics", "findings", "timing_ms"} <= set(report)
+    assert report["task"] == "mean-rounded" and report["suite"] == "suites/test_overfit.py"
+    assert report["baseline"]["outcome"] == "fail" and isinstance(report["baseline"]["tests"], list)
+    ref = next(c for c in report["candidates"] if c["reference"])
+    assert {"id", "label", "reference", "outcome", "verdict", "correct", "tests"} <= set(ref)
+    assert ref["verdict"] == "accepted" and ref["correct"] is True
+    t = next(t for c in report["candidates"] if c["id"] == "half-even" for t in c["tests"] if t["outcome"] == "fail")
+    assert {"name", "outcome", "line", "message"} <= set(t) and t["line"] == 14 and t["message"] == "assert 2 == 3"
+    assert report["metrics"] == {"detects_baseline": True, "rar": True, "jsf": False, "valid_acceptance": 0.25,
+                                 "invalid_rejection": 0.6, "h": 0.3529}
+    finding = next(f for f in report["findings"] if f["kind"] == "rejects-valid")
+    assert finding["line"] == 14 and finding["end_line"] == 14
+    assert sorted(finding["candidates"]) == ["half-down", "half-even", "statistics"]
+    assert "total" in report["timing_ms"]
+
+
+def test_reveal_counts_names_no_candidate(cache):
+    proc = prism("run", str(TASK), str(TASK / "suites" / "test_overfit.py"), "--json", "--reveal", "counts",
+                 cache=cache)
+    text = proc.stdout
+    for cid in ("half-even", "half-down", "statistics", "trunc-negative", "consumes-input"):
+        assert cid not in text
+    assert "3 valid candidates rejected" in text
+
+
+def test_a_broken_manifest_is_exit_2_with_a_precise_message(tmp_path, cache):
+    task = tmp_path / "task"
+    shutil.copytree(TASK, task)
+    (task / "prism.toml").write_text((task / "prism.toml").read_text().replace('label = "invalid"', 'label = "wrong"', 1))
+    proc = prism("run", str(task), str(task / "suites" / "test_strong.py"), cache=cache)
+    assert proc.returncode == 2
+    assert "prism.toml" in proc.stderr and ".label" in proc.stderr and "'wrong'" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_missing_suite_is_exit_2(cache):
+    proc = prism("run", str(TASK), str(TASK / "suites" / "nope.py"), cache=cache)
+    assert proc.returncode == 2 and "does not exist" in proc.stderr
+
+
+def test_suite_alone_finds_its_task(cache):
+    proc = prism("run", str(TASK / "suites" / "test_strong.py"), cache=cache)
+    assert proc.returncode == 0
+
+
+def test_a_suite_with_a_syntax_error_reports_execution_errors(tmp_path, cache):
+    suite = TASK / "suites" / "test_broken.py"
+    suite_copy = tmp_path / "task"
+    shutil.copytree(TASK, suite_copy)
+    broken = suite_copy / "suites" / "test_broken.py"
+    broken.write_text("from solution import mean_rounded\n\ndef test_x(:\n    pass\n")
+    proc = prism("run", str(suite_copy), str(broken), "--json", cache=cache)
+    assert proc.returncode == 1
+    report = json.loads(proc.stdout)
+    assert report["baseline"]["outcome"] == "error" and report["baseline"]["reason"] == "collection"
+    errors = [f for f in report["findings"] if f["kind"] == "execution-error"]
+    assert errors and errors[0]["line"] == 3
+    assert not suite.exists()
+
+
+def test_a_diff_that_does_not_apply_is_an_error_outcome_and_the_rest_still_run(tmp_path, cache):
+    task = tmp_path / "task"
+    shutil.copytree(FIXTURES / "slugify", task)
+    diff = next((task / "candidates").glob("*.diff"))
+    text = diff.read_text().splitlines(keepends=True)
+    hunk = next(i for i, line in enumerate(text) if line.startswith("-") and not line.startswith("---"))
+    text[hunk] = "-this line is not in the initial program\n"
+    diff.write_text("".join(text))
+    manifest = (task / "prism.toml").read_text()
+    import re
+    (task / "prism.toml").write_text(re.sub(r'\nsha256 = "[0-9a-f]+"', "", manifest))
+    proc = prism("run", str(task), str(task / "suites" / "test_strong.py"), "--json", cache=cache)
+    report = json.loads(proc.stdout)
+    broken = next(c for c in report["candidates"] if c["id"] == diff.stem)
+    assert broken["outcome"] == "error" and broken["reason"] == "materialize"
+    assert "does not apply" in broken["message"] and "solution.py" in broken["message"]
+    assert all(c["outcome"] != "error" for c in report["candidates"] if c["id"] != diff.stem)
+    assert proc.returncode == 1  # an error anywhere forbids joint success
+    check = prism("check", str(task), cache=cache)
+    assert check.returncode == 1 and "does not apply" in check.stdout
+
+
+def test_sandbox_none_is_loudly_reported(cache):
+    proc = prism("run", str(TASK), str(TASK / "suites" / "test_strong.py"), "--sandbox", "none", cache=cache)
+    assert proc.returncode == 0
+    assert "warning" in proc.stdout and "unisolated" in proc.stdout
+
+
+def test_check_passes_on_a_good_panel(cache):
+    proc = prism("check", str(TASK), cache=cache)
+    assert proc.returncode == 0 and "panel OK" in proc.stdout
+
+
+def test_score_aggregates_many_suites(cache):
+    proc = prism("score", str(FIXTURES), "--suite-name", "suites/test_strong.py", "--json", cache=cache)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["summary"]["tasks"] == len(list(FIXTURES.glob("*/prism.toml")))
+    assert data["summary"]["jsf"] == 100.0 and data["summary"]["h"] == 100.0
+    proc = prism("score", f"{TASK}:{TASK / 'suites' / 'test_overfit.py'}", f"{TASK}:{TASK / 'suites' / 'test_strong.py'}",
+                 "--json", cache=cache)
+    summary = json.loads(proc.stdout)["summary"]
+    assert summary["jsf"] == 50.0 and summary["valid_acceptance"] == 62.5 and summary["invalid_rejection"] == 80.0
+
+
+def test_doctor_explains_the_environment():
+    proc = prism("doctor")
+    assert "bubblewrap" in proc.stdout and "runner" in proc.stdout and "docker" in proc.stdout
+    assert proc.returncode == 0
