@@ -22,8 +22,12 @@ DEFAULT_IMAGE = "prism-python:local"
 _IGNORED = {".git", "__pycache__", ".pytest_cache", ".mypy_cache"}
 
 
-def connect(timeout: float = API_TIMEOUT_S):
-    """A pinged docker SDK client; `SandboxUnavailable` naming the engine when unreachable."""
+def connect(timeout: float | None = None):
+    """A pinged docker SDK client; `SandboxUnavailable` naming the engine when unreachable.
+
+    `timeout` (default `API_TIMEOUT_S`) bounds every API call, so a dead engine fails fast.
+    """
+    timeout = API_TIMEOUT_S if timeout is None else timeout
     try:
         import docker
         from docker.errors import DockerException
