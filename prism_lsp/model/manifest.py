@@ -44,6 +44,8 @@ class TaskSection(BaseModel):
     dockerfile: str | None = None
     python: str | None = None
     reveal: RevealLevel = "full"
+    # A non-pytest task's own test command, run with /bin/sh -c in the program tree; exit 0 = pass.
+    test_command: str | None = None
 
     @field_validator("id")
     @classmethod

@@ -84,4 +84,5 @@ def load_task(folder: Path) -> Task:
         dockerfile=dockerfile,
         python=t.python,
         reveal=t.reveal,
+        test_command=t.test_command,
     )
