@@ -128,13 +128,22 @@ class Checker:
     def check(self, path: Path | None, version: int, text: str, settings: Settings, *,
               progress: Progress | None = None, cancel: threading.Event | None = None) -> Check:
         """Analyse, then run the panel when the buffer belongs to a task and can run."""
-        base = self.analyze(path, version, text, settings)
+        return self.run_panel(self.analyze(path, version, text, settings), settings, progress=progress, cancel=cancel)
+
+    def runnable(self, base: Check) -> bool:
+        """Whether `run_panel` would run anything for this analysis."""
+        return base.task is not None and base.path is not None and not base.suite_map.syntax_errors
+
+    def run_panel(self, base: Check, settings: Settings, *, progress: Progress | None = None,
+                  cancel: threading.Event | None = None) -> Check:
+        """The analysis `base` with the panel run on its text (unchanged when it cannot run)."""
+        path = base.path
         if base.task is None or path is None:
             return base
         if base.suite_map.syntax_errors:
             return _replace(base, not_run="the buffer has a syntax error")
         task = base.task
-        suite = Suite(task.suite_rel(path), text)
+        suite = Suite(task.suite_rel(path), base.text)
         options = RunOptions(sandbox=None if settings.sandbox == "auto" else settings.sandbox,
                              timeout_s=settings.timeout_seconds, reveal=base.reveal)
         try:

@@ -1,0 +1,131 @@
+"""pygls wiring: every LSP handler translates protocol <-> core in a few lines.
+
+Start with `python -m prism_lsp` (stdio) or `prism-lsp --tcp --port 8888`.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+from lsprotocol import types
+from pygls.cli import start_server
+from pygls.exceptions import JsonRpcInvalidParams
+
+from prism_lsp.analysis.suite_map import parse_suite
+from prism_lsp.server import commands
+from prism_lsp.server.actions import build_actions
+from prism_lsp.server.hover import hover_markdown
+from prism_lsp.server.lenses import build_lenses
+from prism_lsp.server.positions import Lines
+from prism_lsp.server.prism_server import PrismServer
+
+server = PrismServer()
+
+
+def _lines(ls: PrismServer, uri: str) -> tuple[Lines, str] | None:
+    doc = ls.document(uri)
+    return (Lines(doc[1], ls.diagnostic_options().encoding), doc[1]) if doc else None
+
+
+@server.feature(types.INITIALIZE)
+def initialize(ls: PrismServer, params: types.InitializeParams) -> None:
+    ls.apply_settings(params.initialization_options, rerun=False)
+
+
+@server.feature(types.INITIALIZED)
+async def initialized(ls: PrismServer, params: types.InitializedParams) -> None:
+    await ls.pull_settings()
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+async def did_change_configuration(ls: PrismServer, params: types.DidChangeConfigurationParams) -> None:
+    raw = params.settings.get("prism", params.settings) if isinstance(params.settings, dict) else None
+    if raw:
+        ls.apply_settings(raw, rerun=True)
+    else:
+        await ls.pull_settings()
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+def did_open(ls: PrismServer, params: types.DidOpenTextDocumentParams) -> None:
+    ls.check_now(params.text_document.uri, "open")
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+def did_change(ls: PrismServer, params: types.DidChangeTextDocumentParams) -> None:
+    ls.check_later(params.text_document.uri)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+def did_save(ls: PrismServer, params: types.DidSaveTextDocumentParams) -> None:
+    if ls.settings.run_on == "save":
+        ls.check_now(params.text_document.uri, "save")
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(ls: PrismServer, params: types.DidCloseTextDocumentParams) -> None:
+    ls.forget(params.text_document.uri)
+
+
+@server.feature(types.TEXT_DOCUMENT_CODE_LENS)
+def code_lens(ls: PrismServer, params: types.CodeLensParams) -> list[types.CodeLens]:
+    found = _lines(ls, params.text_document.uri)
+    if found is None:
+        return []
+    return build_lenses(params.text_document.uri, ls.checks.get(params.text_document.uri), parse_suite(found[1]),
+                        found[0])
+
+
+@server.feature(types.TEXT_DOCUMENT_HOVER)
+def hover(ls: PrismServer, params: types.HoverParams) -> types.Hover | None:
+    found = _lines(ls, params.text_document.uri)
+    if found is None:
+        return None
+    text = hover_markdown(ls.checks.get(params.text_document.uri), parse_suite(found[1]), params.position.line + 1)
+    return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, text)) if text else None
+
+
+@server.feature(types.TEXT_DOCUMENT_CODE_ACTION)
+def code_action(ls: PrismServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+    uri = params.text_document.uri
+    found = _lines(ls, uri)
+    if found is None:
+        return []
+    check = ls.checks.get(uri)
+    return build_actions(uri, ls.scheduler.latest(uri), found[0], list(params.context.diagnostics),
+                         in_task=check is not None and check.task is not None)
+
+
+async def _command(ls: PrismServer, name: str, args: tuple) -> object:
+    try:
+        return await commands.HANDLERS[name](ls, list(args))
+    except commands.CommandError as exc:
+        raise JsonRpcInvalidParams(str(exc)) from None
+
+
+@server.command(commands.RUN_PANEL)
+async def run_panel(ls: PrismServer, *args: object) -> object:
+    return await _command(ls, commands.RUN_PANEL, args)
+
+
+@server.command(commands.LIST_CANDIDATES)
+async def list_candidates(ls: PrismServer, *args: object) -> object:
+    return await _command(ls, commands.LIST_CANDIDATES, args)
+
+
+@server.command(commands.SHOW_CANDIDATE)
+async def show_candidate(ls: PrismServer, *args: object) -> object:
+    return await _command(ls, commands.SHOW_CANDIDATE, args)
+
+
+@server.feature(types.SHUTDOWN)
+def shutdown(ls: PrismServer, params: None) -> None:
+    ls.close()
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Start the server (stdio by default; `--tcp`/`--ws` with `--host`/`--port`)."""
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="prism-lsp %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("pygls").setLevel(logging.WARNING)
+    start_server(server, argv if argv is not None else sys.argv[1:])

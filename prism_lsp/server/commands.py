@@ -1,0 +1,87 @@
+"""`workspace/executeCommand`: prism.runPanel, prism.listCandidates, prism.showCandidate.
+
+Arguments are `[documentUri, ...]` (the VS Code client fills in the active editor's
+uri). Errors come back as a JSON-RPC error with a message the user can read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+
+from prism_lsp.server.candidates import changed_target, list_candidates
+from prism_lsp.server.outcomes import anonymous_ids
+from prism_lsp.server.status import status_params
+
+if TYPE_CHECKING:
+    from prism_lsp.server.prism_server import PrismServer
+
+RUN_PANEL = "prism.runPanel"
+LIST_CANDIDATES = "prism.listCandidates"
+SHOW_CANDIDATE = "prism.showCandidate"
+ALL = [RUN_PANEL, LIST_CANDIDATES, SHOW_CANDIDATE]
+
+
+class CommandError(Exception):
+    """A command that cannot be done; the message is for the user."""
+
+
+def _uri(args: list[Any] | None) -> str:
+    if not args or not isinstance(args[0], str):
+        raise CommandError("expected the document uri as the first argument")
+    return args[0]
+
+
+async def run_panel(server: PrismServer, args: list[Any] | None) -> dict | None:
+    """Run the panel on the buffer now; answers the status once it is published."""
+    uri = _uri(args)
+    task = server.check_now(uri, "command")
+    if task is None:
+        raise CommandError(f"{uri} is not open")
+    await asyncio.wait({task})
+    check = server.checks.get(uri)
+    return status_params(uri, "idle", check) if check is not None else None
+
+
+async def _task_of(server: PrismServer, uri: str):
+    from prism_lsp.server.prism_server import uri_path
+
+    task, problem = await asyncio.to_thread(server.checker.task_for, uri_path(uri))
+    if task is None:
+        raise CommandError(problem or "no prism.toml found above this file")
+    return task, server.settings.effective_reveal(task.reveal)
+
+
+async def list_panel(server: PrismServer, args: list[Any] | None) -> list[dict]:
+    task, reveal = await _task_of(server, _uri(args))
+    trees = {}
+    if reveal == "full":
+        trees = await asyncio.to_thread(lambda: {c.id: server.checker.tree(task, c.id) for c in task.candidates})
+    return list_candidates(task, reveal, trees)
+
+
+async def show_candidate(server: PrismServer, args: list[Any] | None) -> dict:
+    uri = _uri(args)
+    task, reveal = await _task_of(server, uri)
+    wanted = args[1] if args and len(args) > 1 else None
+    if reveal != "full":
+        raise CommandError(f"the panel of {task.id} is not revealed (reveal = {reveal}): candidates cannot be shown")
+    cand = task.candidate(str(wanted))
+    if cand is None:
+        known = ", ".join(anonymous_ids(task.candidates, reveal))
+        raise CommandError(f"no candidate {wanted!r} in {task.id} (candidates: {known})")
+    tree = await asyncio.to_thread(server.checker.tree, task, cand.id)
+    target = changed_target(tree, cand)
+    if server.supports_show_document():
+        pos = types.Position(target.line, 0)
+        try:
+            await server.window_show_document_async(types.ShowDocumentParams(
+                uri=target.uri, external=False, take_focus=True, selection=types.Range(pos, pos)))
+        except Exception as exc:  # the uri is in the answer anyway
+            server.log(f"window/showDocument failed: {exc!r}")
+    return {"uri": target.uri}
+
+
+HANDLERS = {RUN_PANEL: run_panel, LIST_CANDIDATES: list_panel, SHOW_CANDIDATE: show_candidate}

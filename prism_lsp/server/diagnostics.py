@@ -1,0 +1,106 @@
+"""Findings -> LSP diagnostics on exact ranges, with severities, ignores and related files.
+
+- `rejects-valid` sits on the whole `assert` statement that failed;
+- `accepts-invalid` and `misses-baseline` on the test's name;
+- `execution-error` on the assertion or line where the error happened;
+- syntax errors and `weak-assertion` hints come from tree-sitter, without any run.
+`# prism: ignore[kind]` comments on any line of a range silence it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from lsprotocol import types
+
+from prism_lsp.analysis.ignores import is_ignored
+from prism_lsp.analysis.suite_map import assertion_at_line, test_at_line
+from prism_lsp.model.report import FindingOut
+from prism_lsp.server.checker import Check
+from prism_lsp.server.positions import Lines
+from prism_lsp.server.settings import Settings
+
+SOURCE = "prism"
+
+SEVERITY = {
+    "error": types.DiagnosticSeverity.Error,
+    "warning": types.DiagnosticSeverity.Warning,
+    "information": types.DiagnosticSeverity.Information,
+    "hint": types.DiagnosticSeverity.Hint,
+}
+
+TEST_LEVEL = ("accepts-invalid", "misses-baseline")
+
+
+@dataclass(frozen=True)
+class Options:
+    """What the client can show."""
+
+    related_information: bool = True
+    encoding: str = "utf-16"
+
+
+def build_diagnostics(check: Check, settings: Settings, options: Options = Options()) -> list[types.Diagnostic]:
+    """Every diagnostic for one checked version, in line order, ignores applied."""
+    lines = Lines(check.text, options.encoding)
+    out: list[types.Diagnostic] = []
+    for issue in check.suite_map.syntax_errors:
+        out.append(_diag(lines.span_range(issue.span), issue.message, "execution-error", settings,
+                         {"kind": "execution-error", "rule": "syntax"}))
+    for f in check.static:
+        if not is_ignored(check.ignores, f.kind, f.span.start_line, f.span.end_line, rule=f.rule):
+            out.append(_diag(lines.span_range(f.span), f.message, f.kind, settings,
+                             {"kind": f.kind, "rule": f.rule, "tests": [f.test_name] if f.test_name else []}))
+    if check.report is not None:
+        for finding in check.report.findings:
+            if finding.kind == "weak-assertion":
+                continue
+            rng = _finding_range(check, finding, lines)
+            if is_ignored(check.ignores, finding.kind, rng.start.line + 1, rng.end.line + 1, rule=finding.rule):
+                continue
+            related = _related(check, finding) if options.related_information else None
+            out.append(_diag(rng, finding.message, finding.kind, settings,
+                             {"kind": finding.kind, "candidates": finding.candidates, "tests": finding.tests},
+                             related))
+    return sorted(out, key=lambda d: (d.range.start.line, d.range.start.character, str(d.code)))
+
+
+def _diag(rng: types.Range, message: str, kind: str, settings: Settings, data: dict,
+          related: list[types.DiagnosticRelatedInformation] | None = None) -> types.Diagnostic:
+    return types.Diagnostic(range=rng, message=message, severity=SEVERITY[settings.level(kind)], code=kind,
+                            source=SOURCE, data=data, related_information=related or None)
+
+
+def _finding_range(check: Check, finding: FindingOut, lines: Lines) -> types.Range:
+    suite_map = check.suite_map
+    if finding.kind in TEST_LEVEL or (finding.kind == "rejects-valid" and not finding.tests):
+        test = test_at_line(suite_map, finding.line)
+        if test is not None:
+            return lines.span_range(test.name_span)
+    assertion = assertion_at_line(suite_map, finding.line)
+    if assertion is not None:
+        return lines.span_range(assertion.span)
+    test = test_at_line(suite_map, finding.line)
+    if test is not None and test.name_span.start_line == finding.line:
+        return lines.span_range(test.name_span)
+    return lines.line_range(finding.line)
+
+
+def _related(check: Check, finding: FindingOut) -> list[types.DiagnosticRelatedInformation]:
+    """Where each named candidate changed the program: a real file in the materialization cache."""
+    if check.run is None or check.task is None:
+        return []
+    out = []
+    for cid in finding.candidates:
+        tree = check.run.trees.get(cid)
+        cand = check.task.candidate(cid)
+        if tree is None or cand is None:
+            continue
+        for rel, changed in sorted(tree.changed.items())[:3]:
+            line = (min(changed) - 1) if changed else 0
+            where = types.Location(uri=Path(tree.path, rel).as_uri(),
+                                   range=types.Range(types.Position(max(line, 0), 0), types.Position(max(line, 0), 0)))
+            note = f": {cand.note}" if cand.note else ""
+            out.append(types.DiagnosticRelatedInformation(where, f"{cand.label} candidate `{cid}` changes {rel}{note}"))
+    return out

@@ -1,0 +1,181 @@
+"""`PrismServer`: the pygls server's state and the glue between protocol and core.
+
+Owns the settings, the :class:`Checker` (engine session, caches) and the
+:class:`Scheduler`; turns checks into publications (diagnostics, status, lens
+refresh). Blocking work always runs in a thread (`asyncio.to_thread`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
+
+from prism_lsp import __version__
+from prism_lsp.server.checker import Check, Checker
+from prism_lsp.server.diagnostics import Options, build_diagnostics
+from prism_lsp.server.settings import ParsedSettings, Settings, parse_settings
+from prism_lsp.server.status import STATUS, PanelProgress, state_of, status_params
+from prism_lsp.scheduler import Job, Scheduler
+
+log = logging.getLogger(__name__)
+
+
+def uri_path(uri: str) -> Path | None:
+    if not uri.startswith("file:"):
+        return None
+    path = to_fs_path(uri)
+    return Path(path) if path else None
+
+
+class PrismServer(LanguageServer):
+    """The language server: state plus the protocol side of checking a document."""
+
+    def __init__(self, checker: Checker | None = None) -> None:
+        super().__init__("prism-lsp", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        self.settings = Settings()
+        self._checker = checker
+        self.scheduler: Scheduler[Check] = Scheduler(self._execute, self._publish, self._failed)
+        self.checks: dict[str, Check] = {}
+        self._told: set[str] = set()  # messages shown once
+
+    @property
+    def checker(self) -> Checker:
+        if self._checker is None:
+            self._checker = Checker()
+        return self._checker
+
+    # ------------------------------------------------------------ capabilities
+    def _caps(self) -> types.ClientCapabilities:
+        return self.client_capabilities or types.ClientCapabilities()
+
+    def supports_progress(self) -> bool:
+        return bool(self._caps().window and self._caps().window.work_done_progress)
+
+    def supports_show_document(self) -> bool:
+        window = self._caps().window
+        return bool(window and window.show_document and window.show_document.support)
+
+    def supports_configuration(self) -> bool:
+        return bool(self._caps().workspace and self._caps().workspace.configuration)
+
+    def diagnostic_options(self) -> Options:
+        pub = self._caps().text_document.publish_diagnostics if self._caps().text_document else None
+        encoding = str(getattr(self.workspace, "position_encoding", "utf-16") or "utf-16")
+        return Options(related_information=bool(pub and pub.related_information), encoding=encoding)
+
+    def _lens_refresh(self) -> bool:
+        ws = self._caps().workspace
+        return bool(ws and ws.code_lens and ws.code_lens.refresh_support)
+
+    # ------------------------------------------------------------ settings
+    def apply_settings(self, raw: Any, *, rerun: bool) -> None:
+        parsed: ParsedSettings = parse_settings(raw)
+        if parsed.unknown:
+            self.log(f"ignoring unknown settings: {', '.join(parsed.unknown)}")
+        for problem in parsed.problems:
+            self.tell_once(types.MessageType.Warning, f"Prism: {problem}")
+        changed = parsed.settings != self.settings
+        self.settings = parsed.settings
+        if changed and rerun:
+            for doc_uri in list(self.checks):
+                self.check_now(doc_uri, "config")
+
+    async def pull_settings(self) -> None:
+        if not self.supports_configuration():
+            return
+        try:
+            answer = await self.workspace_configuration_async(types.ConfigurationParams(
+                items=[types.ConfigurationItem(section="prism")]))
+        except Exception as exc:
+            self.log(f"workspace/configuration failed: {exc!r}")
+            return
+        if answer and isinstance(answer[0], dict):
+            self.apply_settings(answer[0], rerun=True)
+
+    # ------------------------------------------------------------ messages
+    def log(self, message: str) -> None:
+        log.info(message)
+        self.window_log_message(types.LogMessageParams(types.MessageType.Log, message))
+
+    def tell_once(self, kind: types.MessageType, message: str) -> None:
+        if message not in self._told:
+            self._told.add(message)
+            self.window_show_message(types.ShowMessageParams(kind, message))
+
+    def status(self, params: dict) -> None:
+        self.protocol.notify(STATUS, params)
+
+    # ------------------------------------------------------------ checking
+    def document(self, uri: str) -> tuple[int, str] | None:
+        doc = self.workspace.text_documents.get(uri)
+        return (doc.version or 0, doc.source) if doc is not None else None
+
+    def check_now(self, uri: str, trigger: str) -> asyncio.Task[None] | None:
+        doc = self.document(uri)
+        return self.scheduler.submit(Job(uri, doc[0], doc[1], trigger)) if doc else None
+
+    def check_later(self, uri: str) -> None:
+        doc = self.document(uri)
+        if doc is None:
+            return
+        if self.settings.run_on == "save":
+            self.scheduler.seen(uri, doc[0])
+        else:
+            self.scheduler.submit(Job(uri, doc[0], doc[1]), self.settings.debounce_ms / 1000)
+
+    async def _execute(self, job: Job, cancel: threading.Event) -> Check:
+        settings = self.settings
+        base = await asyncio.to_thread(self.checker.analyze, uri_path(job.uri), job.version, job.text, settings)
+        if not self.checker.runnable(base):
+            return base
+        if job.uri not in self.checks and self.scheduler.is_latest(job.uri, job.version):
+            await self._publish(job, base, final=False)  # static hints at once on open
+        progress = PanelProgress(self, self.supports_progress(), job.uri)
+        self.status(status_params(job.uri, "running", done=0, total=len(base.task.candidates) + 1))
+        await progress.begin()
+        try:
+            return await asyncio.to_thread(self.checker.run_panel, base, settings, progress=progress.report,
+                                           cancel=cancel)
+        finally:
+            progress.end()
+
+    async def _publish(self, job: Job, check: Check, final: bool = True) -> None:
+        diagnostics = build_diagnostics(check, self.settings, self.diagnostic_options())
+        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+            uri=job.uri, version=job.version, diagnostics=diagnostics))
+        if not final:
+            return
+        self.checks[job.uri] = check
+        state, message = state_of(check)
+        self.status(status_params(job.uri, state, check, message=message))
+        if state == "no-task":
+            self.tell_once(types.MessageType.Info,
+                           "Prism: no prism.toml found above this file, so only static hints are shown.")
+        elif state == "error" and message:
+            self.tell_once(types.MessageType.Error, f"Prism: {message}")
+        if self._lens_refresh():
+            try:
+                self.workspace_code_lens_refresh(None)
+            except Exception as exc:  # refreshing is a nicety
+                log.debug("code lens refresh failed: %r", exc)
+
+    async def _failed(self, job: Job, exc: BaseException) -> None:
+        self.status(status_params(job.uri, "error", message=f"internal error: {exc!r}"))
+        self.log(f"checking {job.uri} failed: {exc!r}")
+
+    def forget(self, uri: str) -> None:
+        self.scheduler.forget(uri)
+        self.checks.pop(uri, None)
+        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+    def close(self) -> None:
+        self.scheduler.close()
+        if self._checker is not None:
+            self._checker.close()

@@ -1,0 +1,87 @@
+"""The `prism/status` notification (for status bars) and `$/progress` while a panel runs."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+from typing import Any
+
+from lsprotocol import types
+
+from prism_lsp.server.checker import Check
+
+log = logging.getLogger(__name__)
+
+STATUS = "prism/status"
+
+
+def status_params(uri: str, state: str, check: Check | None = None, *, done: int | None = None,
+                  total: int | None = None, message: str | None = None) -> dict[str, Any]:
+    """The payload of DESIGN's `prism/status` (the VS Code client parses exactly this)."""
+    metrics = valid = invalid = None
+    if check is not None and check.report is not None:
+        report = check.report
+        metrics = report.metrics.model_dump()
+        v = [c for c in report.candidates if c.label == "valid"]
+        i = [c for c in report.candidates if c.label == "invalid"]
+        valid = {"accepted": sum(c.verdict == "accepted" for c in v), "total": len(v)}
+        invalid = {"rejected": sum(c.verdict == "rejected" for c in i), "total": len(i)}
+    return {"uri": uri, "state": state, "metrics": metrics, "valid": valid, "invalid": invalid,
+            "done": done, "total": total, "message": message}
+
+
+def state_of(check: Check) -> tuple[str, str | None]:
+    """(state, message) after a check."""
+    if check.task is None:
+        if check.task_problem:
+            return "error", check.task_problem
+        return "no-task", "no prism.toml found above this file"
+    if check.error:
+        return "error", check.error
+    if check.report is None:
+        return "idle", f"not run: {check.not_run}" if check.not_run else None
+    if check.stats is not None:
+        return "idle", f"{check.stats.tests_run} test(s) run, {check.stats.tests_cached} from cache"
+    return "idle", None
+
+
+class PanelProgress:
+    """Work-done progress for one panel run; silent when the client does not support it.
+
+    `report` may be called from the engine's threads; it hops onto the event loop.
+    """
+
+    def __init__(self, server: Any, enabled: bool, uri: str) -> None:
+        self.server = server
+        self.enabled = enabled
+        self.uri = uri
+        self.token = f"prism-{uuid.uuid4().hex[:12]}"
+        self.loop = asyncio.get_running_loop()
+        self.started = False
+
+    async def begin(self) -> None:
+        if not self.enabled:
+            return
+        try:
+            await asyncio.wait_for(self.server.work_done_progress.create_async(self.token), 5)
+        except Exception as exc:  # a client that refuses is not a problem
+            log.info("work done progress not created: %r", exc)
+            return
+        self.started = True
+        self.server.work_done_progress.begin(self.token, types.WorkDoneProgressBegin(
+            title="Prism", message="running the panel", percentage=0, cancellable=False))
+
+    def report(self, done: int, total: int, program: str) -> None:
+        self.loop.call_soon_threadsafe(self._report, done, total)
+
+    def _report(self, done: int, total: int) -> None:
+        if self.started:
+            self.server.work_done_progress.report(self.token, types.WorkDoneProgressReport(
+                message=f"{done}/{total} programs", percentage=int(100 * done / max(total, 1))))
+        self.server.protocol.notify(STATUS, status_params(self.uri, "running", done=done, total=total))
+
+    def end(self, message: str = "done") -> None:
+        if self.started:
+            self.started = False
+            self.server.work_done_progress.end(self.token, types.WorkDoneProgressEnd(message=message))

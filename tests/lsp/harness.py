@@ -1,0 +1,146 @@
+"""A pytest-lsp client that records every publication and `prism/status`, and waits on them.
+
+Waiting is event-driven (an `asyncio.Event` set by the notification handlers), never a sleep.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from lsprotocol import types
+from pygls.protocol import default_converter
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "fixtures"
+INIT_OPTIONS = ROOT / "vscode-client" / "test" / "fixtures" / "initialization-options.json"
+WAIT_S = 120.0
+T = TypeVar("T")
+
+
+class Recorder:
+    """Everything the server told the client, in arrival order."""
+
+    def __init__(self) -> None:
+        self.publications: list[types.PublishDiagnosticsParams] = []
+        self.statuses: list[dict[str, Any]] = []
+        self.lens_refreshes = 0
+        self._event: asyncio.Event | None = None
+
+    def _changed(self) -> asyncio.Event:
+        if self._event is None:
+            self._event = asyncio.Event()
+        return self._event
+
+    def add(self, bucket: list, item: Any) -> None:
+        bucket.append(item)
+        self._changed().set()
+
+    async def until(self, find: Callable[[], T | None], timeout: float = WAIT_S) -> T:
+        async with asyncio.timeout(timeout):
+            while True:
+                found = find()
+                if found is not None:
+                    return found
+                event = self._changed()
+                event.clear()
+                await event.wait()
+
+    async def diagnostics(self, uri: str, version: int, timeout: float = WAIT_S) -> list[types.Diagnostic]:
+        """The diagnostics of the first publication for `uri` at `version` (waits for it)."""
+        pub = await self.until(lambda: next((p for p in self.publications
+                                              if p.uri == uri and p.version == version), None), timeout)
+        return list(pub.diagnostics)
+
+    async def final_diagnostics(self, uri: str, version: int, kind: str) -> list[types.Diagnostic]:
+        """A publication for `version` that has runtime results (status idle/error arrives after it)."""
+        await self.until(lambda: next((s for s in self.statuses if s["uri"] == uri and s["state"] != "running"
+                                       and self._published_after(uri, version)), None))
+        pubs = [p for p in self.publications if p.uri == uri and p.version == version]
+        return list(pubs[-1].diagnostics)
+
+    def _published_after(self, uri: str, version: int) -> bool:
+        return any(p.uri == uri and p.version == version for p in self.publications)
+
+    def versions(self, uri: str) -> list[int | None]:
+        return [p.version for p in self.publications if p.uri == uri]
+
+
+def make_client() -> LanguageClient:
+    client = LanguageClient(converter_factory=default_converter)
+    recorder = Recorder()
+    features = dict(DEFAULT_CLIENT_FEATURES)
+
+    def publish(ls: LanguageClient, params: types.PublishDiagnosticsParams) -> None:
+        ls.diagnostics[params.uri] = params.diagnostics
+        recorder.add(recorder.publications, params)
+
+    def status(ls: LanguageClient, params: Any) -> None:
+        recorder.add(recorder.statuses, _plain(params))
+
+    def lens_refresh(ls: LanguageClient, params: None) -> None:
+        recorder.lens_refreshes += 1
+
+    features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = publish
+    features[types.WORKSPACE_CODE_LENS_REFRESH] = lens_refresh
+    features["prism/status"] = status
+    register_lsp_features(client, features)
+    client.recorder = recorder  # type: ignore[attr-defined]
+    return client
+
+
+def _plain(value: Any) -> Any:
+    """pygls hands custom params over as namedtuple-like objects; make them dicts."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if hasattr(value, "_asdict"):
+        return {k: _plain(v) for k, v in value._asdict().items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def server_config(cache_dir: Path, env: dict[str, str] | None = None) -> ClientServerConfig:
+    return ClientServerConfig(server_command=[sys.executable, "-m", "prism_lsp"], client_factory=make_client,
+                              server_env={**os.environ, "PRISM_CACHE_DIR": str(cache_dir), **(env or {})})
+
+
+def init_params(options: dict | None = None, client: str = "visual-studio-code") -> types.InitializeParams:
+    return types.InitializeParams(capabilities=client_capabilities(client), initialization_options=options,
+                                  root_uri=ROOT.as_uri())
+
+
+def expected(task: str) -> dict:
+    return tomllib.loads((FIXTURES / task / "expected.toml").read_text())
+
+
+def open_doc(client: LanguageClient, path: Path, text: str | None = None, version: int = 1) -> str:
+    uri = path.resolve().as_uri()
+    client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(
+        uri=uri, language_id="python", version=version, text=path.read_text() if text is None else text)))
+    return uri
+
+
+def replace_all(client: LanguageClient, uri: str, version: int, text: str) -> None:
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)]))
+
+
+def edit_line(client: LanguageClient, uri: str, version: int, line0: int, old: str, new: str) -> None:
+    """Replace line `line0` (0-based) whose text is `old` by `new`, as an incremental change."""
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+        content_changes=[types.TextDocumentContentChangePartial(
+            range=types.Range(types.Position(line0, 0), types.Position(line0, len(old))), text=new)]))
+
+
+def of_kind(diags: list[types.Diagnostic], kind: str) -> list[types.Diagnostic]:
+    return [d for d in diags if d.code == kind]
