@@ -18,10 +18,14 @@ SHOW_CANDIDATE = "prism.showCandidate"
 
 
 def build_actions(uri: str, version: int | None, lines: Lines, diagnostics: list[types.Diagnostic], *,
-                  in_task: bool) -> list[types.CodeAction]:
-    """Actions for the diagnostics the client sent (only ours are used)."""
+                  in_task: bool) -> list[types.CodeAction | types.Command]:
+    """Actions for the diagnostics the client sent (only ours are used).
+
+    Command-only entries are plain `Command`s (valid in a code action result, and
+    parsed the same way by every client, unlike a `CodeAction` holding only a command).
+    """
     ours = [d for d in diagnostics if d.source == SOURCE and isinstance(d.code, str)]
-    actions: list[types.CodeAction] = []
+    actions: list[types.CodeAction | types.Command] = []
     seen: set[tuple[str, int]] = set()
     for diag in ours:
         line = diag.range.end.line
@@ -34,13 +38,10 @@ def build_actions(uri: str, version: int | None, lines: Lines, diagnostics: list
         for cid in (diag.data or {}).get("candidates", []) if isinstance(diag.data, dict) else []:
             if cid not in shown:
                 shown.add(cid)
-                actions.append(types.CodeAction(
-                    title=f"Show candidate `{cid}`", kind=types.CodeActionKind.Empty, diagnostics=[diag],
-                    command=types.Command(title=f"Show candidate {cid}", command=SHOW_CANDIDATE, arguments=[uri, cid])))
+                actions.append(types.Command(title=f"Show candidate `{cid}`", command=SHOW_CANDIDATE,
+                                             arguments=[uri, cid]))
     if in_task:
-        actions.append(types.CodeAction(title="Run panel now", kind=types.CodeActionKind.Empty,
-                                        command=types.Command(title="Run panel now", command=RUN_PANEL,
-                                                              arguments=[uri])))
+        actions.append(types.Command(title="Run panel now", command=RUN_PANEL, arguments=[uri]))
     return actions
 
 

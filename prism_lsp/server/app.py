@@ -87,7 +87,7 @@ def hover(ls: PrismServer, params: types.HoverParams) -> types.Hover | None:
 
 
 @server.feature(types.TEXT_DOCUMENT_CODE_ACTION)
-def code_action(ls: PrismServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+def code_action(ls: PrismServer, params: types.CodeActionParams) -> list[types.CodeAction | types.Command]:
     uri = params.text_document.uri
     found = _lines(ls, uri)
     if found is None:
