@@ -1,0 +1,55 @@
+"""Importers: turn benchmark task formats into native `prism.toml` task folders.
+
+`import_task(fmt, src, dest, ...)` reads `src` in format `fmt`, writes a native
+task folder at `dest` and returns the loaded `Task`. Every problem is a
+`TaskImportError` (a `ManifestError`: file, key, problem); `dest` is then untouched.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from prism_lsp.model.task import Task
+from prism_lsp.tasks.importers.common import TaskImportError, TaskSpec, write_native
+
+FORMATS = ("terminal-bench", "harbor", "swe-bench", "humaneval")
+
+
+def read_spec(fmt: str, src: Path, *, workdir: Path, patch_set: Path | None = None, instance: str | None = None,
+              repo_path: Path | None = None, candidates: Path | None = None, suite: str | None = None,
+              test_command: str | None = None, use_docker: bool = True) -> TaskSpec:
+    """The `TaskSpec` of `src` read as `fmt` (one of `FORMATS`)."""
+    if fmt == "terminal-bench":
+        from prism_lsp.tasks.importers.terminal_bench import read_terminal_bench
+
+        return read_terminal_bench(src, patch_set=patch_set, suite=suite, test_command=test_command, use_docker=use_docker)
+    if fmt == "harbor":
+        from prism_lsp.tasks.importers.harbor import read_harbor
+
+        return read_harbor(src, patch_set=patch_set, suite=suite, test_command=test_command, use_docker=use_docker)
+    if fmt in ("swe-bench", "swt-bench"):
+        from prism_lsp.tasks.importers.swe_bench import read_swe_bench
+
+        return read_swe_bench(src, repo_path=repo_path, instance=instance, candidates=candidates, workdir=workdir)
+    if fmt == "humaneval":
+        from prism_lsp.tasks.importers.humaneval import read_humaneval
+
+        return read_humaneval(src, instance=instance, candidates=candidates)
+    raise TaskImportError(src, "format", f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
+
+
+def import_task(fmt: str, src: Path, dest: Path, **options) -> Task:
+    """Import `src` (format `fmt`) as a native task folder at `dest`; return the loaded task.
+
+    `options`: patch_set, instance, repo_path, candidates, suite, test_command, use_docker, image.
+    """
+    image = options.pop("image", None)
+    with tempfile.TemporaryDirectory(prefix="prism-import-") as work:
+        spec = read_spec(fmt, Path(src), workdir=Path(work), **options)
+        if image:
+            spec.image, spec.dockerfile = image, None
+        return write_native(spec, Path(dest))
+
+
+__all__ = ["FORMATS", "TaskImportError", "import_task", "read_spec"]

@@ -1,0 +1,61 @@
+"""Reading JSON-lines files (SWE-bench, HumanEval, side files) with errors that name the line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from prism_lsp.tasks.importers.common import TaskImportError
+
+
+def read_rows(path: Path) -> list[tuple[int, dict]]:
+    """(line number, object) for every non-empty line; a JSON array file is accepted too."""
+    path = Path(path)
+    if not path.is_file():
+        raise TaskImportError(path, "", "file does not exist")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise TaskImportError(path, "", "expected UTF-8 text") from None
+    if text.lstrip().startswith("["):
+        try:
+            data = json.loads(text)
+        except ValueError as exc:
+            raise TaskImportError(path, "", f"invalid JSON: {exc}") from None
+        rows = list(enumerate(data, 1))
+    else:
+        rows = []
+        for n, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                rows.append((n, json.loads(line)))
+            except ValueError as exc:
+                raise TaskImportError(f"{path}:{n}", "", f"invalid JSON: {exc}") from None
+    for n, row in rows:
+        if not isinstance(row, dict):
+            raise TaskImportError(f"{path}:{n}", "", "expected a JSON object")
+    return rows
+
+
+def require_str(row: dict, key: str, where: str, *, allow_empty: bool = False) -> str:
+    """`row[key]` when it is a string (non-empty unless allowed), else a `TaskImportError`."""
+    value = row.get(key)
+    if not isinstance(value, str) or (not allow_empty and not value.strip()):
+        raise TaskImportError(where, key, "missing required field (a non-empty string)")
+    return value
+
+
+def pick(rows: list[tuple[int, dict]], id_key: str, wanted: str | None, path: Path) -> tuple[str, dict]:
+    """The row whose `id_key` is `wanted` (or the only row); returns (`path:line`, row)."""
+    if wanted is None:
+        if len(rows) != 1:
+            ids = ", ".join(str(r.get(id_key)) for _, r in rows[:5])
+            raise TaskImportError(path, id_key, f"{len(rows)} entries ({ids}{', …' if len(rows) > 5 else ''}); "
+                                                "pass --instance ID to choose one")
+        n, row = rows[0]
+        return f"{path}:{n}", row
+    for n, row in rows:
+        if row.get(id_key) == wanted:
+            return f"{path}:{n}", row
+    raise TaskImportError(path, id_key, f"no entry with {id_key} {wanted!r}")
