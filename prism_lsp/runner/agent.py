@@ -34,10 +34,6 @@ sys.dont_write_bytecode = True
 
 import pytest  # noqa: E402  (imported once, before any fork: that is the point)
 
-try:
-    import coverage  # noqa: E402,F401  (optional: measures which tests reach changed lines)
-except ImportError:
-    pass
 import _pytest.config  # noqa: E402,F401
 import _pytest.python  # noqa: E402,F401
 import _pytest.assertion.rewrite  # noqa: E402,F401
@@ -77,7 +73,7 @@ class Collector:
         self.changed = {os.path.realpath(k): set(v) for k, v in changed.items() if v}
         self._hits: set[str] = set()
         self._current = ""
-        self._cov = None
+
 
     # -- helpers ---------------------------------------------------------
     def _entry(self, item) -> dict:
@@ -103,40 +99,22 @@ class Collector:
                 continue
         return line
 
-    # -- coverage of changed lines --------------------------------------
-    # coverage.py's C tracer costs little outside the measured files; the pure
-    # Python `sys.settrace` fallback (no coverage in the image) costs much more.
-    def start_coverage(self) -> None:
-        if not self.changed:
-            return
-        try:
-            import coverage
+    # -- which tests reach the changed lines ------------------------------
+    # The changed modules are compiled with a probe call in front of every
+    # statement that covers a changed line (see `_ProbeFinder`), so measuring
+    # costs nothing outside those statements; a tracer would slow every call.
+    def probe(self, _line: int) -> None:
+        if self._current:
+            self._hits.add(self._current)
 
-            self._cov = coverage.Coverage(data_file=None, include=list(self.changed), config_file=False)
-            self._cov.start()
-        except Exception:
-            self._cov = None
+    def start_probes(self) -> None:
+        if self.changed:
+            import builtins
 
-    def _global_trace(self, frame, event, arg):
-        lines = self.changed.get(frame.f_code.co_filename)
-        if lines is None:
-            return None
+            builtins.__prism_probe__ = self.probe
+            sys.meta_path.insert(0, _ProbeFinder(self.changed, self.suite_path))
 
-        def local(frm, ev, a):
-            if ev == "line" and frm.f_lineno in lines:
-                self._hits.add(self._current)
-            return local
-
-        return local
-
-    def finish_coverage(self) -> None:
-        if self._cov is not None:
-            self._cov.stop()
-            data = self._cov.get_data()
-            for path, lines in self.changed.items():
-                for lineno, contexts in (data.contexts_by_lineno(path) or {}).items():
-                    if lineno in lines:
-                        self._hits.update(contexts)
+    def finish_probes(self) -> None:
         if self.changed:
             for nodeid, entry in self.tests.items():
                 entry["reached_change"] = nodeid in self._hits
@@ -145,19 +123,11 @@ class Collector:
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_protocol(self, item, nextitem):
         self._current = item.nodeid
-        python_trace = bool(self.changed) and self._cov is None
-        if self._cov is not None:
-            self._cov.switch_context(item.nodeid)
-        elif python_trace:
-            sys.settrace(self._global_trace)
         start = time.perf_counter()
         try:
             yield
         finally:
-            if self._cov is not None:
-                self._cov.switch_context("")
-            elif python_trace:
-                sys.settrace(None)
+            self._current = ""
             self._entry(item)["duration_ms"] = round((time.perf_counter() - start) * 1000, 2)
 
     def pytest_assertion_pass(self, item, lineno, orig, expl):
@@ -219,11 +189,91 @@ class Collector:
         self.session_finished = True
 
 
+class _ProbeFinder:
+    """Import hook that compiles the candidate's changed files with probes at changed lines."""
+
+    def __init__(self, changed: dict[str, set[int]], suite_path: str):
+        self.changed = {p: lines for p, lines in changed.items() if p != suite_path}
+
+    def find_spec(self, fullname, path=None, target=None):
+        from importlib.machinery import PathFinder
+
+        spec = PathFinder.find_spec(fullname, path)
+        if spec is None or not spec.origin:
+            return None
+        lines = self.changed.get(os.path.realpath(spec.origin))
+        if lines is None:
+            return None
+        spec.loader = _ProbeLoader(fullname, spec.origin, lines)
+        return spec
+
+
+def _probe_loader_class():
+    import ast
+    from importlib.machinery import SourceFileLoader
+
+    class ProbeLoader(SourceFileLoader):
+        def __init__(self, fullname, path, lines):
+            super().__init__(fullname, path)
+            self.lines = lines
+
+        def source_to_code(self, data, path, *, _optimize=-1):
+            try:
+                tree = ast.parse(data, filename=path)
+            except SyntaxError:
+                return super().source_to_code(data, path)
+            _insert_probes(tree, self.lines, ast)
+            return compile(tree, path, "exec", dont_inherit=True)
+
+    return ProbeLoader
+
+
+def _covers(stmt, lines, ast) -> bool:
+    end = stmt.end_lineno or stmt.lineno
+    body = getattr(stmt, "body", None)
+    if isinstance(body, list) and body and isinstance(body[0], ast.AST) and hasattr(body[0], "lineno"):
+        end = max(stmt.lineno, body[0].lineno - 1)  # a compound statement's own line(s): its header
+    return any(stmt.lineno <= ln <= end for ln in lines)
+
+
+def _insert_probes(tree, lines: set[int], ast) -> None:
+    for node in ast.walk(tree):
+        for field in ("body", "orelse", "finalbody"):
+            stmts = getattr(node, field, None)
+            if not isinstance(stmts, list) or not stmts or not isinstance(stmts[0], ast.stmt):
+                continue
+            out = []
+            for stmt in stmts:
+                if _covers(stmt, lines, ast) and not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    call = ast.Expr(ast.Call(ast.Name("__prism_probe__", ast.Load()), [ast.Constant(stmt.lineno)], []))
+                    out.append(ast.copy_location(call, stmt))
+                out.append(stmt)
+            setattr(node, field, out)
+    ast.fix_missing_locations(tree)
+
+
+def _ProbeLoader(fullname, path, lines):
+    global _PROBE_LOADER
+    if _PROBE_LOADER is None:
+        _PROBE_LOADER = _probe_loader_class()
+    return _PROBE_LOADER(fullname, path, lines)
+
+
+_PROBE_LOADER = None
+
+
 def _collect_summary(text: str) -> str:
     lines = [ln for ln in text.splitlines() if ln.startswith("E ")]
     if lines:
         return "\n".join(ln[1:].strip() for ln in lines[-6:])
     return "\n".join(text.strip().splitlines()[-6:])
+
+
+def _pytest_args(tree: str) -> list[str]:
+    args = ["-q", "--no-header", "--tb=line", "-o", "enable_assertion_pass_hook=true", "--rootdir", tree, "-W", "ignore"]
+    for name in _PLUGINS_OFF:
+        args += ["-p", f"no:{name}"]
+    return args
 
 
 def _set_limits(memory_mb: int, output_limit: int) -> None:
@@ -271,12 +321,9 @@ def _child(req: dict, wfd: int, scratch: str) -> None:
     collector = Collector(suite_path, changed)
     target = req["suite_rel"]
     args = [f"{target}::{t}" for t in req["tests"]] if req.get("tests") else [target]
-    args += ["-q", "--no-header", "--tb=line", "-o", "enable_assertion_pass_hook=true",
-             "--rootdir", tree, "-W", "ignore"]
-    for name in _PLUGINS_OFF:
-        args += ["-p", f"no:{name}"]
+    args += _pytest_args(tree)
     start = time.perf_counter()
-    collector.start_coverage()
+    collector.start_probes()
     try:
         code = pytest.main(args, plugins=[collector])
         if code == 4 and not collector.tests and not collector.collect_errors:
@@ -286,7 +333,7 @@ def _child(req: dict, wfd: int, scratch: str) -> None:
     except BaseException as exc:  # the candidate may raise anything, SystemExit included
         code = -1
         collector.collect_errors.append({"line": None, "message": _short("".join(traceback.format_exception_only(type(exc), exc)))})
-    collector.finish_coverage()
+    collector.finish_probes()
     result = {"exit_code": int(code) if isinstance(code, int) else -1, "finished": collector.session_finished,
               "tests": list(collector.tests.values()), "collect_errors": collector.collect_errors,
               "collected": collector.collected, "duration_ms": round((time.perf_counter() - start) * 1000, 2)}
@@ -491,6 +538,67 @@ def run_one(req: dict, scratch: str) -> dict:
     return result
 
 
+_WARMUP_SUITE = """
+import pytest
+
+@pytest.fixture
+def value():
+    return 3
+
+@pytest.mark.parametrize("x", [1, 2])
+def test_param(x, value, tmp_path):
+    assert x < value
+
+def test_fails():
+    assert [1, 2] == [1, 3]
+
+def test_raises():
+    with pytest.raises(ZeroDivisionError):
+        1 / 0
+"""
+
+
+def _warm_up(scratch: str) -> None:
+    """Run one throwaway session here, before any fork, so every forked run inherits
+    the modules pytest imports lazily and its filled caches (measured: about a third
+    of a small run's time)."""
+    import importlib
+
+    req = {"id": "warm-up", "suite_rel": "test_prism_warmup.py", "suite_text": _WARMUP_SUITE, "changed": {}}
+    work = tempfile.mkdtemp(prefix="warm-", dir=scratch)
+    try:
+        tree = os.path.join(work, "tree")
+        os.makedirs(tree)
+        req["tree"] = tree
+        saved_out, saved_err = os.dup(1), os.dup(2)
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 1)
+        os.dup2(null, 2)
+        cwd = os.getcwd()
+        modules = set(sys.modules)
+        try:
+            suite_path = os.path.join(tree, req["suite_rel"])
+            with open(suite_path, "w") as fh:
+                fh.write(_WARMUP_SUITE)
+            os.chdir(tree)
+            collector = Collector(suite_path, {})
+            pytest.main([req["suite_rel"], *_pytest_args(tree)], plugins=[collector])
+        finally:
+            os.chdir(cwd)
+            os.dup2(saved_out, 1)
+            os.dup2(saved_err, 2)
+            for fd in (saved_out, saved_err, null):
+                os.close(fd)
+            for name in set(sys.modules) - modules:
+                if name.startswith("test_prism_warmup") or name == "conftest":
+                    del sys.modules[name]
+            importlib.invalidate_caches()
+    except Exception:
+        pass  # warming is an optimisation only
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def main() -> None:
     scratch = tempfile.gettempdir()
     if len(sys.argv) > 2 and sys.argv[1] == "--scratch":
@@ -503,6 +611,7 @@ def main() -> None:
     except Exception:
         pass
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    _warm_up(scratch)
     # Everything imported so far is shared with every forked run: keep the collector off it.
     import gc
 
