@@ -56,12 +56,15 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--suite", default="test_strong.py")
     ap.add_argument("--sandbox", default="bubblewrap")
+    ap.add_argument("--tasks", nargs="*", help="fixture task ids (default: all)")
     args = ap.parse_args()
     cache = Path(tempfile.mkdtemp(prefix="prism-bench-"))
     rows = []
     with EngineSession(cache) as engine:
         for manifest in sorted((ROOT / "fixtures").glob("*/prism.toml")):
             task = load_task(manifest.parent)
+            if args.tasks and task.id not in args.tasks:
+                continue
             suite_path = task.root / "suites" / args.suite
             suite = Suite(task.suite_rel(suite_path), suite_path.read_text())
             options = RunOptions(sandbox=args.sandbox)
