@@ -585,6 +585,10 @@ def _warm_up(scratch: str) -> None:
             pytest.main([req["suite_rel"], *_pytest_args(tree)], plugins=[collector])
         finally:
             os.chdir(cwd)
+            # pytest's reports sit in sys.stdout's buffer when stdout is a pipe (pytest 7 in
+            # Debian's image): flush them into /dev/null, not into the protocol stream.
+            sys.stdout.flush()
+            sys.stderr.flush()
             os.dup2(saved_out, 1)
             os.dup2(saved_err, 2)
             for fd in (saved_out, saved_err, null):
