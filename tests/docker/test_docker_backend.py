@@ -179,3 +179,24 @@ def test_test_command_task_runs_in_the_container(tmp_path, docker_engine):
     run = docker_engine.run(task, suite, RunOptions(sandbox="docker"))
     assert run.baseline.outcome == "fail"
     assert {c.id: r.outcome for c, r in run.results} == {"reference": "pass", "wrong": "fail"}
+
+
+def test_imported_terminal_bench_task_builds_its_dockerfile_and_runs(tmp_path, docker_engine):
+    from tests.importers.helpers import run_report  # noqa: F401  (same helpers as the importer tests)
+    from tests.importers.test_terminal_bench_harbor import terminal_bench
+    from prism_lsp.tasks.importers import import_task
+    from prism_lsp.cli import prism_main
+    import contextlib
+    import io
+
+    task = import_task("terminal-bench", terminal_bench(tmp_path / "word-count"), tmp_path / "out")
+    assert task.dockerfile is not None
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        code = prism_main(["run", str(task.root), str(task.root / "tests" / "test_outputs.py"), "--json",
+                           "--sandbox", "docker", "--cache-dir", str(tmp_path / "cache")])
+    report = json.loads(buf.getvalue())
+    assert report["baseline"]["outcome"] == "fail"
+    assert {c["id"]: c["outcome"] for c in report["candidates"]} == {"reference": "pass", "awk": "pass",
+                                                                   "counts-chars": "fail"}
+    assert code == 0
