@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 
 from rich.console import Console
 
-from prism_lsp.sandbox.base import AGENT
 from prism_lsp.sandbox.cgroup import cgroup_mode
 
 
@@ -32,18 +30,27 @@ def _check_docker() -> dict:
                 "fix": "install docker.io and start dockerd (optional unless a task brings an image)"}
 
 
-def _check_runner() -> dict:
+def _check_runner(sandbox: str) -> dict:
+    """Start the real runner in the chosen sandbox and read the versions it reports from inside."""
+    from prism_lsp.engine.pool import RunnerPool
+    from prism_lsp.materialize.cache import default_cache_dir
+    from prism_lsp.sandbox import SandboxUnavailable, resolve_backend
+
     try:
-        proc = subprocess.Popen([sys.executable, str(AGENT)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True)
-        line = proc.stdout.readline()
-        proc.stdin.close()
-        proc.wait(timeout=10)
-        info = json.loads(line)
-        return {"name": "runner", "ok": True, "detail": f"Python {info['python']}, pytest {info['pytest']}", "fix": ""}
-    except Exception as exc:
-        return {"name": "runner", "ok": False, "detail": f"the runner does not start: {exc}",
-                "fix": f"{sys.executable} -m pip install pytest"}
+        backend = resolve_backend(sandbox, default_cache_dir())
+    except SandboxUnavailable as exc:
+        return {"name": "runner", "ok": False, "detail": str(exc), "fix": "see the sandbox checks above"}
+    pool = RunnerPool(backend, workers=1)
+    try:
+        info = pool.submit({"op": "warm"}).result(timeout=120)
+    finally:
+        pool.close()
+    if info.get("outcome") != "pass":
+        return {"name": "runner", "ok": False, "detail": f"the runner does not start in {backend.name}: "
+                f"{info.get('message', '')}", "fix": f"{sys.executable} -m pip install pytest"}
+    v = info["info"]
+    return {"name": "runner", "ok": True,
+            "detail": f"inside {backend.name}: Python {v['python']}, pytest {v['pytest']}", "fix": ""}
 
 
 def _check_cgroups() -> dict:
@@ -56,8 +63,9 @@ def _check_cgroups() -> dict:
 
 
 def run_doctor(console: Console, as_json: bool = False) -> int:
-    checks = [_check_bwrap(), _check_docker(), _check_runner(), _check_cgroups()]
+    checks = [_check_bwrap(), _check_docker()]
     usable = checks[0]["ok"] or checks[1]["ok"]
+    checks += [_check_runner("auto"), _check_cgroups()]
     if as_json:
         print(json.dumps({"ok": usable and checks[2]["ok"], "checks": checks}, indent=2))
     else:

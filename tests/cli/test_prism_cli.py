@@ -159,3 +159,13 @@ def test_doctor_explains_the_environment():
     proc = prism("doctor")
     assert "bubblewrap" in proc.stdout and "runner" in proc.stdout and "docker" in proc.stdout
     assert proc.returncode == 0
+
+
+def test_auto_without_any_backend_says_how_to_install_one(tmp_path):
+    env = {**os.environ, "PATH": str(tmp_path), "DOCKER_HOST": f"unix://{tmp_path}/no-docker.sock",
+           "PRISM_CACHE_DIR": str(tmp_path / "cache")}
+    proc = subprocess.run([shutil.which("prism"), "run", str(TASK / "suites" / "test_strong.py")],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 2
+    assert "no usable sandbox" in proc.stderr and "apt-get install bubblewrap" in proc.stderr
+    assert "Traceback" not in proc.stderr
