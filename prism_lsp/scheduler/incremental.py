@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from prism_lsp.analysis.suite_map import SuiteMap, test_for_name
@@ -60,37 +60,39 @@ class IncrementalRunner:
             return run, RunStats(len(names), 0, True)
         start = time.perf_counter()
         trees = self.engine.trees(task)
+        starts = {t.name: t.span.start_line for t in suite_map.tests}
         keys = {t.name: test_key(t.body_hash, suite_map.shared_hash, suite.rel_path, options.timeout_s,
                                  options.sandbox, task.test_command) for t in suite_map.tests}
         cached: dict[str, dict[str, tuple[TestResult, ...]]] = {}
         needed: set[str] = set()
         for program, tree in trees.items():
             if isinstance(tree, ProgramTree):
-                cached[program] = self._lookup(tree.digest, keys, needed)
+                cached[program] = self._lookup(tree.digest, keys, starts, needed)
         fresh: PanelRun | None = None
         if needed:
             subset = None if len(needed) == len(names) else tuple(n for n in names if n in needed)
             fresh = self.engine.run(task, suite, RunOptions(options.sandbox, options.timeout_s, options.reveal, subset),
                                     progress=progress, cancel=cancel)
             if not (cancel and cancel.is_set()):
-                self._store(fresh, trees, keys, needed, suite_map)
+                self._store(fresh, trees, keys, needed, suite_map, starts)
         elif progress:
             progress(len(trees), len(trees), "")
         run = self._assemble(task, trees, cached, needed, fresh, start)
         return run, RunStats(len(needed), len(names) - len(needed), fresh is not None)
 
-    def _lookup(self, digest: str, keys: dict[str, str], needed: set[str]) -> dict[str, tuple[TestResult, ...]]:
+    def _lookup(self, digest: str, keys: dict[str, str], starts: dict[str, int],
+                needed: set[str]) -> dict[str, tuple[TestResult, ...]]:
         found = {}
         for name, key in keys.items():
             hit = self.cache.get(digest, key)
             if hit is None:
                 needed.add(name)
             else:
-                found[name] = hit
+                found[name] = tuple(_shift(t, starts[name]) for t in hit)
         return found
 
     def _store(self, fresh: PanelRun, trees: dict[str, ProgramTree | ProgramResult], keys: dict[str, str],
-               needed: set[str], suite_map: SuiteMap) -> None:
+               needed: set[str], suite_map: SuiteMap, starts: dict[str, int]) -> None:
         by_program = {BASELINE: fresh.baseline, **{c.id: r for c, r in fresh.results}}
         for program, result in by_program.items():
             tree = trees.get(program)
@@ -104,7 +106,8 @@ class IncrementalRunner:
                 groups.setdefault(info.name, []).append(t)
             for name in needed:
                 if name in groups:
-                    self.cache.put(tree.digest, keys[name], tuple(groups[name]))
+                    # lines are kept relative to the test's first line: the test may move, unchanged
+                    self.cache.put(tree.digest, keys[name], tuple(_shift(t, -starts[name]) for t in groups[name]))
 
     @staticmethod
     def _assemble(task: Task, trees: dict[str, ProgramTree | ProgramResult],
@@ -125,3 +128,12 @@ class IncrementalRunner:
         real_trees = {pid: t for pid, t in trees.items() if isinstance(t, ProgramTree)}
         return PanelRun(program(BASELINE), [(c, program(c.id)) for c in task.candidates], real_trees,
                         (time.perf_counter() - start) * 1000)
+
+
+def _shift(t: TestResult, delta: int) -> TestResult:
+    """`t` with every suite line moved by `delta`."""
+    def move(line: int | None) -> int | None:
+        return None if line is None else line + delta
+
+    return replace(t, line=move(t.line), def_line=move(t.def_line),
+                   assertions=tuple(replace(a, line=a.line + delta) for a in t.assertions))

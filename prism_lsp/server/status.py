@@ -64,7 +64,8 @@ class PanelProgress:
         if not self.enabled:
             return
         try:
-            await asyncio.wait_for(self.server.work_done_progress.create_async(self.token), 5)
+            # shielded: a check cancelled meanwhile must not cancel the request's own future
+            await asyncio.wait_for(asyncio.shield(self.server.work_done_progress.create_async(self.token)), 5)
         except Exception as exc:  # a client that refuses is not a problem
             log.info("work done progress not created: %r", exc)
             return

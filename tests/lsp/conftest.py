@@ -3,18 +3,13 @@
 from __future__ import annotations
 
 import json
-import tempfile
-from pathlib import Path
 
 import pytest
 import pytest_lsp
 from pytest_lsp import LanguageClient
 
-from tests.lsp.harness import INIT_OPTIONS, init_params, server_config
+from tests.lsp.harness import CACHE, FAST, INIT_OPTIONS, init_params, server_config
 
-FAST = {"debounceMs": 50, "timeoutSeconds": 10}
-# One tree cache for the whole test session (trees are content-addressed; sharing is safe).
-CACHE = Path(tempfile.mkdtemp(prefix="prism-lsp-cache-"))
 
 
 @pytest_lsp.fixture(config=server_config(CACHE))

@@ -6,8 +6,11 @@ Waiting is event-driven (an `asyncio.Event` set by the notification handlers), n
 from __future__ import annotations
 
 import asyncio
+import atexit
 import os
+import shutil
 import sys
+import tempfile
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
@@ -22,6 +25,10 @@ ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures"
 INIT_OPTIONS = ROOT / "vscode-client" / "test" / "fixtures" / "initialization-options.json"
 WAIT_S = 120.0
+FAST = {"debounceMs": 50, "timeoutSeconds": 10}
+# One tree cache for the whole test session (trees are content-addressed; sharing is safe).
+CACHE = Path(tempfile.mkdtemp(prefix="prism-lsp-cache-"))
+atexit.register(shutil.rmtree, CACHE, ignore_errors=True)
 T = TypeVar("T")
 
 
@@ -32,6 +39,7 @@ class Recorder:
         self.publications: list[types.PublishDiagnosticsParams] = []
         self.statuses: list[dict[str, Any]] = []
         self.lens_refreshes = 0
+        self.log: list[tuple[int, Any]] = []  # (sequence, publication or status) in arrival order
         self._event: asyncio.Event | None = None
 
     def _changed(self) -> asyncio.Event:
@@ -41,6 +49,7 @@ class Recorder:
 
     def add(self, bucket: list, item: Any) -> None:
         bucket.append(item)
+        self.log.append((len(self.log), item))
         self._changed().set()
 
     async def until(self, find: Callable[[], T | None], timeout: float = WAIT_S) -> T:
@@ -59,15 +68,19 @@ class Recorder:
                                               if p.uri == uri and p.version == version), None), timeout)
         return list(pub.diagnostics)
 
-    async def final_diagnostics(self, uri: str, version: int, kind: str) -> list[types.Diagnostic]:
-        """A publication for `version` that has runtime results (status idle/error arrives after it)."""
-        await self.until(lambda: next((s for s in self.statuses if s["uri"] == uri and s["state"] != "running"
-                                       and self._published_after(uri, version)), None))
-        pubs = [p for p in self.publications if p.uri == uri and p.version == version]
-        return list(pubs[-1].diagnostics)
+    async def final_diagnostics(self, uri: str, version: int, kind: str = "") -> list[types.Diagnostic]:
+        """The last publication for `version`, once the check is over: a settled status
+        (idle, error, no-task) for `uri` arrived after a publication of that version."""
 
-    def _published_after(self, uri: str, version: int) -> bool:
-        return any(p.uri == uri and p.version == version for p in self.publications)
+        def settled() -> list[types.Diagnostic] | None:
+            pubs = [(seq, p) for seq, p in self.log if isinstance(p, types.PublishDiagnosticsParams)
+                    and p.uri == uri and p.version == version]
+            if pubs and any(isinstance(s, dict) and s["uri"] == uri and s["state"] != "running"
+                            for seq, s in self.log if seq > pubs[0][0]):
+                return list(pubs[-1][1].diagnostics)
+            return None
+
+        return await self.until(settled)
 
     def versions(self, uri: str) -> list[int | None]:
         return [p.version for p in self.publications if p.uri == uri]
