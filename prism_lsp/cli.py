@@ -7,7 +7,6 @@ Thin: parse arguments, call the engine, print. Exit status of `prism run`:
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 

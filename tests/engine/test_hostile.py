@@ -8,7 +8,6 @@ import time
 import uuid
 from pathlib import Path
 
-import pytest
 
 from prism_lsp.engine.panel import Suite
 from prism_lsp.engine.session import RunOptions

@@ -1,0 +1,229 @@
+"""pytest plugin for the runner: per-test outcomes, assertion lines, reached-change probes.
+
+Loaded by `agent.py` inside the sandbox; stdlib + pytest only. The module name is
+prefixed so it never shadows a module of the program under test.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import time
+
+import pytest
+
+_MAX_TEXT = 2000
+
+
+def short(text: str, limit: int = _MAX_TEXT) -> str:
+    """`text` cut to `limit` characters (messages travel in JSON lines)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class Collector:
+    """pytest plugin that records, per test, outcome, assertion lines and reached-change."""
+
+    def __init__(self, suite_path: str, changed: dict[str, list[int]]):
+        self.suite_path = os.path.realpath(suite_path)
+        self.tests: dict[str, dict] = {}
+        self.collect_errors: list[dict] = []
+        self.session_finished = False
+        self.collected = 0
+        self.changed = {os.path.realpath(k): set(v) for k, v in changed.items() if v}
+        self._hits: set[str] = set()
+        self._current = ""
+
+
+    # -- helpers ---------------------------------------------------------
+    def _entry(self, item) -> dict:
+        name = item.nodeid.split("::", 1)[1] if "::" in item.nodeid else item.nodeid
+        entry = self.tests.get(item.nodeid)
+        if entry is None:
+            def_line = None
+            if item.location and item.location[1] is not None:
+                def_line = item.location[1] + 1
+            entry = {"name": name, "outcome": "pass", "line": None, "def_line": def_line,
+                     "message": "", "reason": None, "reached_change": None, "assertions": [],
+                     "duration_ms": 0.0}
+            self.tests[item.nodeid] = entry
+        return entry
+
+    def _suite_line(self, excinfo) -> int | None:
+        line = None
+        for entry in excinfo.traceback:
+            try:
+                if os.path.realpath(str(entry.path)) == self.suite_path:
+                    line = entry.lineno + 1
+            except Exception:
+                continue
+        return line
+
+    # -- which tests reach the changed lines ------------------------------
+    # The changed modules are compiled with a probe call in front of every
+    # statement that covers a changed line (see `_ProbeFinder`), so measuring
+    # costs nothing outside those statements; a tracer would slow every call.
+    def probe(self, _line: int) -> None:
+        if self._current:
+            self._hits.add(self._current)
+
+    def start_probes(self) -> None:
+        if self.changed:
+            import builtins
+
+            builtins.__prism_probe__ = self.probe
+            sys.meta_path.insert(0, _ProbeFinder(self.changed, self.suite_path))
+
+    def finish_probes(self) -> None:
+        if self.changed:
+            for nodeid, entry in self.tests.items():
+                entry["reached_change"] = nodeid in self._hits
+
+    # -- hooks -----------------------------------------------------------
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_protocol(self, item, nextitem):
+        self._current = item.nodeid
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            self._current = ""
+            self._entry(item)["duration_ms"] = round((time.perf_counter() - start) * 1000, 2)
+
+    def pytest_assertion_pass(self, item, lineno, orig, expl):
+        try:
+            if os.path.realpath(str(item.path)) != self.suite_path:
+                return
+        except Exception:
+            return
+        self._entry(item)["assertions"].append({"line": lineno, "outcome": "pass", "explanation": short(expl, 300)})
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_makereport(self, item, call):
+        outcome = yield
+        report = outcome.get_result()
+        entry = self._entry(item)
+        if call.excinfo is None or report.skipped:
+            return
+        if report.when == "call" and hasattr(report, "wasxfail"):
+            return
+        exc = call.excinfo
+        line = self._suite_line(exc)
+        if isinstance(exc.value, MemoryError):
+            entry.update(outcome="error", reason="memory", line=line,
+                         message="the program ran out of memory (memory limit reached)")
+            return
+        if report.when != "call":
+            if entry["outcome"] != "fail":
+                entry.update(outcome="error", reason="fixture", line=line,
+                             message=short(f"error in {report.when}: " + exc.exconly()))
+            return
+        if isinstance(exc.value, AssertionError):
+            full = str(exc.value) or exc.exconly()
+            entry["assertions"].append({"line": line, "outcome": "fail", "explanation": short(full, 300)})
+            # The report's message is pytest's comparison line (`assert 3 == 2`); the
+            # `where` lines stay in the assertion's explanation.
+            lines = full.splitlines() or [full]
+            compared = next((ln for ln in lines if ln.startswith("assert ")), None)
+            message = lines[0] if compared is None or compared == lines[0] else f"{lines[0]} — {compared}"
+        else:
+            message = exc.exconly()
+        entry.update(outcome="fail", line=line, message=short(message))
+
+    def pytest_collectreport(self, report):
+        if report.failed:
+            text = str(report.longrepr)
+            line = None
+            base = re.escape(os.path.basename(self.suite_path))
+            for pattern in (base + r'", line (\d+)', base + r":(\d+)"):
+                found = re.findall(pattern, text)
+                if found:
+                    line = int(found[-1])
+                    break
+            self.collect_errors.append({"line": line, "message": short(_collect_summary(text))})
+
+    def pytest_collection_modifyitems(self, items):
+        self.collected = len(items)
+
+    def pytest_sessionfinish(self, session, exitstatus):
+        self.session_finished = True
+
+
+class _ProbeFinder:
+    """Import hook that compiles the candidate's changed files with probes at changed lines."""
+
+    def __init__(self, changed: dict[str, set[int]], suite_path: str):
+        self.changed = {p: lines for p, lines in changed.items() if p != suite_path}
+
+    def find_spec(self, fullname, path=None, target=None):
+        from importlib.machinery import PathFinder
+
+        spec = PathFinder.find_spec(fullname, path)
+        if spec is None or not spec.origin:
+            return None
+        lines = self.changed.get(os.path.realpath(spec.origin))
+        if lines is None:
+            return None
+        spec.loader = _ProbeLoader(fullname, spec.origin, lines)
+        return spec
+
+
+def _probe_loader_class():
+    import ast
+    from importlib.machinery import SourceFileLoader
+
+    class ProbeLoader(SourceFileLoader):
+        def __init__(self, fullname, path, lines):
+            super().__init__(fullname, path)
+            self.lines = lines
+
+        def source_to_code(self, data, path, *, _optimize=-1):
+            try:
+                tree = ast.parse(data, filename=path)
+            except SyntaxError:
+                return super().source_to_code(data, path)
+            _insert_probes(tree, self.lines, ast)
+            return compile(tree, path, "exec", dont_inherit=True)
+
+    return ProbeLoader
+
+
+def _covers(stmt, lines, ast) -> bool:
+    end = stmt.end_lineno or stmt.lineno
+    body = getattr(stmt, "body", None)
+    if isinstance(body, list) and body and isinstance(body[0], ast.AST) and hasattr(body[0], "lineno"):
+        end = max(stmt.lineno, body[0].lineno - 1)  # a compound statement's own line(s): its header
+    return any(stmt.lineno <= ln <= end for ln in lines)
+
+
+def _insert_probes(tree, lines: set[int], ast) -> None:
+    for node in ast.walk(tree):
+        for field in ("body", "orelse", "finalbody"):
+            stmts = getattr(node, field, None)
+            if not isinstance(stmts, list) or not stmts or not isinstance(stmts[0], ast.stmt):
+                continue
+            out = []
+            for stmt in stmts:
+                if _covers(stmt, lines, ast) and not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    call = ast.Expr(ast.Call(ast.Name("__prism_probe__", ast.Load()), [ast.Constant(stmt.lineno)], []))
+                    out.append(ast.copy_location(call, stmt))
+                out.append(stmt)
+            setattr(node, field, out)
+    ast.fix_missing_locations(tree)
+
+
+def _ProbeLoader(fullname, path, lines):
+    global _PROBE_LOADER
+    if _PROBE_LOADER is None:
+        _PROBE_LOADER = _probe_loader_class()
+    return _PROBE_LOADER(fullname, path, lines)
+
+
+_PROBE_LOADER = None
+
+
+def _collect_summary(text: str) -> str:
+    lines = [ln for ln in text.splitlines() if ln.startswith("E ")]
+    if lines:
+        return "\n".join(ln[1:].strip() for ln in lines[-6:])
+    return "\n".join(text.strip().splitlines()[-6:])
