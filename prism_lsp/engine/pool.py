@@ -74,6 +74,7 @@ class _Worker:
             raise RunnerGone(f"the runner did not start in the {self.backend.name} sandbox: {tail.strip() or exc!r}")
 
     def run(self, request: dict) -> dict:
+        request = {"output_limit": self.limits.output_limit, "pids_max": self.limits.pids_max, **request}
         self.ensure()
         assert self.runner is not None
         try:

@@ -69,7 +69,15 @@ def _pytest_args(tree: str) -> list[str]:
     return args
 
 
-def _set_limits(memory_mb: int, output_limit: int) -> None:
+def _own_user_namespace() -> bool:
+    try:
+        with open("/proc/self/uid_map") as fh:
+            return fh.read().split() != ["0", "0", "4294967295"]
+    except OSError:
+        return False
+
+
+def _set_limits(memory_mb: int, output_limit: int, pids_max: int) -> None:
     import resource
 
     def cap(kind, value):
@@ -83,6 +91,11 @@ def _set_limits(memory_mb: int, output_limit: int) -> None:
     cap(resource.RLIMIT_AS, memory_mb * 1024 * 1024)
     cap(resource.RLIMIT_FSIZE, output_limit)
     cap(resource.RLIMIT_CORE, 0)
+    # Without a cgroup, the process count is bounded by RLIMIT_NPROC, which the kernel counts
+    # per user namespace: only meaningful (and only safe) inside our own one, and not for
+    # root, whom the kernel exempts.
+    if pids_max and os.getuid() != 0 and _own_user_namespace():
+        cap(resource.RLIMIT_NPROC, pids_max)
 
 
 def _child(req: dict, wfd: int, scratch: str) -> None:
@@ -107,7 +120,7 @@ def _child(req: dict, wfd: int, scratch: str) -> None:
     os.environ.update(HOME=home, TMPDIR=work, PYTHONHASHSEED="0")
     os.chdir(tree)
     sys.path.insert(0, tree)
-    _set_limits(int(req.get("memory_mb", 1024)), int(req.get("output_limit", 16 << 20)))
+    _set_limits(int(req.get("memory_mb", 1024)), int(req.get("output_limit", 16 << 20)), int(req.get("pids_max", 0)))
     if req.get("command"):
         _run_command(req["command"], wfd)
     changed = {os.path.join(tree, rel): lines for rel, lines in (req.get("changed") or {}).items()}
