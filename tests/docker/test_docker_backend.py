@@ -200,3 +200,26 @@ def test_imported_terminal_bench_task_builds_its_dockerfile_and_runs(tmp_path, d
     assert {c["id"]: c["outcome"] for c in report["candidates"]} == {"reference": "pass", "awk": "pass",
                                                                    "counts-chars": "fail"}
     assert code == 0
+
+
+def test_auto_picks_docker_on_a_machine_without_bubblewrap(tmp_path, docker_image):
+    """A PATH with docker, git and patch but no bwrap: `auto` must choose the Docker engine."""
+    import json
+    import shutil
+    import subprocess
+
+    from tests.conftest import FIXTURES
+
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for tool in ("docker", "git", "patch", "sh"):
+        found = shutil.which(tool)
+        if found:
+            (bin_dir / tool).symlink_to(found)
+    task = FIXTURES / "mean-rounded"
+    env = {**os.environ, "PATH": str(bin_dir), "PRISM_CACHE_DIR": str(tmp_path / "cache")}
+    proc = subprocess.run([shutil.which("prism"), "run", str(task), str(task / "suites" / "test_strong.py"), "--json"],
+                          capture_output=True, text=True, env=env, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["sandbox"] == "docker" and report["metrics"]["jsf"] is True
