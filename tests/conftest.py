@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import textwrap
 from pathlib import Path
@@ -9,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from prism_lsp.engine.session import EngineSession
+from prism_lsp.sandbox import SandboxUnavailable
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
@@ -73,3 +75,45 @@ def fixture_copy(tmp_path):
         return dest
 
     return copy
+
+
+def _docker_reason() -> str | None:
+    from prism_lsp.sandbox.docker_image import connect
+
+    try:
+        connect(5).close()
+    except SandboxUnavailable as exc:
+        return str(exc)
+    return None
+
+
+def pytest_collection_modifyitems(config, items):
+    """Everything under tests/docker/, and every test marked `docker`, needs a real engine.
+
+    Without one they are skipped with the reason, except in CI: `.ci/run` starts dockerd
+    itself, so there a missing engine fails the tests instead of hiding them.
+    """
+    reason = None
+    for item in items:
+        if "tests/docker/" in item.nodeid:
+            item.add_marker(pytest.mark.docker)
+        if item.get_closest_marker("docker") is None:
+            continue
+        if reason is None:
+            reason = _docker_reason() or ""
+        if reason and not os.environ.get("CI"):
+            item.add_marker(pytest.mark.skip(reason=f"no Docker engine reachable: {reason}"))
+
+
+@pytest.fixture(scope="session")
+def docker_image() -> str:
+    """The local Python image; fails (not skips) when the engine lacks it."""
+    from prism_lsp.sandbox.docker_image import DEFAULT_IMAGE, connect, require_image
+
+    client = connect()
+    try:
+        return require_image(client, DEFAULT_IMAGE)
+    except SandboxUnavailable as exc:
+        pytest.fail(f"{exc} (build it with scripts/docker-image.sh)")
+    finally:
+        client.close()

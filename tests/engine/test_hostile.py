@@ -1,13 +1,16 @@
-"""Hostile candidates through the real bubblewrap sandbox: each ends as an `error`, never a wrong
-verdict, and never harms the host or the engine."""
+"""Hostile candidates through each real sandbox (bubblewrap, and Docker when an engine runs):
+each ends as an `error` (or the verdict its behaviour earns), never harms the host, the
+engine, or — under Docker — the task's container."""
 
 import os
 import socket
+import subprocess
 import threading
 import time
 import uuid
 from pathlib import Path
 
+import pytest
 
 from prism_lsp.engine.panel import Suite
 from prism_lsp.engine.session import RunOptions
@@ -18,7 +21,14 @@ SUITE = Suite("tests/test_f.py", "from solution import f\n\ndef test_f():\n    a
 TIMEOUT = 3
 
 
-def run_evil(tmp_path, engine, body: str, *, header: str = ""):
+@pytest.fixture(params=["bubblewrap", pytest.param("docker", marks=pytest.mark.docker)])
+def sandbox(request):
+    if request.param == "docker":
+        request.getfixturevalue("docker_image")
+    return request.param
+
+
+def run_evil(tmp_path, engine, sandbox, body: str, *, header: str = ""):
     root = write_task(
         tmp_path / "task", extra_task=f"timeout_s = {TIMEOUT}",
         initial={"solution.py": "def f():\n    return 1\n"},
@@ -28,36 +38,52 @@ def run_evil(tmp_path, engine, body: str, *, header: str = ""):
         ])
     task = load_task(root)
     start = time.monotonic()
-    run = engine.run(task, SUITE, RunOptions(sandbox="bubblewrap"))
+    run = engine.run(task, SUITE, RunOptions(sandbox=sandbox))
     elapsed = time.monotonic() - start
     results = {c.id: r for c, r in run.results}
     assert run.baseline.outcome == "fail" and results["reference"].outcome == "pass"
     return results["evil"], elapsed
 
 
-def test_infinite_loop_is_a_timeout_error_within_the_limit(tmp_path, engine):
-    res, elapsed = run_evil(tmp_path, engine, "    while True:\n        pass\n")
+def container_of(engine, sandbox, tmp_path):
+    """The Docker container serving the hostile task's pool (None for other sandboxes)."""
+    if sandbox != "docker":
+        return None
+    return engine.pool_for(load_task(tmp_path / "task"), sandbox).backend.container_id
+
+
+def running(container_id: str) -> bool:
+    out = subprocess.run(["docker", "inspect", "-f", "{{.State.Running}}", container_id],
+                         capture_output=True, text=True, timeout=20)
+    return out.stdout.strip() == "true"
+
+
+def test_infinite_loop_is_a_timeout_error_within_the_limit(tmp_path, engine, sandbox):
+    run_evil(tmp_path / "warm", engine, sandbox, "    return 2\n")  # time the loop, not a container start
+    before = container_of(engine, sandbox, tmp_path / "warm")
+    res, elapsed = run_evil(tmp_path, engine, sandbox, "    while True:\n        pass\n")
     assert res.outcome == "error" and res.reason == "timeout"
     assert elapsed < TIMEOUT + 5
+    if before:  # the run was killed, not the container
+        assert container_of(engine, sandbox, tmp_path) == before and running(before)
 
 
-def test_exit_at_import_is_an_error_not_a_pass(tmp_path, engine):
-    res, _ = run_evil(tmp_path, engine, "    return 2\n", header="import os\nos._exit(0)\n")
-    assert res.outcome == "error"
-    assert res.reason == "exited"
+def test_exit_at_import_is_an_error_not_a_pass(tmp_path, engine, sandbox):
+    res, _ = run_evil(tmp_path, engine, sandbox, "    return 2\n", header="import os\nos._exit(0)\n")
+    assert res.outcome == "error" and res.reason == "exited"
 
 
-def test_sys_exit_at_import_is_an_error_not_a_pass(tmp_path, engine):
-    res, _ = run_evil(tmp_path, engine, "    return 2\n", header="import sys\nsys.exit(0)\n")
-    assert res.outcome == "error"
-
-
-def test_exit_inside_the_test_is_an_error_not_a_pass(tmp_path, engine):
-    res, _ = run_evil(tmp_path, engine, "    import os\n    os._exit(0)\n")
+def test_sys_exit_at_import_is_an_error_not_a_pass(tmp_path, engine, sandbox):
+    res, _ = run_evil(tmp_path, engine, sandbox, "    return 2\n", header="import sys\nsys.exit(0)\n")
     assert res.outcome == "error"
 
 
-def test_socket_to_a_host_listener_receives_nothing(tmp_path, engine):
+def test_exit_inside_the_test_is_an_error_not_a_pass(tmp_path, engine, sandbox):
+    res, _ = run_evil(tmp_path, engine, sandbox, "    import os\n    os._exit(0)\n")
+    assert res.outcome == "error"
+
+
+def test_socket_to_a_host_listener_receives_nothing(tmp_path, engine, sandbox):
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
     listener.listen(5)
@@ -80,45 +106,45 @@ def test_socket_to_a_host_listener_receives_nothing(tmp_path, engine):
     body = (f"    import socket\n    s = socket.create_connection(('127.0.0.1', {port}), timeout=1)\n"
             "    s.sendall(b'leak')\n    return 2\n")
     try:
-        res, _ = run_evil(tmp_path, engine, body)
+        res, _ = run_evil(tmp_path, engine, sandbox, body)
     finally:
         stop.set()
         thread.join(2)
         listener.close()
     assert received == []
     assert res.outcome == "fail"  # connect raised inside f(): a rejection of this invalid candidate
-    assert "ConnectionRefused" in res.tests[0].message or "Network is unreachable" in res.tests[0].message \
-        or "OSError" in res.tests[0].message
+    assert "Error" in res.tests[0].message or "refused" in res.tests[0].message
 
 
-def test_writes_outside_the_tree_and_into_home_never_reach_the_host(tmp_path, engine):
+def test_writes_outside_the_tree_and_into_home_never_reach_the_host(tmp_path, engine, sandbox):
     marker = f"prism-hostile-{uuid.uuid4().hex}"
     targets = [Path("/tmp") / marker, Path.home() / marker, tmp_path / marker, Path("/var/tmp") / marker,
-               tmp_path / "task" / "initial" / marker]
+               tmp_path / "task" / "initial" / marker, Path(engine.cache.root) / marker]
     body = "".join(
-        f"    try:\n        open({str(t)!r}, 'w').write('x')\n    except OSError:\n        pass\n" for t in targets
+        f"    try:\n        os.makedirs({str(t.parent)!r}, exist_ok=True)\n        open({str(t)!r}, 'w').write('x')\n"
+        "    except OSError:\n        pass\n" for t in targets
     ) + "    return 2\n"
-    res, _ = run_evil(tmp_path, engine, body)
+    res, _ = run_evil(tmp_path, engine, sandbox, body, header="import os\n")
     for t in targets:
         assert not t.exists(), t
-    # /tmp inside the sandbox is private, so the write "succeeds" there but is gone; the verdict stands.
+    # Writes land in the sandbox's private /tmp (or fail): the verdict stands.
     assert res.outcome == "pass"
 
 
-def test_eight_gib_allocation_is_an_error_and_the_host_is_fine(tmp_path, engine):
-    res, _ = run_evil(tmp_path, engine, "    block = bytearray(8 << 30)\n    return 2\n")
-    assert res.outcome == "error"
-    assert res.reason in ("memory", "killed")
+def test_eight_gib_allocation_is_an_error_and_the_host_is_fine(tmp_path, engine, sandbox):
+    res, _ = run_evil(tmp_path, engine, sandbox, "    block = bytearray(8 << 30)\n    return 2\n")
+    assert res.outcome == "error" and res.reason in ("memory", "killed")
 
 
-def test_fifty_megabytes_of_output_is_bounded(tmp_path, engine):
+def test_fifty_megabytes_of_output_is_bounded(tmp_path, engine, sandbox):
     body = "    import sys\n    for _ in range(50):\n        sys.stdout.write('x' * (1 << 20))\n    return 2\n"
-    res, _ = run_evil(tmp_path, engine, body)
+    res, _ = run_evil(tmp_path, engine, sandbox, body)
     assert res.outcome == "error" and res.reason == "output-limit"
     assert len(res.message) < 10_000
 
 
-def _processes_with(marker: str) -> list[int]:
+def processes_with(marker: str) -> list[int]:
+    """Host pids whose command line holds `marker` (sandboxed processes share the host's kernel)."""
     found = []
     for pid in os.listdir("/proc"):
         if pid.isdigit():
@@ -130,33 +156,35 @@ def _processes_with(marker: str) -> list[int]:
     return found
 
 
-def test_spawning_many_processes_is_bounded_and_all_are_gone_afterwards(tmp_path, engine):
+def test_spawning_many_processes_is_bounded_and_all_are_gone_afterwards(tmp_path, engine, sandbox):
     marker = f"{uuid.uuid4().int % 100000 + 100000}"
     body = (
-        "    import subprocess\n    n = 0\n    for _ in range(400):\n        try:\n"
+        "    import subprocess\n    n = 0\n    for _ in range(2000):\n        try:\n"
         f"            subprocess.Popen(['sleep', '{marker}'])\n            n += 1\n"
         "        except OSError:\n            break\n    return n\n"
     )
-    res, _ = run_evil(tmp_path, engine, body)
+    res, _ = run_evil(tmp_path, engine, sandbox, body)
     assert res.outcome == "fail"
     spawned = int(res.tests[0].message.split("assert ")[1].split(" ==")[0])
-    assert 0 < spawned < 400  # the process-count limit stopped it
-    assert _processes_with(marker) == []
+    assert 200 <= spawned < 2000  # 200 start; the process-count limit stops the rest
+    assert processes_with(marker) == []
 
 
-def test_killing_its_parent_is_an_error_and_the_engine_keeps_working(tmp_path, engine):
-    res, _ = run_evil(tmp_path, engine, "    import os, signal\n    os.kill(os.getppid(), signal.SIGKILL)\n    return 2\n")
-    assert res.outcome == "error"
-    assert res.reason == "sandbox"
-    # The same warm engine judges the next run correctly.
-    again, _ = run_evil(tmp_path / "again", engine, "    return 3\n")
+def test_killing_its_parent_is_an_error_and_the_engine_keeps_working(tmp_path, engine, sandbox):
+    body = "    import os, signal\n    os.kill(os.getppid(), signal.SIGKILL)\n    return 2\n"
+    res, _ = run_evil(tmp_path, engine, sandbox, body)
+    assert res.outcome == "error" and res.reason == "sandbox"
+    container = container_of(engine, sandbox, tmp_path)
+    if container:
+        assert running(container)
+    again, _ = run_evil(tmp_path / "again", engine, sandbox, "    return 3\n")
     assert again.outcome == "fail"
 
 
-def test_a_fork_that_outlives_the_test_is_reaped(tmp_path, engine):
+def test_a_fork_that_outlives_the_test_is_reaped(tmp_path, engine, sandbox):
     marker = f"{uuid.uuid4().int % 100000 + 200000}"
-    body = ("    import os, subprocess\n"
-            f"    subprocess.Popen(['setsid', 'sleep', '{marker}'], start_new_session=True)\n    return 2\n")
-    res, _ = run_evil(tmp_path, engine, body)
+    body = ("    import subprocess\n"
+            f"    subprocess.Popen(['sleep', '{marker}'], start_new_session=True)\n    return 2\n")
+    res, _ = run_evil(tmp_path, engine, sandbox, body)
     assert res.outcome == "pass"
-    assert _processes_with(marker) == []
+    assert processes_with(marker) == []
