@@ -28,6 +28,10 @@ class RunnerGone(Exception):
     """The runner process ended or stopped answering."""
 
 
+class RunnerStartFailed(RunnerGone):
+    """The runner never came up (sandbox misconfigured, interpreter without pytest...)."""
+
+
 @dataclass
 class _Job:
     request: dict
@@ -71,7 +75,8 @@ class _Worker:
         except (TimeoutError, RunnerGone, ValueError) as exc:
             tail = self.runner.stderr_tail() if self.runner else ""
             self.stop()
-            raise RunnerGone(f"the runner did not start in the {self.backend.name} sandbox: {tail.strip() or exc!r}")
+            raise RunnerStartFailed(f"the runner did not start in the {self.backend.name} sandbox: "
+                                    f"{tail.strip() or exc!r}") from None
 
     def run(self, request: dict) -> dict:
         request = {"output_limit": self.limits.output_limit, "pids_max": self.limits.pids_max, **request}
@@ -149,6 +154,8 @@ class RunnerPool:
                     job.future.set_result({"outcome": "pass", "info": worker.info})
                     continue
                 job.future.set_result(worker.run(job.request))
+            except RunnerStartFailed as exc:
+                job.future.set_result({"outcome": "error", "reason": "sandbox", "tests": [], "message": str(exc)})
             except RunnerGone as exc:
                 job.future.set_result({"outcome": "error", "reason": "sandbox", "tests": [],
                                        "message": f"the sandbox ended while running this program "

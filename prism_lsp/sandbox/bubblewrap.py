@@ -45,7 +45,7 @@ def probe() -> str | None:
 
 def _needed_paths(python: str, extra: list[Path]) -> list[Path]:
     real = Path(os.path.realpath(python))
-    paths = {real.parent.parent, Path(sys.prefix), Path(sys.base_prefix), Path(sys.exec_prefix), AGENT.parent.parent,
+    paths = {real.parent.parent, Path(sys.prefix), Path(sys.base_prefix), Path(sys.exec_prefix), AGENT.parent,
              *[Path(p) for p in site.getsitepackages()], *extra}
     user_site = site.getusersitepackages()
     if isinstance(user_site, str):
@@ -67,16 +67,16 @@ class BubblewrapBackend:
 
     def argv(self, python: str, limits: Limits) -> list[str]:
         home = Path(os.path.expanduser("~")).resolve()
+        hidden = [Path("/tmp"), Path("/dev/shm")] + ([home] if home != Path("/") else [])
         args = ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-                "--size", str(limits.tmpfs_mb << 20), "--tmpfs", "/tmp",
-                "--tmpfs", "/dev/shm"]
-        if home != Path("/"):
+                "--size", str(limits.tmpfs_mb << 20), "--tmpfs", "/tmp", "--tmpfs", "/dev/shm"]
+        if home in hidden:
             args += ["--tmpfs", str(home)]
-            for path in _needed_paths(python, []):
-                if path.is_relative_to(home) and path != home:
-                    args += ["--ro-bind", str(path), str(path)]
-        # The tree cache may sit under /tmp or $HOME, both replaced above: bind it back read-only.
-        args += ["--ro-bind", str(self.cache_root.resolve()), str(self.cache_root.resolve())]
+        # What the runner needs may live under a folder hidden above (a checkout or the tree
+        # cache in /tmp, a pyenv Python in $HOME): bind exactly those back, read-only.
+        for path in _needed_paths(python, [self.cache_root]):
+            if any(path.is_relative_to(h) and path != h for h in hidden):
+                args += ["--ro-bind", str(path), str(path)]
         args += ["--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
                  "--hostname", "prism-sandbox", "--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp",
                  "--chdir", "/tmp", "--", python, str(AGENT), "--scratch", "/tmp/prism"]
