@@ -9,15 +9,24 @@ from __future__ import annotations
 import re
 import tomllib
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 SandboxName = Literal["auto", "bubblewrap", "docker", "none"]
 Label = Literal["valid", "invalid"]
 RevealLevel = Literal["full", "labels", "counts"]
 
 _ID = re.compile(r"^[a-z0-9._-]+$")
+
+
+def _check_id(v: str) -> str:
+    if not _ID.match(v):
+        raise ValueError(f"expected an id matching [a-z0-9._-]+, got {v!r}")
+    return v
+
+
+Id = Annotated[str, AfterValidator(_check_id)]
 
 
 class ManifestError(Exception):
@@ -34,7 +43,7 @@ class ManifestError(Exception):
 class TaskSection(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    id: str
+    id: Id
     statement: str = ""
     initial: str = "initial"
     timeout_s: float = Field(default=10, gt=0, le=3600)
@@ -47,31 +56,17 @@ class TaskSection(BaseModel):
     # A non-pytest task's own test command, run with /bin/sh -c in the program tree; exit 0 = pass.
     test_command: str | None = None
 
-    @field_validator("id")
-    @classmethod
-    def _id_shape(cls, v: str) -> str:
-        if not _ID.match(v):
-            raise ValueError(f"expected an id matching [a-z0-9._-]+, got {v!r}")
-        return v
-
 
 class CandidateSection(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    id: str
+    id: Id
     label: Label
     reference: bool = False
     patch: str | None = None
     overlay: str | None = None
     sha256: str | None = None
     note: str = ""
-
-    @field_validator("id")
-    @classmethod
-    def _id_shape(cls, v: str) -> str:
-        if not _ID.match(v):
-            raise ValueError(f"expected an id matching [a-z0-9._-]+, got {v!r}")
-        return v
 
     @field_validator("sha256")
     @classmethod
