@@ -1,5 +1,6 @@
 # Two commands: `make demo` (set up, then judge an example suite) and `make test` (set up, then everything).
-PY ?= python3
+# Everything runs from the virtual environment scripts/setup.sh makes in .venv.
+export PATH := $(CURDIR)/.venv/bin:$(PATH)
 DEMO_TASK := fixtures/mean-rounded
 
 .PHONY: demo test test-python test-extension vsix bench setup
@@ -13,15 +14,15 @@ demo: setup
 	@echo "== a suite that judges behaviour: joint success (exit status 0)"
 	prism run $(DEMO_TASK) $(DEMO_TASK)/suites/test_strong.py
 
-test: 
+test:
 	scripts/setup.sh --test
 	$(MAKE) test-python
 	$(MAKE) test-extension
 
 test-python:
-	$(PY) -m pytest -q
+	python -m pytest -q
 
-# The VS Code extension: build, type-check, lint, unit tests, package, check the package.
+# The VS Code extension: build, type-check, lint, unit and protocol tests, package, check the package.
 test-extension:
 	@if node -e 'process.exit(+process.versions.node.split(".")[0] >= 20 ? 0 : 1)'; then \
 		cd vscode-client && npm ci --no-audit --no-fund && npm run build && npm run typecheck && npm run lint \
@@ -33,4 +34,4 @@ vsix:
 	cd vscode-client && npm ci --no-audit --no-fund && npm run package
 
 bench:
-	$(PY) bench/panel_speed.py
+	python bench/panel_speed.py --repeat 5
