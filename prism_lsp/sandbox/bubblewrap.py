@@ -30,17 +30,24 @@ def probe() -> str | None:
     if not bwrap:
         return f"bwrap not found: {INSTALL_HINT}"
     try:
-        proc = subprocess.run(
-            [bwrap, "--ro-bind", "/", "/", "--unshare-all", "--die-with-parent", "--", "/bin/true"],
-            capture_output=True, text=True, timeout=20,
-        )
+        # The same mounts and namespaces as a real runner, so a host that allows namespaces but
+        # not, say, a fresh /proc (inside an unprivileged container) is found out here.
+        proc = subprocess.run([*_isolation_args(64), "--", "/bin/true"], capture_output=True, text=True, timeout=20)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"bwrap failed to start: {exc}"
     if proc.returncode != 0:
         hint = ("; unprivileged user namespaces may be disabled "
-                "(sysctl kernel.unprivileged_userns_clone=1, or on Ubuntu 24.04+ an AppArmor profile for bwrap)")
-        return f"bwrap cannot create namespaces: {proc.stderr.strip() or proc.returncode}{hint}"
+                "(sysctl kernel.unprivileged_userns_clone=1, or on Ubuntu 24.04+ an AppArmor profile for bwrap),"
+                " or this is an unprivileged container (use the docker backend from the host)")
+        return f"bwrap cannot build the sandbox: {proc.stderr.strip() or proc.returncode}{hint}"
     return None
+
+
+def _isolation_args(tmpfs_mb: int) -> list[str]:
+    """bwrap's mounts and namespaces, without the binds back and the command."""
+    return ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+            "--size", str(tmpfs_mb << 20), "--tmpfs", "/tmp", "--tmpfs", "/dev/shm",
+            "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
 
 
 def _needed_paths(python: str, extra: list[Path]) -> list[Path]:
@@ -68,8 +75,7 @@ class BubblewrapBackend:
     def argv(self, python: str, limits: Limits) -> list[str]:
         home = Path(os.path.expanduser("~")).resolve()
         hidden = [Path("/tmp"), Path("/dev/shm")] + ([home] if home != Path("/") else [])
-        args = ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-                "--size", str(limits.tmpfs_mb << 20), "--tmpfs", "/tmp", "--tmpfs", "/dev/shm"]
+        args = _isolation_args(limits.tmpfs_mb)
         if home in hidden:
             args += ["--tmpfs", str(home)]
         # What the runner needs may live under a folder hidden above (a checkout or the tree
@@ -77,8 +83,7 @@ class BubblewrapBackend:
         for path in _needed_paths(python, [self.cache_root]):
             if any(path.is_relative_to(h) and path != h for h in hidden):
                 args += ["--ro-bind", str(path), str(path)]
-        args += ["--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
-                 "--hostname", "prism-sandbox", "--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp",
+        args += ["--hostname", "prism-sandbox", "--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp",
                  "--chdir", "/tmp", "--", python, str(AGENT), "--scratch", "/tmp/prism"]
         return args
 
