@@ -15,7 +15,6 @@ import {
   LanguageClientOptions,
   ServerOptions,
   State,
-  TransportKind,
 } from 'vscode-languageclient/node';
 
 import { CLIENT_COMMANDS, SERVER_COMMANDS, candidatePicks, parseCandidates, parseShowCandidate, withDocumentUri } from './commands';
@@ -208,7 +207,8 @@ async function startClient(): Promise<void> {
   const serverOptions: ServerOptions = {
     command: interpreter.command,
     args: serverArgs(),
-    transport: TransportKind.stdio,
+    // No `transport`: it defaults to stdio, whereas `TransportKind.stdio` would append
+    // `--stdio` to the arguments, which `python -m prism_lsp` rejects.
     options: { cwd: serverCwd(), env: { ...process.env, PYTHONUNBUFFERED: '1' } },
   };
 

@@ -12,7 +12,8 @@ if (args[0] === '-c') {
   }
   process.exit(0);
 }
-if (args[0] !== '-m' || args[1] !== 'prism_lsp') {
+// Exactly `-m prism_lsp`, like the real server's argument parser (which rejects e.g. `--stdio`).
+if (args.length !== 2 || args[0] !== '-m' || args[1] !== 'prism_lsp') {
   process.stderr.write(`fake-python: unexpected arguments ${JSON.stringify(args)}\n`);
   process.exit(2);
 }

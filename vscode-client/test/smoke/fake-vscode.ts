@@ -68,6 +68,100 @@ export class Uri {
   }
 }
 
+export class Position {
+  constructor(
+    readonly line: number,
+    readonly character: number,
+  ) {}
+}
+
+export class Range {
+  readonly start: Position;
+  readonly end: Position;
+  constructor(a: Position | number, b: Position | number, c?: number, d?: number) {
+    if (typeof a === 'number' && typeof b === 'number') {
+      this.start = new Position(a, b);
+      this.end = new Position(c ?? a, d ?? b);
+    } else {
+      this.start = a as Position;
+      this.end = b as Position;
+    }
+  }
+}
+
+export class Location {
+  constructor(
+    readonly uri: Uri,
+    readonly range: Range,
+  ) {}
+}
+
+export class DiagnosticRelatedInformation {
+  constructor(
+    readonly location: Location,
+    readonly message: string,
+  ) {}
+}
+
+export const DiagnosticSeverity = { Error: 0, Warning: 1, Information: 2, Hint: 3 } as const;
+export const DiagnosticTag = { Unnecessary: 1, Deprecated: 2 } as const;
+
+export class Diagnostic {
+  code: string | number | { value: string | number; target: Uri } | undefined;
+  source: string | undefined;
+  relatedInformation: DiagnosticRelatedInformation[] | undefined;
+  tags: number[] | undefined;
+  constructor(
+    readonly range: Range,
+    readonly message: string,
+    readonly severity: number = DiagnosticSeverity.Error,
+  ) {}
+}
+
+/** A text document as the language client reads it (uri, languageId, version, getText). */
+export interface FakeTextDocument {
+  uri: Uri;
+  fileName: string;
+  languageId: string;
+  version: number;
+  isClosed: boolean;
+  isDirty: boolean;
+  isUntitled: boolean;
+  lineCount: number;
+  getText(): string;
+}
+
+interface DocumentFilter {
+  language?: string;
+  scheme?: string;
+  pattern?: unknown;
+  notebookType?: string;
+}
+
+/** `vscode.languages.match` for the selectors the extension uses: language and scheme (patterns unsupported). */
+function matchSelector(selector: unknown, doc: FakeTextDocument): number {
+  const filters: unknown[] = Array.isArray(selector) ? selector : [selector];
+  let best = 0;
+  for (const f of filters) {
+    if (typeof f === 'string') {
+      best = Math.max(best, f === doc.languageId ? 10 : f === '*' ? 5 : 0);
+      continue;
+    }
+    const filter = f as DocumentFilter;
+    if (filter.pattern !== undefined || filter.notebookType !== undefined) {
+      continue;
+    }
+    if (filter.language !== undefined && filter.language !== '*' && filter.language !== doc.languageId) {
+      continue;
+    }
+    if (filter.scheme !== undefined && filter.scheme !== '*' && filter.scheme !== doc.uri.scheme) {
+      continue;
+    }
+    best = Math.max(best, filter.language !== undefined && filter.language !== '*' ? 10 : 5);
+  }
+  return best;
+}
+
 export class ThemeColor {
   constructor(readonly id: string) {}
 }
@@ -108,6 +202,15 @@ function anything(name: string): unknown {
   });
 }
 
+export interface FakeStatusItem {
+  text: string;
+  tooltip: unknown;
+  command: unknown;
+  visible: boolean;
+  /** Every text the item was given, in order. */
+  texts: string[];
+}
+
 export interface FakeState {
   settings: Record<string, unknown>;
   commands: Map<string, (...args: unknown[]) => unknown>;
@@ -116,13 +219,70 @@ export interface FakeState {
   quickPickChoice: (items: unknown[]) => unknown;
   opened: string[];
   clipboard: string[];
-  statusItems: { text: string; tooltip: unknown; command: unknown; visible: boolean }[];
+  statusItems: FakeStatusItem[];
   output: string[];
   configListeners: EventEmitter<{ affectsConfiguration(section: string): boolean }>;
   activeEditor: { document: { uri: Uri; languageId: string } } | undefined;
+  workspaceFolders: { uri: Uri; name: string; index: number }[] | undefined;
+  /** Open documents (`workspace.textDocuments`); add with `openDocument`. */
+  documents: FakeTextDocument[];
+  /** The language client's diagnostics, by document uri (last `set` wins). */
+  diagnostics: Map<string, Diagnostic[]>;
+  /** Fires (with what changed) on diagnostics, status bar text and messages: wait on this, do not sleep. */
+  changes: EventEmitter<string>;
 }
 
-export function createFakeVscode(packageRoot: string): { api: Record<string, unknown>; state: FakeState } {
+/**
+ * Resolves with `probe()`'s first value that is not undefined/false, checked now and on
+ * every `state.changes` event; rejects after `ms` with `what` and `describe()` (the state seen).
+ */
+export function waitFor<T>(
+  state: FakeState,
+  what: string,
+  probe: () => T | undefined | false,
+  ms: number,
+  describe: () => string = () => '',
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const check = (): boolean => {
+      let value: T | undefined | false;
+      try {
+        value = probe();
+      } catch (err) {
+        finish();
+        reject(err instanceof Error ? err : new Error(String(err)));
+        return true;
+      }
+      if (value !== undefined && value !== false) {
+        finish();
+        resolve(value);
+        return true;
+      }
+      return false;
+    };
+    const timer = setTimeout(() => {
+      finish();
+      const seen = describe();
+      reject(new Error(`timed out after ${ms} ms waiting for ${what}${seen ? `; seen: ${seen}` : ''}`));
+    }, ms);
+    const subscription = state.changes.event(() => {
+      check();
+    });
+    function finish(): void {
+      clearTimeout(timer);
+      subscription.dispose();
+    }
+    check();
+  });
+}
+
+export interface FakeVscode {
+  api: Record<string, unknown>;
+  state: FakeState;
+  openDocument(fsPath: string, text: string, languageId?: string): FakeTextDocument;
+}
+
+export function createFakeVscode(packageRoot: string): FakeVscode {
   const pkg = JSON.parse(fs.readFileSync(path.join(packageRoot, 'package.json'), 'utf8')) as {
     contributes: { configuration: { properties: Record<string, { default?: unknown }> } };
   };
@@ -140,12 +300,78 @@ export function createFakeVscode(packageRoot: string): { api: Record<string, unk
     output: [],
     configListeners: new EventEmitter(),
     activeEditor: undefined,
+    workspaceFolders: undefined,
+    documents: [],
+    diagnostics: new Map(),
+    changes: new EventEmitter(),
+  };
+  const documentOpened = new EventEmitter<FakeTextDocument>();
+  const activeEditorChanged = new EventEmitter<unknown>();
+
+  /** Opens a document in the fake workspace (the language client sends didOpen for it) and makes it active. */
+  function openDocument(fsPath: string, text: string, languageId = 'python'): FakeTextDocument {
+    const doc: FakeTextDocument = {
+      uri: Uri.file(fsPath),
+      fileName: fsPath,
+      languageId,
+      version: 1,
+      isClosed: false,
+      isDirty: false,
+      isUntitled: false,
+      lineCount: text.split('\n').length,
+      getText: () => text,
+    };
+    state.documents.push(doc);
+    documentOpened.fire(doc);
+    state.activeEditor = { document: doc };
+    activeEditorChanged.fire(state.activeEditor);
+    return doc;
+  }
+
+  const diagnosticCollection = (name?: string) => {
+    const set = (uri: Uri, diagnostics: readonly Diagnostic[] | undefined): void => {
+      if (diagnostics === undefined) {
+        state.diagnostics.delete(uri.toString());
+      } else {
+        state.diagnostics.set(uri.toString(), [...diagnostics]);
+      }
+    };
+    return {
+      name: name ?? 'fake',
+      set: (first: Uri | [Uri, Diagnostic[] | undefined][], diagnostics?: readonly Diagnostic[]) => {
+        if (Array.isArray(first)) {
+          for (const [uri, diags] of first) {
+            set(uri, diags);
+          }
+        } else {
+          set(first, diagnostics);
+        }
+        state.changes.fire('diagnostics');
+      },
+      delete: (uri: Uri) => {
+        state.diagnostics.delete(uri.toString());
+        state.changes.fire('diagnostics');
+      },
+      clear: () => {
+        state.diagnostics.clear();
+        state.changes.fire('diagnostics');
+      },
+      get: (uri: Uri) => state.diagnostics.get(uri.toString()),
+      has: (uri: Uri) => state.diagnostics.has(uri.toString()),
+      forEach: (fn: (uri: Uri, diags: Diagnostic[]) => void) => {
+        for (const [uri, diags] of state.diagnostics) {
+          fn(Uri.parse(uri), diags);
+        }
+      },
+      dispose: () => undefined,
+    };
   };
 
   const message =
     (level: string) =>
     (text: string, ...items: unknown[]): Promise<string | undefined> => {
       state.messages.push({ level, text, items: items.filter((i): i is string => typeof i === 'string') });
+      state.changes.fire('message');
       return Promise.resolve(state.answers.shift());
     };
 
@@ -191,6 +417,13 @@ export function createFakeVscode(packageRoot: string): { api: Record<string, unk
     EventEmitter,
     Disposable,
     Uri,
+    Position,
+    Range,
+    Location,
+    Diagnostic,
+    DiagnosticSeverity,
+    DiagnosticTag,
+    DiagnosticRelatedInformation,
     ThemeColor,
     CancellationTokenSource,
     CancellationError,
@@ -230,12 +463,21 @@ export function createFakeVscode(packageRoot: string): { api: Record<string, unk
       },
       visibleTextEditors: [],
       tabGroups: { all: [], onDidChangeTabs: noop, onDidChangeTabGroups: noop },
-      onDidChangeActiveTextEditor: noop,
+      onDidChangeActiveTextEditor: activeEditorChanged.event,
       onDidChangeVisibleTextEditors: noop,
       createOutputChannel: outputChannel,
       createStatusBarItem: () => {
+        let text = '';
         const item = {
-          text: '',
+          get text() {
+            return text;
+          },
+          set text(value: string) {
+            text = value;
+            item.texts.push(value);
+            state.changes.fire('status');
+          },
+          texts: [] as string[],
           tooltip: undefined as unknown,
           command: undefined as unknown,
           visible: false,
@@ -263,12 +505,16 @@ export function createFakeVscode(packageRoot: string): { api: Record<string, unk
         Promise.resolve(task({ report: () => undefined }, new CancellationTokenSource().token)),
     },
     workspace: {
-      workspaceFolders: undefined,
-      textDocuments: [],
+      get workspaceFolders() {
+        return state.workspaceFolders;
+      },
+      get textDocuments() {
+        return state.documents;
+      },
       getConfiguration: configuration,
       getWorkspaceFolder: () => undefined,
       onDidChangeConfiguration: state.configListeners.event,
-      onDidOpenTextDocument: noop,
+      onDidOpenTextDocument: documentOpened.event,
       onDidCloseTextDocument: noop,
       onDidChangeTextDocument: noop,
       onDidSaveTextDocument: noop,
@@ -294,7 +540,7 @@ export function createFakeVscode(packageRoot: string): { api: Record<string, unk
       applyEdit: () => Promise.resolve(true),
     },
     languages: new Proxy(
-      { match: () => 0, createDiagnosticCollection: () => anything('diagnostics') },
+      { match: matchSelector, createDiagnosticCollection: diagnosticCollection },
       { get: (t, p: string) => (p in t ? (t as Record<string, unknown>)[p] : noop) },
     ),
   };
@@ -302,5 +548,6 @@ export function createFakeVscode(packageRoot: string): { api: Record<string, unk
   return {
     api: new Proxy(api, { get: (t, p) => (typeof p === 'string' && !(p in t) ? anything(p) : t[p as string]) }),
     state,
+    openDocument,
   };
 }
