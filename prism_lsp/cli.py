@@ -136,7 +136,12 @@ def prism_main(argv: list[str] | None = None) -> int:
 
 
 def lsp_main(argv: list[str] | None = None) -> None:
-    """Entry point of `prism-lsp`: the language server over stdio (or --tcp)."""
+    """Entry point of `prism-lsp`: the language server over stdio (or --tcp).
+
+    `--stdio` is accepted and ignored: stdio is the default, and many clients
+    (vscode-languageclient's stdio transport among them) pass it anyway.
+    """
     from prism_lsp.server.app import main
 
-    main(argv)
+    args = sys.argv[1:] if argv is None else argv
+    main([a for a in args if a != "--stdio"])
