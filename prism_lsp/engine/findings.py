@@ -2,7 +2,9 @@
 
 Messages honour the reveal level: `full` names candidates and the values
 compared, `labels` only labels and counts, `counts` collapses everything into
-how many valid candidates were rejected and invalid ones accepted.
+how many valid candidates were rejected and invalid ones accepted. With the suite's
+text, a rejected valid candidate reads `expected 3, got 2 from `half-even``
+whenever that is certain (see :mod:`prism_lsp.engine.wording`).
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from prism_lsp.analysis.suite_map import parse_suite
+from prism_lsp.engine.wording import compared
 from prism_lsp.model.outcome import ProgramResult, TestResult
 from prism_lsp.model.task import Candidate
 
@@ -49,7 +53,8 @@ def _first_test_line(results: list[ProgramResult]) -> int:
     return min(lines) if lines else 1
 
 
-def rejects_valid(pairs: list[tuple[Candidate, ProgramResult]], reveal: str) -> list[Finding]:
+def rejects_valid(pairs: list[tuple[Candidate, ProgramResult]], reveal: str,
+                  suite_text: str | None = None) -> list[Finding]:
     by_line: dict[int, list[tuple[Candidate, TestResult]]] = defaultdict(list)
     for cand, res in pairs:
         if not cand.valid or res.outcome != "fail":
@@ -57,16 +62,38 @@ def rejects_valid(pairs: list[tuple[Candidate, ProgramResult]], reveal: str) -> 
         for t in res.tests:
             if t.outcome == "fail":
                 by_line[t.line or t.def_line or 1].append((cand, t))
+    sources = _assert_sources(suite_text) if suite_text is not None and by_line and reveal == "full" else {}
     findings = []
     for line, hits in sorted(by_line.items()):
         cands = list({c.id: c for c, _ in hits}.values())
         msg = f"rejects {_who(cands, 'valid', reveal)}"
         if reveal == "full":
-            details = "; ".join(f"`{c.id}`: {_first_line(t.message)}" for c, t in hits)
-            msg += f" — {details}"
+            msg += f" — {_details(hits, sources.get(line))}"
         findings.append(Finding("rejects-valid", line, line, f"{msg}. {TEACH_OVERSPEC}",
                                 [c.id for c in cands], sorted({t.name for _, t in hits})))
     return findings
+
+
+def _assert_sources(text: str) -> dict[int, str]:
+    """1-based line -> source of the one assert statement touching it (lines shared by two asserts
+    are left out: the runner's line cannot say which of them failed)."""
+    seen: dict[int, list[str]] = defaultdict(list)
+    for a in parse_suite(text).all_assertions():
+        for line in range(a.span.start_line, a.span.end_line + 1):
+            seen[line].append(a.text)
+    return {line: found[0] for line, found in seen.items() if len(found) == 1}
+
+
+def _details(hits: list[tuple[Candidate, TestResult]], source: str | None) -> str:
+    """`expected 3, got 2 from `a`, `b`` per distinct value pair; pytest's own line otherwise."""
+    groups: dict[str, list[str]] = {}
+    for cand, t in hits:
+        cmp = compared(t.message, source)
+        key = cmp.phrase() if cmp is not None else f"`{cand.id}`: {_first_line(t.message)}"
+        ids = groups.setdefault(key, [])
+        if cmp is not None and cand.id not in ids:
+            ids.append(cand.id)
+    return "; ".join(key + (" from " + ", ".join(f"`{i}`" for i in ids) if ids else "") for key, ids in groups.items())
 
 
 def accepts_invalid(pairs: list[tuple[Candidate, ProgramResult]], reveal: str) -> list[Finding]:
@@ -132,12 +159,14 @@ def execution_errors(baseline: ProgramResult, pairs: list[tuple[Candidate, Progr
     return findings
 
 
-def build_findings(baseline: ProgramResult, pairs: list[tuple[Candidate, ProgramResult]], reveal: str = "full") -> list[Finding]:
-    """Every runtime finding for one panel run, in line order."""
+def build_findings(baseline: ProgramResult, pairs: list[tuple[Candidate, ProgramResult]], reveal: str = "full",
+                   suite_text: str | None = None) -> list[Finding]:
+    """Every runtime finding for one panel run, in line order (`suite_text` lets messages say
+    which value was expected)."""
     if reveal == "counts":
         found = _counts_only(pairs)
     else:
-        found = rejects_valid(pairs, reveal) + accepts_invalid(pairs, reveal)
+        found = rejects_valid(pairs, reveal, suite_text) + accepts_invalid(pairs, reveal)
     found += misses_baseline(baseline) + execution_errors(baseline, pairs, reveal)
     return sorted(found, key=lambda f: (f.line, f.kind))
 

@@ -112,7 +112,7 @@ def build_report(task: Task, suite: Suite, run: PanelRun, *, reveal: str = "full
     """The report of DESIGN.md for one run, with messages at the given reveal level."""
     verdicts = [Verdict(c.id, c.valid, c.reference, r.outcome) for c, r in run.results]
     metrics = task_metrics(run.baseline.outcome, verdicts)
-    findings = build_findings(run.baseline, run.results, reveal) + list(extra_findings or [])
+    findings = build_findings(run.baseline, run.results, reveal, suite.text) + list(extra_findings or [])
     with_values = reveal == "full"
     candidates = []
     for i, (c, r) in enumerate(run.results):

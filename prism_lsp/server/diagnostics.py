@@ -88,8 +88,11 @@ def _finding_range(check: Check, finding: FindingOut, lines: Lines) -> types.Ran
 
 
 def _related(check: Check, finding: FindingOut) -> list[types.DiagnosticRelatedInformation]:
-    """Where each named candidate changed the program: a real file in the materialization cache."""
-    if check.run is None or check.task is None:
+    """Where each named candidate changed the program: a real file in the materialization cache.
+
+    Only at reveal `full`: a candidate's file is its answer (findings below `full` carry no ids
+    anyway; this keeps it so if they ever do)."""
+    if check.run is None or check.task is None or check.reveal != "full":
         return []
     out = []
     for cid in finding.candidates:
