@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from prism_lsp.engine.findings import Finding, build_findings
 from prism_lsp.engine.metrics import Verdict, task_metrics
 from prism_lsp.engine.pool import RunnerPool
+from prism_lsp.engine.reveal import anonymous_ids
 from prism_lsp.engine.results import program_from_runner, program_out
 from prism_lsp.materialize import MaterializeError, ProgramTree, TreeCache
 from prism_lsp.model.outcome import ProgramResult
@@ -114,12 +115,13 @@ def build_report(task: Task, suite: Suite, run: PanelRun, *, reveal: str = "full
     metrics = task_metrics(run.baseline.outcome, verdicts)
     findings = build_findings(run.baseline, run.results, reveal, suite.text) + list(extra_findings or [])
     with_values = reveal == "full"
+    names = anonymous_ids([c for c, _ in run.results], reveal)
     candidates = []
-    for i, (c, r) in enumerate(run.results):
+    for c, r in run.results:
         verdict = {"pass": "accepted", "fail": "rejected"}.get(r.outcome)
         correct = verdict == ("accepted" if c.valid else "rejected")
         out = program_out(r, with_values).model_dump()
-        candidates.append(CandidateOut(**out, id=c.id if reveal == "full" else f"{c.label}-{i + 1}",
+        candidates.append(CandidateOut(**out, id=names[c.id],
                                        label=c.label, reference=c.reference, verdict=verdict, correct=correct,
                                        note=c.note if reveal == "full" else ""))
     return PanelReport(

@@ -49,6 +49,16 @@ class Collector:
             self.tests[item.nodeid] = entry
         return entry
 
+    def _raised_elsewhere(self, excinfo) -> str | None:
+        """`file:line` of the innermost frame when it is not in the suite, else None."""
+        try:
+            last = excinfo.traceback[-1]
+            if os.path.realpath(str(last.path)) == self.suite_path:
+                return None
+            return f"{os.path.basename(str(last.path))}:{last.lineno + 1}"
+        except Exception:
+            return None
+
     def _suite_line(self, excinfo) -> int | None:
         line = None
         for entry in excinfo.traceback:
@@ -126,6 +136,11 @@ class Collector:
             lines = full.splitlines() or [full]
             compared = next((ln for ln in lines if ln.startswith("assert ")), None)
             message = lines[0] if compared is None or compared == lines[0] else f"{lines[0]} — {compared}"
+            origin = self._raised_elsewhere(exc)
+            if origin:
+                # An assert in a helper or conftest failed under this suite line: say where, so
+                # nobody reads its values as this line's comparison.
+                message = f"{origin}: {message}"
         else:
             message = exc.exconly()
         entry.update(outcome="fail", line=line, message=short(message))

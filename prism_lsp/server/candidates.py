@@ -12,7 +12,7 @@ from pathlib import Path
 
 from prism_lsp.materialize import ProgramTree
 from prism_lsp.model.task import Candidate, Task
-from prism_lsp.server.outcomes import anonymous_ids
+from prism_lsp.engine.reveal import anonymous_ids
 
 
 @dataclass(frozen=True)

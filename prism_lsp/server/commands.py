@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 from prism_lsp.server.candidates import changed_target, list_candidates
-from prism_lsp.server.outcomes import anonymous_ids
+from prism_lsp.engine.reveal import anonymous_ids
 from prism_lsp.server.status import status_params
 
 if TYPE_CHECKING:

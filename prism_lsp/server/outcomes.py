@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from prism_lsp.analysis.suite_map import SuiteMap, TestInfo, test_at_line, test_for_name
 from prism_lsp.model.outcome import ProgramResult, TestResult
-from prism_lsp.model.task import Candidate
 from prism_lsp.server.checker import Check
+from prism_lsp.engine.reveal import anonymous_ids
 
 
 @dataclass(frozen=True)
@@ -84,20 +84,6 @@ def test_summary(check: Check, name: str) -> TestSummary | None:
 
 
 test_summary.__test__ = False  # type: ignore[attr-defined]
-
-
-def anonymous_ids(candidates: tuple[Candidate, ...] | list[Candidate], reveal: str) -> dict[str, str]:
-    """Candidate id -> the name shown at this reveal level (`valid #2`, `candidate 3`)."""
-    if reveal == "full":
-        return {c.id: c.id for c in candidates}
-    if reveal == "labels":
-        counts: dict[str, int] = {}
-        names = {}
-        for c in candidates:
-            counts[c.label] = counts.get(c.label, 0) + 1
-            names[c.id] = f"{c.label}-{counts[c.label]}"
-        return names
-    return {c.id: f"candidate-{i + 1}" for i, c in enumerate(candidates)}
 
 
 def assertion_rows(check: Check, name: str, start_line: int, end_line: int) -> list[AssertionRow]:

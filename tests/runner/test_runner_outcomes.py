@@ -97,3 +97,14 @@ def test_the_none_backend_gives_the_same_verdicts(engine, task):
     text = "from pkg.calc import half\n\ndef test_odd():\n    assert half(5) == 3\n"
     result = engine.run(task, Suite("tests/test_c.py", text), RunOptions(sandbox="none"))
     assert result.baseline.outcome == "fail" and dict(result.results)[task.reference].outcome == "pass"
+
+
+def test_an_assert_failing_inside_a_helper_names_where_it_failed(tmp_path, engine):
+    initial = {**INITIAL, "checks.py": "def check_half(f, x, want):\n    assert f(x) == want\n"}
+    task = load_task(write_task(tmp_path / "t", initial=initial, candidates=[
+        {"id": "reference", "reference": True, "files": CANDIDATE}]))
+    text = "from pkg.calc import half\nfrom checks import check_half\n\ndef test_x():\n    check_half(half, 5, 3)\n"
+    baseline, _ = run(engine, task, text)
+    t = baseline.tests[0]
+    assert t.outcome == "fail" and t.line == 5
+    assert t.message.startswith("checks.py:2: ")  # not rewritten by pytest: no values to misread
