@@ -2,12 +2,20 @@
 
 The CLI makes one for a command; the language server keeps one for its life,
 so runners stay warm and trees stay built while the author types.
+
+Docker pools are per task (one container per task, as its runners share it);
+bubblewrap and `none` pools are shared by tasks with the same settings, since
+those isolate every runner on its own. Only the `max_pools` most recently used
+pools stay alive (closing a Docker pool removes its container), so a `prism
+score` over hundreds of tasks, or a server that saw many, holds a few.
 """
 
 from __future__ import annotations
 
 import os
 import threading
+from collections import Counter, OrderedDict
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,30 +40,85 @@ class RunOptions:
 
 
 class EngineSession:
-    """Owns pools keyed by (backend, python, image, limits); thread-safe; close() when done."""
+    """Owns warm pools (per task under Docker, per settings otherwise); thread-safe; close() when done."""
 
-    def __init__(self, cache_root: Path | None = None, workers: int | None = None):
+    def __init__(self, cache_root: Path | None = None, workers: int | None = None, max_pools: int = 4):
         self.cache = TreeCache(cache_root or default_cache_dir())
         self.workers = workers or os.cpu_count() or 1
-        self._pools: dict[tuple, RunnerPool] = {}
+        self.max_pools = max(1, max_pools)
+        self._pools: OrderedDict[tuple, RunnerPool] = OrderedDict()  # least recently used first
+        self._busy: Counter[tuple] = Counter()  # runs using each pool now: those are never evicted
+        self._auto: dict[bool, str] = {}  # what `auto` resolved to, with and without a task image
         self._lock = threading.Lock()
 
     def pool_for(self, task: Task, sandbox: str | None = None) -> RunnerPool:
-        """The warm pool for this task's sandbox settings (raises `SandboxUnavailable`)."""
-        name = sandbox or task.sandbox
-        key = (name, task.python, task.image, str(task.dockerfile), task.memory_mb)
+        """The warm pool for this task (raises `SandboxUnavailable`).
+
+        The pool stays usable until the session evicts it: at most `max_pools` pools
+        are kept, and one in use by `run`/`report` is never closed under it.
+        """
+        with self._lease(task, sandbox) as pool:
+            return pool
+
+    @contextmanager
+    def _lease(self, task: Task, sandbox: str | None):
+        key, pool, evicted = self._acquire(task, sandbox or task.sandbox)
+        try:
+            self._close_all(evicted)
+            yield pool
+        finally:
+            with self._lock:
+                self._busy[key] -= 1
+                if self._busy[key] <= 0:
+                    del self._busy[key]
+                evicted = self._evict_locked()
+            self._close_all(evicted)
+
+    def _acquire(self, task: Task, name: str) -> tuple[tuple, RunnerPool, list[RunnerPool]]:
+        brings_image = bool(task.image or task.dockerfile)
         with self._lock:
+            backend = None
+            resolved = self._auto.get(brings_image) if name == "auto" else name
+            if resolved is None:
+                backend = resolve_backend(name, self.cache.root, image=task.image, dockerfile=task.dockerfile)
+                resolved = self._auto[brings_image] = backend.name
+            key = (resolved, task.python, task.image, str(task.dockerfile), task.memory_mb,
+                   str(task.root) if resolved == "docker" else None)
             pool = self._pools.get(key)
             if pool is None:
-                backend = resolve_backend(name, self.cache.root, image=task.image, dockerfile=task.dockerfile)
+                backend = backend or resolve_backend(resolved, self.cache.root, image=task.image,
+                                                     dockerfile=task.dockerfile)
                 pool = RunnerPool(backend, workers=self.workers, python=task.python,
                                   limits=Limits(memory_mb=task.memory_mb))
                 self._pools[key] = pool
-            return pool
+            elif backend is not None:
+                backend.close()  # only resolved `auto`; it never started anything
+            self._pools.move_to_end(key)
+            self._busy[key] += 1
+            return key, pool, self._evict_locked()
+
+    def _evict_locked(self) -> list[RunnerPool]:
+        """Take the least recently used idle pools beyond `max_pools` out (the caller closes them)."""
+        evicted = []
+        for key in list(self._pools):
+            if len(self._pools) <= self.max_pools:
+                break
+            if not self._busy[key]:
+                evicted.append(self._pools.pop(key))
+        return evicted
+
+    @staticmethod
+    def _close_all(pools: list[RunnerPool]) -> None:
+        # Outside the lock: closing joins runner threads and removes containers.
+        for pool in pools:
+            pool.close()
 
     def run(self, task: Task, suite: Suite, options: RunOptions = RunOptions(), *,
             progress: Progress | None = None, cancel: threading.Event | None = None) -> PanelRun:
-        pool = self.pool_for(task, options.sandbox)
+        with self._lease(task, options.sandbox) as pool:
+            return self._run(task, suite, options, pool, progress, cancel)
+
+    def _run(self, task, suite, options, pool, progress, cancel) -> PanelRun:
         return run_programs(task, suite, pool, self.cache, timeout_s=options.timeout_s,
                             tests=list(options.tests) if options.tests else None, progress=progress, cancel=cancel)
 
@@ -63,8 +126,8 @@ class EngineSession:
                progress: Progress | None = None, cancel: threading.Event | None = None,
                extra_findings: list[Finding] | None = None) -> PanelReport:
         """Run the panel and build its report (what `prism run` prints)."""
-        pool = self.pool_for(task, options.sandbox)
-        run = self.run(task, suite, options, progress=progress, cancel=cancel)
+        with self._lease(task, options.sandbox) as pool:
+            run = self._run(task, suite, options, pool, progress, cancel)
         warning = pool.backend.warning
         return build_report(task, suite, run, reveal=options.reveal or task.reveal, extra_findings=extra_findings,
                             sandbox=pool.backend.name, warnings=[warning] if warning else [])

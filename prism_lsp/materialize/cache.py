@@ -11,6 +11,7 @@ import hashlib
 import json
 import os
 import shutil
+import stat
 import tempfile
 import threading
 from dataclasses import dataclass, field
@@ -21,7 +22,8 @@ from prism_lsp.materialize.diffcheck import UnsafeDiff, summarize_diff
 from prism_lsp.materialize.digest import file_digest, tree_digest
 from prism_lsp.model.task import Candidate, Task
 
-_FORMAT = "prism-tree-v1"
+# v2: trees are readable by every uid (v1 trees sat in 0700 folders, unreadable to Docker's runners).
+_FORMAT = "prism-tree-v2"
 
 
 class MaterializeError(Exception):
@@ -53,6 +55,21 @@ def _stat_signature(root: Path) -> tuple:
             st = os.lstat(os.path.join(dirpath, name))
             sig.append((dirpath, name, st.st_size, st.st_mtime_ns, st.st_mode))
     return tuple(sig)
+
+
+def _readable_by_all(root: Path) -> None:
+    """Let every uid read `root` (a sandbox may run each runner under a uid of its own).
+
+    Trees hold the task's own files, which its runners read anyway; the folders
+    around the cache still decide who else on the host can reach them.
+    """
+    os.chmod(root, 0o755)  # mkdtemp made it 0700
+    for dirpath, dirnames, filenames in os.walk(root):
+        for name in dirnames + filenames:
+            path = os.path.join(dirpath, name)
+            st = os.lstat(path)
+            if not stat.S_ISLNK(st.st_mode):
+                os.chmod(path, st.st_mode | (0o555 if stat.S_ISDIR(st.st_mode) else 0o444))
 
 
 class TreeCache:
@@ -109,7 +126,7 @@ class TreeCache:
         if meta_path.is_file():
             meta = json.loads(meta_path.read_text())
             return ProgramTree(final / "tree", digest, {k: tuple(v) for k, v in meta["changed"].items()})
-        (self.root / "trees").mkdir(parents=True, exist_ok=True)
+        (self.root / "trees").mkdir(mode=0o755, parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=".build-", dir=self.root / "trees"))
         try:
             tree = staging / "tree"
@@ -121,6 +138,7 @@ class TreeCache:
                 raise
             meta = {"format": _FORMAT, "changed": {k: sorted(v) for k, v in changed.items()}}
             (staging / "meta.json").write_text(json.dumps(meta))
+            _readable_by_all(staging)
             try:
                 os.rename(staging, final)
             except OSError:

@@ -60,6 +60,14 @@ for _name in _pytest.config.default_plugins:
 _PLUGINS_OFF = ["warnings", "doctest", "junitxml", "pastebin", "stepwise", "faulthandler", "cacheprovider",
                 "unraisableexception", "threadexception", "setuponly", "setupplan"]
 _PR_SET_CHILD_SUBREAPER = 36
+# (host prefix, path here) when the sandbox mounts the tree cache elsewhere (Docker): requests name host paths.
+_trees_map: tuple[str, str] | None = None
+
+
+def _tree_path(path: str) -> str:
+    if _trees_map and (path == _trees_map[0] or path.startswith(_trees_map[0] + "/")):
+        return _trees_map[1] + path[len(_trees_map[0]):]
+    return path
 
 
 def _pytest_args(tree: str) -> list[str]:
@@ -110,7 +118,7 @@ def _child(req: dict, wfd: int, scratch: str) -> None:
     os.dup2(out_fd, 1)
     os.dup2(out_fd, 2)
     tree = os.path.join(work, "tree")
-    shutil.copytree(req["tree"], tree, symlinks=True)
+    shutil.copytree(_tree_path(req["tree"]), tree, symlinks=True)
     suite_path = os.path.join(tree, req["suite_rel"])
     os.makedirs(os.path.dirname(suite_path), exist_ok=True)
     with open(suite_path, "w", encoding="utf-8") as fh:
@@ -118,6 +126,7 @@ def _child(req: dict, wfd: int, scratch: str) -> None:
     home = os.path.join(work, "home")
     os.makedirs(home)
     os.environ.update(HOME=home, TMPDIR=work, PYTHONHASHSEED="0")
+    tempfile.tempdir = None  # forget the runner's cached one: tmp_path and friends land in this run's folder
     os.chdir(tree)
     sys.path.insert(0, tree)
     _set_limits(int(req.get("memory_mb", 1024)), int(req.get("output_limit", 16 << 20)), int(req.get("pids_max", 0)))
@@ -314,10 +323,22 @@ def _warm_up(scratch: str) -> None:
 
 
 def main() -> None:
-    scratch = tempfile.gettempdir()
-    if len(sys.argv) > 2 and sys.argv[1] == "--scratch":
-        scratch = sys.argv[2]
-        os.makedirs(scratch, exist_ok=True)
+    global _trees_map
+    opts = dict(zip(sys.argv[1::2], sys.argv[2::2]))  # --scratch DIR, --trees HOST=HERE
+    scratch = opts.get("--scratch") or tempfile.gettempdir()
+    if "--scratch" in opts:
+        # Private to this runner: other runners of a shared sandbox may run beside it under other uids.
+        os.makedirs(scratch, mode=0o700, exist_ok=True)
+        st = os.lstat(scratch)
+        if not os.path.isdir(scratch) or os.path.islink(scratch) or st.st_uid != os.getuid():
+            sys.exit(f"prism runner: scratch folder {scratch} exists and is not ours; refusing it")
+        os.chmod(scratch, 0o700)
+        # The warm-up's tmp_path too: a shared /tmp/pytest-of-<user> belongs to whichever runner made it first.
+        os.environ["TMPDIR"] = scratch
+        tempfile.tempdir = None
+    if "--trees" in opts:
+        host, _, here = opts["--trees"].partition("=")
+        _trees_map = (host.rstrip("/"), here.rstrip("/"))
     try:
         import ctypes
 

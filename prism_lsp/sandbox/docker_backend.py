@@ -1,12 +1,21 @@
 """The Docker backend: one container per task, reused; each runner is a `docker exec` inside it.
 
-The container (`network_mode="none"`, memory/pids/cpu limits, no capabilities,
-read-only root with a private tmpfs /tmp when the image allows) starts on the
-first spawn and lives until `close()` or interpreter exit. The tree cache is
-bind-mounted read-only at the same path, so runner requests are unchanged; the
-runner file is bind-mounted read-only too. A runner's wall-clock limits are the
-runner's own; killing a runner kills its processes inside the container
-(`docker_kill`), never the container. Containers carry `prism.owner=<pid>` and
+The container (`network_mode="none"`, memory/pids/cpu limits, no capabilities
+but root's `CAP_KILL`, read-only root with a private tmpfs /tmp when the image
+allows) starts on the first spawn and lives until `close()` or interpreter
+exit. The cache's trees are
+bind-mounted read-only at `/prism-trees` (a path no image ancestor can hide) and
+the runner maps the host paths of requests onto it; the runner file is
+bind-mounted read-only too.
+
+Runners of one container must not reach each other: each runs under a uid of
+its own (10000 and up, never reused within a container; numeric, so the image
+needs no account), with a private 0700 scratch folder, so one candidate can
+neither write another runner's trees nor signal its processes. Root in the
+container keeps only `CAP_KILL`, used by `docker_kill` to stop one runner;
+runners, being non-root, get no capabilities at all. A runner's wall-clock
+limits are the runner's own; killing a runner kills its processes inside the
+container, never the container. Containers carry `prism.owner=<pid>` and
 `prism.host=<hostname>` labels so ones left by a killed process can be removed.
 """
 
@@ -28,6 +37,8 @@ from prism_lsp.sandbox.docker_image import build_image, connect, default_image, 
 from prism_lsp.sandbox.docker_kill import SCRIPT as KILL_SCRIPT
 
 RUNNER_DIR = "/opt/prism-runner"
+TREES_DIR = "/prism-trees"
+FIRST_UID = 10000
 OWNER_LABEL = "prism.owner"
 HOST_LABEL = "prism.host"
 # Keeps the container alive without depending on `sleep infinity` support; tini (init=True) reaps.
@@ -48,12 +59,12 @@ def _container_python(python: str) -> str:
 
 
 class DockerRunner(RunnerProcess):
-    """A runner started with `docker exec -i`; kill() stops its processes in the container."""
+    """A runner started with `docker exec -i` under its own `uid`; kill() stops its processes in the container."""
 
-    def __init__(self, base: RunnerProcess, container: str, token: str, python: str):
+    def __init__(self, base: RunnerProcess, container: str, uid: int, python: str):
         super().__init__(base.proc, None, base._cleanup, base.stderr_path)
         self.container = container
-        self.token = token
+        self.uid = uid
         self.python = python
         self._killed = False
 
@@ -61,7 +72,8 @@ class DockerRunner(RunnerProcess):
         if not self._killed:
             self._killed = True
             try:
-                subprocess.run(["docker", "exec", self.container, self.python, "-c", KILL_SCRIPT, self.token],
+                subprocess.run(["docker", "exec", "--user", "0:0", self.container, self.python, "-c", KILL_SCRIPT,
+                                str(self.uid)],
                                stdin=subprocess.DEVNULL, capture_output=True, timeout=_KILL_TIMEOUT_S)
             except (OSError, subprocess.TimeoutExpired):
                 pass  # a gone container took the runner with it
@@ -131,6 +143,7 @@ class DockerBackend:
         self._atexit = None
         self._lock = threading.Lock()
         self._closed = False
+        self._next_uid = FIRST_UID
 
     # -- the container -----------------------------------------------------
     def _run_kwargs(self, limits: Limits, read_only: bool) -> dict:
@@ -140,11 +153,11 @@ class DockerBackend:
         kwargs = dict(
             image=self.image, entrypoint=["/bin/sh", "-c", _KEEPALIVE], command=None, detach=True, init=True,
             network_mode="none", mem_limit=f"{memory_mb}m", memswap_limit=f"{memory_mb}m",
-            pids_limit=limits.pids_max * cpus + 64, cpu_shares=512, cap_drop=["ALL"],
+            pids_limit=limits.pids_max * cpus + 64, cpu_shares=512, cap_drop=["ALL"], cap_add=["KILL"],
             security_opt=["no-new-privileges"], read_only=read_only, working_dir="/tmp",
             tmpfs={"/tmp": f"rw,nosuid,nodev,size={limits.tmpfs_mb}m,mode=1777"},
             environment={"HOME": "/tmp", "TMPDIR": "/tmp", "PYTHONDONTWRITEBYTECODE": "1"},
-            volumes={str(self.cache_root): {"bind": str(self.cache_root), "mode": "ro"},
+            volumes={str(self.cache_root / "trees"): {"bind": TREES_DIR, "mode": "ro"},
                      str(AGENT.parent): {"bind": RUNNER_DIR, "mode": "ro"}},
             labels={OWNER_LABEL: str(os.getpid()), HOST_LABEL: socket.gethostname(), "prism.image": self.image},
             name=f"prism-{os.getpid()}-{uuid.uuid4().hex[:8]}",
@@ -160,7 +173,10 @@ class DockerBackend:
         from docker.errors import DockerException
 
         remove_stale(self.client)
-        self.cache_root.mkdir(parents=True, exist_ok=True)
+        trees = self.cache_root / "trees"
+        trees.mkdir(parents=True, exist_ok=True)
+        # The mount's root keeps the host folder's mode: runners (other uids) must traverse it.
+        trees.chmod(trees.stat().st_mode | 0o111)
         last = None
         for read_only in (True, False):
             container = None
@@ -205,14 +221,20 @@ class DockerBackend:
 
     # -- runners -------------------------------------------------------------
     def spawn(self, python: str, limits: Limits) -> RunnerProcess:
-        """Start one runner in the task's container (started now if needed); JSON lines on its pipes."""
+        """Start one runner in the task's container (started now if needed); JSON lines on its pipes.
+
+        Each runner gets a uid no other runner of this container had, so a replacement
+        never inherits what a killed runner left behind.
+        """
         container = self._ensure_container(limits)
-        token = uuid.uuid4().hex
+        with self._lock:
+            uid, self._next_uid = self._next_uid, self._next_uid + 1
         py = _container_python(python)
-        argv = ["docker", "exec", "-i", "-w", "/tmp", "-e", f"PRISM_RUNNER_TOKEN={token}", container.id,
-                py, f"{RUNNER_DIR}/{AGENT.name}", "--scratch", f"/tmp/prism-{token[:12]}"]
+        argv = ["docker", "exec", "-i", "--user", f"{uid}:{uid}", "-w", "/tmp", container.id,
+                py, f"{RUNNER_DIR}/{AGENT.name}", "--scratch", f"/tmp/prism-{uid}-{uuid.uuid4().hex[:8]}",
+                "--trees", f"{self.cache_root / 'trees'}={TREES_DIR}"]
         env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_ADDOPTS", "PYTHONPATH"))}
-        return DockerRunner(popen_runner(argv, None, env=env), container.id, token, py)
+        return DockerRunner(popen_runner(argv, None, env=env), container.id, uid, py)
 
     @property
     def container_id(self) -> str | None:

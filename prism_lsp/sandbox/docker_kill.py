@@ -1,43 +1,43 @@
-"""Kill one runner inside a shared container: every process carrying its token, and their descendants.
+"""Kill one runner inside a shared container: every process running under its uid.
 
 Killing the local `docker exec` client does not stop the process it started in
 the container, and the container is shared by all runners of a task, so it must
-not be stopped either. Each runner is started with `PRISM_RUNNER_TOKEN=<token>`
-in its environment, which every process it forks inherits; `SCRIPT` runs inside
-the container with its Python, stops every process that has the token (or
-descends from one that has it, for programs that cleared their environment),
-then kills them all. Stopping first means nothing can fork away mid-scan.
+not be stopped either. Each runner runs under a uid of its own (see
+`docker_backend`), which every process it forks keeps: without capabilities a
+program can neither change its uid nor hide it (`/proc/<pid>/status` is readable
+even for non-dumpable processes), so the uid names the whole runner, daemons and
+programs that cleared their environment included.
+
+`SCRIPT` runs inside the container as root, which holds `CAP_KILL` there and
+nothing else, so the runner's own processes cannot kill it first (a same-uid
+killer could lose that race to a `kill(-1)` loop). It stops every process of
+the uid, rescans until nothing new appears (nothing can fork away mid-scan),
+then kills them all. It prints how many it killed.
 """
 
 from __future__ import annotations
 
 SCRIPT = r"""
 import os, signal, sys
-token = ("PRISM_RUNNER_TOKEN=" + sys.argv[1]).encode()
+uid = int(sys.argv[1])
+if uid == 0:
+    sys.exit("refusing to kill root: runners never run as root")
 me = os.getpid()
 
 def scan():
-    parents, marked = {}, set()
+    found = set()
     for name in os.listdir("/proc"):
         if not name.isdigit() or int(name) == me:
             continue
-        pid = int(name)
         try:
-            with open("/proc/%d/stat" % pid, "rb") as fh:
-                parents[pid] = int(fh.read().rsplit(b")", 1)[1].split()[1])
-            with open("/proc/%d/environ" % pid, "rb") as fh:
-                if token in fh.read().split(b"\0"):
-                    marked.add(pid)
+            with open("/proc/%s/status" % name, "rb") as fh:
+                for line in fh:
+                    if line.startswith(b"Uid:"):
+                        if int(line.split()[1]) == uid:
+                            found.add(int(name))
+                        break
         except (OSError, IndexError, ValueError):
             continue
-    found = set(marked)
-    for pid in parents:
-        p, depth = pid, 0
-        while p in parents and depth < 4096:
-            if p in marked:
-                found.add(pid)
-                break
-            p, depth = parents[p], depth + 1
     return found
 
 stopped = set()

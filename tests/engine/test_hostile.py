@@ -59,8 +59,8 @@ def running(container_id: str) -> bool:
 
 
 def test_infinite_loop_is_a_timeout_error_within_the_limit(tmp_path, engine, sandbox):
-    run_evil(tmp_path / "warm", engine, sandbox, "    return 2\n")  # time the loop, not a container start
-    before = container_of(engine, sandbox, tmp_path / "warm")
+    run_evil(tmp_path, engine, sandbox, "    return 2\n")  # time the loop, not a container start
+    before = container_of(engine, sandbox, tmp_path)
     res, elapsed = run_evil(tmp_path, engine, sandbox, "    while True:\n        pass\n")
     assert res.outcome == "error" and res.reason == "timeout"
     assert elapsed < TIMEOUT + 5
