@@ -76,7 +76,8 @@ class TreeCache:
     """Builds and remembers program trees under `root/trees/<digest>/tree`."""
 
     def __init__(self, root: Path | None = None):
-        self.root = Path(root) if root else default_cache_dir()
+        # Absolute: tree paths travel to runners in other processes and containers.
+        self.root = (Path(root) if root else default_cache_dir()).resolve()
         self._lock = threading.Lock()
         self._initial_digests: dict[Path, tuple[tuple, str]] = {}
         self._errors: dict[str, str] = {}

@@ -169,3 +169,10 @@ def test_auto_without_any_backend_says_how_to_install_one(tmp_path):
     assert proc.returncode == 2
     assert "no usable sandbox" in proc.stderr and "apt-get install bubblewrap" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_a_relative_cache_dir_works(tmp_path):
+    proc = subprocess.run([shutil.which("prism"), "run", str(TASK), str(TASK / "suites" / "test_strong.py"),
+                           "--cache-dir", "rel-cache"], capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert (tmp_path / "rel-cache" / "trees").is_dir()
