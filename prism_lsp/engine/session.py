@@ -134,7 +134,7 @@ class EngineSession:
 
     def close(self) -> None:
         with self._lock:
-            pools, self._pools = list(self._pools.values()), {}
+            pools, self._pools = list(self._pools.values()), OrderedDict()
         for pool in pools:
             pool.close()
 
