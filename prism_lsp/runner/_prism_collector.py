@@ -49,25 +49,32 @@ class Collector:
             self.tests[item.nodeid] = entry
         return entry
 
+    def _frames(self, excinfo) -> list[tuple[str, int]]:
+        """(file, 1-based line) of each traceback frame, outermost first.
+
+        Read from the raw traceback: pytest's `TracebackEntry.path` is costly per entry.
+        """
+        frames = []
+        tb = excinfo.tb
+        while tb is not None:
+            frames.append((tb.tb_frame.f_code.co_filename, tb.tb_lineno))
+            tb = tb.tb_next
+        return frames
+
+    def _in_suite(self, filename: str) -> bool:
+        return filename == self.suite_path or os.path.realpath(filename) == self.suite_path
+
     def _raised_elsewhere(self, excinfo) -> str | None:
         """`file:line` of the innermost frame when it is not in the suite, else None."""
-        try:
-            last = excinfo.traceback[-1]
-            if os.path.realpath(str(last.path)) == self.suite_path:
-                return None
-            return f"{os.path.basename(str(last.path))}:{last.lineno + 1}"
-        except Exception:
+        frames = self._frames(excinfo)
+        if not frames or self._in_suite(frames[-1][0]):
             return None
+        return f"{os.path.basename(frames[-1][0])}:{frames[-1][1]}"
 
     def _suite_line(self, excinfo) -> int | None:
-        line = None
-        for entry in excinfo.traceback:
-            try:
-                if os.path.realpath(str(entry.path)) == self.suite_path:
-                    line = entry.lineno + 1
-            except Exception:
-                continue
-        return line
+        """The innermost suite line the exception passed through (the assert, or the call)."""
+        lines = [line for filename, line in self._frames(excinfo) if self._in_suite(filename)]
+        return lines[-1] if lines else None
 
     # -- which tests reach the changed lines ------------------------------
     # The changed modules are compiled with a probe call in front of every
