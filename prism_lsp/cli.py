@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 
 from prism_lsp.engine.panel import Suite
 from prism_lsp.engine.session import EngineSession, RunOptions
@@ -24,7 +25,8 @@ USAGE_ERROR = 2
 
 
 def _fail(console: Console, message: str) -> int:
-    console.print(f"[bold red]error:[/] {message}", highlight=False)
+    # The message may hold paths, TOML keys (`[tool.prism]`) or candidate text: never markup.
+    console.print(f"[bold red]error:[/] {escape(message)}", highlight=False)
     return USAGE_ERROR
 
 
@@ -119,7 +121,8 @@ def build_parser() -> argparse.ArgumentParser:
 def prism_main(argv: list[str] | None = None) -> int:
     """Entry point of `prism`; returns (and exits with) the status documented above."""
     out = Console(highlight=False, width=None if sys.stdout.isatty() else 140)
-    err = Console(stderr=True, highlight=False)
+    # Errors are never wrapped: a path broken over two lines cannot be pasted or grepped.
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

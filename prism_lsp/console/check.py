@@ -7,6 +7,7 @@ from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from prism_lsp.materialize import MaterializeError, TreeCache
 from prism_lsp.materialize.cache import default_cache_dir
@@ -45,8 +46,8 @@ def check_panel(task: Task, console: Console, cache_dir: Path | None, as_json: b
     for col in ("candidate", "label", "kind", "builds", "problem"):
         table.add_column(col)
     for r in rows:
-        table.add_row(r["id"] + (" (reference)" if r.get("reference") else ""), r.get("label", ""), r.get("kind", ""),
-                      "[green]yes[/]" if r["ok"] else "[red]no[/]", r["problem"])
+        table.add_row(Text(r["id"] + (" (reference)" if r.get("reference") else "")), Text(r.get("label", "")),
+                      Text(r.get("kind", "")), "[green]yes[/]" if r["ok"] else "[red]no[/]", Text(r["problem"]))
     console.print(f"[bold]{task.id}[/]: {len(task.candidates)} candidates")
     console.print(table)
     console.print("[green]panel OK[/]" if ok else "[red]panel has problems[/]")

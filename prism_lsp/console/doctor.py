@@ -6,6 +6,7 @@ import json
 import sys
 
 from rich.console import Console
+from rich.markup import escape
 
 from prism_lsp.sandbox.cgroup import cgroup_mode
 
@@ -71,9 +72,9 @@ def run_doctor(console: Console, as_json: bool = False) -> int:
     else:
         for c in checks:
             mark = "[green]ok[/]" if c["ok"] else "[red]problem[/]"
-            console.print(f"{mark:>20}  [bold]{c['name']}[/]: {c['detail']}")
+            console.print(f"{mark:>20}  [bold]{c['name']}[/]: {escape(c['detail'])}")
             if c["fix"]:
-                console.print(f"{'':>10}fix: {c['fix']}")
+                console.print(f"{'':>10}fix: {escape(c['fix'])}")
         if not usable:
             console.print("[red]No sandbox backend is usable: install bubblewrap or start Docker.[/]")
     return 0 if usable and checks[2]["ok"] else 1

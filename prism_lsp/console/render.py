@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -18,8 +19,9 @@ def _pct(v: float | None) -> str:
 def render_report(report: PanelReport, console: Console) -> None:
     """Baseline, candidates, findings with lines, then metrics."""
     for w in report.warnings:
-        console.print(f"[bold yellow]warning:[/] {w}")
-    console.print(f"[bold]{report.task}[/] · suite [cyan]{report.suite}[/] · sandbox {report.sandbox or '?'}")
+        console.print(f"[bold yellow]warning:[/] {escape(w)}")
+    console.print(f"[bold]{escape(report.task)}[/] · suite [cyan]{escape(report.suite)}[/] · "
+                  f"sandbox {escape(report.sandbox or '?')}")
     b = report.baseline
     base = Text.assemble("initial program: ", (b.outcome, _OUTCOME_STYLE[b.outcome]))
     if b.outcome == "fail":
@@ -35,8 +37,9 @@ def render_report(report: PanelReport, console: Console) -> None:
     for c in report.candidates:
         name = c.id + (" (reference)" if c.reference else "")
         verdict = c.verdict or f"error: {c.reason}"
-        table.add_row(name, c.label, Text(c.outcome, style=_OUTCOME_STYLE[c.outcome]), verdict,
-                      Text("yes" if c.correct else "no", style="green" if c.correct else "red"), c.note)
+        # Candidate ids, labels and notes come from the manifest: plain Text, never markup.
+        table.add_row(Text(name), Text(c.label), Text(c.outcome, style=_OUTCOME_STYLE[c.outcome]), Text(verdict),
+                      Text("yes" if c.correct else "no", style="green" if c.correct else "red"), Text(c.note))
     console.print(table)
     if report.findings:
         console.print("[bold]findings[/]")
@@ -58,7 +61,7 @@ def render_score(rows: list[dict], summary: dict, console: Console) -> None:
         table.add_column(col)
     for r in rows:
         m = r["metrics"]
-        table.add_row(r["task"], r["suite"], str(m["detects_baseline"]), str(m["rar"]), str(m["jsf"]),
+        table.add_row(Text(r["task"]), Text(r["suite"]), str(m["detects_baseline"]), str(m["rar"]), str(m["jsf"]),
                       _pct(m["valid_acceptance"]), _pct(m["invalid_rejection"]),
                       "n/a" if m["h"] is None else f"{m['h']:.4f}")
     console.print(table)

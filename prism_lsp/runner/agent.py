@@ -62,6 +62,7 @@ _PLUGINS_OFF = ["warnings", "doctest", "junitxml", "pastebin", "stepwise", "faul
 _PR_SET_CHILD_SUBREAPER = 36
 # (host prefix, path here) when the sandbox mounts the tree cache elsewhere (Docker): requests name host paths.
 _trees_map: tuple[str, str] | None = None
+_uid_private = False  # this runner's uid is its own (set by main from --uid-private)
 
 
 def _tree_path(path: str) -> str:
@@ -100,9 +101,10 @@ def _set_limits(memory_mb: int, output_limit: int, pids_max: int) -> None:
     cap(resource.RLIMIT_FSIZE, output_limit)
     cap(resource.RLIMIT_CORE, 0)
     # Without a cgroup, the process count is bounded by RLIMIT_NPROC, which the kernel counts
-    # per user namespace: only meaningful (and only safe) inside our own one, and not for
-    # root, whom the kernel exempts.
-    if pids_max and os.getuid() != 0 and _own_user_namespace():
+    # per uid in a user namespace: only meaningful (and only safe) inside our own namespace or
+    # under a uid given to this runner alone (`--uid-private`, Docker), and not for root,
+    # whom the kernel exempts.
+    if pids_max and os.getuid() != 0 and (_uid_private or _own_user_namespace()):
         cap(resource.RLIMIT_NPROC, pids_max)
 
 
@@ -323,8 +325,9 @@ def _warm_up(scratch: str) -> None:
 
 
 def main() -> None:
-    global _trees_map
-    opts = dict(zip(sys.argv[1::2], sys.argv[2::2]))  # --scratch DIR, --trees HOST=HERE
+    global _trees_map, _uid_private
+    opts = dict(zip(sys.argv[1::2], sys.argv[2::2]))  # --scratch DIR, --trees HOST=HERE, --uid-private 1
+    _uid_private = opts.get("--uid-private") == "1"
     scratch = opts.get("--scratch") or tempfile.gettempdir()
     if "--scratch" in opts:
         # Private to this runner: other runners of a shared sandbox may run beside it under other uids.

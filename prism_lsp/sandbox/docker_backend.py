@@ -9,9 +9,12 @@ the runner maps the host paths of requests onto it; the runner file is
 bind-mounted read-only too.
 
 Runners of one container must not reach each other: each runs under a uid of
-its own (10000 and up, never reused within a container; numeric, so the image
-needs no account), with a private 0700 scratch folder, so one candidate can
-neither write another runner's trees nor signal its processes. Root in the
+its own (from a random base per backend, never reused within a container;
+numeric, so the image needs no account), with a private 0700 scratch folder, so
+one candidate can neither write another runner's trees nor signal its
+processes. Because that uid is the runner's alone, the runner caps it with
+RLIMIT_NPROC: a fork bomb exhausts its own runner's share, not the container's
+pids limit that the other runners' forks need. Root in the
 container keeps only `CAP_KILL`, used by `docker_kill` to stop one runner;
 runners, being non-root, get no capabilities at all. A runner's wall-clock
 limits are the runner's own; killing a runner kills its processes inside the
@@ -24,6 +27,7 @@ from __future__ import annotations
 import atexit
 import functools
 import os
+import random
 import shutil
 import socket
 import subprocess
@@ -38,7 +42,9 @@ from prism_lsp.sandbox.docker_kill import SCRIPT as KILL_SCRIPT
 
 RUNNER_DIR = "/opt/prism-runner"
 TREES_DIR = "/prism-trees"
-FIRST_UID = 10000
+# Runner uids are counted by the kernel host-wide (no user namespace): each backend takes
+# its own random block, so two Prism processes on one host never share a uid's process count.
+UID_BLOCKS = range(100_000, 2_000_000_000, 100_000)
 OWNER_LABEL = "prism.owner"
 HOST_LABEL = "prism.host"
 # Keeps the container alive without depending on `sleep infinity` support; tini (init=True) reaps.
@@ -143,7 +149,7 @@ class DockerBackend:
         self._atexit = None
         self._lock = threading.Lock()
         self._closed = False
-        self._next_uid = FIRST_UID
+        self._next_uid = random.SystemRandom().choice(UID_BLOCKS)
 
     # -- the container -----------------------------------------------------
     def _run_kwargs(self, limits: Limits, read_only: bool) -> dict:
@@ -232,7 +238,7 @@ class DockerBackend:
         py = _container_python(python)
         argv = ["docker", "exec", "-i", "--user", f"{uid}:{uid}", "-w", "/tmp", container.id,
                 py, f"{RUNNER_DIR}/{AGENT.name}", "--scratch", f"/tmp/prism-{uid}-{uuid.uuid4().hex[:8]}",
-                "--trees", f"{self.cache_root / 'trees'}={TREES_DIR}"]
+                "--trees", f"{self.cache_root / 'trees'}={TREES_DIR}", "--uid-private", "1"]
         env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_ADDOPTS", "PYTHONPATH"))}
         return DockerRunner(popen_runner(argv, None, env=env), container.id, uid, py)
 

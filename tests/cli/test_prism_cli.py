@@ -14,7 +14,7 @@ TASK = FIXTURES / "mean-rounded"
 
 
 def prism(*args, cache=None, cwd=ROOT):
-    env = dict(os.environ)
+    env = dict(os.environ, COLUMNS="80")  # as narrow as a CI log: nothing a user needs may wrap away
     if cache:
         env["PRISM_CACHE_DIR"] = str(cache)
     return subprocess.run([shutil.which("prism") or "prism", *args],
@@ -85,9 +85,26 @@ def test_a_broken_manifest_is_exit_2_with_a_precise_message(tmp_path, cache):
     assert "Traceback" not in proc.stderr
 
 
-def test_missing_suite_is_exit_2(cache):
-    proc = prism("run", str(TASK), str(TASK / "suites" / "nope.py"), cache=cache)
-    assert proc.returncode == 2 and "does not exist" in proc.stderr
+def test_missing_suite_is_exit_2_with_the_whole_path_on_one_line(tmp_path, cache):
+    missing = tmp_path / ("a-folder-with-a-long-name-" * 4) / "test_nope.py"
+    proc = prism("run", str(TASK), str(missing), cache=cache)
+    assert proc.returncode == 2
+    assert proc.stderr == f"error: suite {missing} does not exist\n"
+
+
+def test_manifest_text_that_looks_like_markup_is_printed_as_written(tmp_path, cache):
+    task = tmp_path / "[task]"
+    shutil.copytree(TASK, task)
+    manifest = (task / "prism.toml").read_text()
+    (task / "prism.toml").write_text(manifest.replace('note = "rounds half down (ceil of mean - 1/2)"',
+                                                      'note = "[b]down[/b] [red]x"'))
+    proc = prism("run", str(task), str(task / "suites" / "test_strong.py"), cache=cache)
+    assert proc.returncode == 0, proc.stderr
+    assert "[b]down[/b] [red]x" in proc.stdout
+    broken = manifest.replace("[task]", "[task.extra]", 1)
+    (task / "prism.toml").write_text(broken)
+    proc = prism("run", str(task), str(task / "suites" / "test_strong.py"), cache=cache)
+    assert proc.returncode == 2 and str(task / "prism.toml") in proc.stderr, proc.stderr
 
 
 def test_suite_alone_finds_its_task(cache):

@@ -13,6 +13,7 @@ import subprocess
 
 from prism_lsp.engine.panel import Suite
 from prism_lsp.engine.session import EngineSession, RunOptions
+from prism_lsp.sandbox.base import Limits
 from prism_lsp.sandbox.docker_backend import OWNER_LABEL
 from prism_lsp.tasks import load_task
 from tests.conftest import write_task
@@ -66,6 +67,24 @@ def f():
             pass
 '''
 
+# Holds as many processes as it can start for four seconds: its runner's share of the
+# container's pids, which must leave room for the other runner's forks meanwhile.
+FORKER = '''import subprocess, time
+
+def f():
+    held = []
+    end = time.monotonic() + 4
+    while time.monotonic() < end:
+        try:
+            held.append(subprocess.Popen(["sleep", "30"]))
+        except OSError:
+            time.sleep(0.05)
+    for p in held:
+        p.kill()
+        p.wait()
+    return len(held)
+'''
+
 HONEST = "def f():\n    return 2\n"
 
 
@@ -112,6 +131,26 @@ def test_a_hostile_runner_cannot_touch_the_honest_runs_beside_it(tmp_path, docke
     procs = container_processes(container)
     runner_uids = {uid for _, ppid, uid in procs if ppid == 0 and uid}
     assert {uid for _, _, uid in procs if uid} <= runner_uids, procs
+
+
+def test_a_fork_bomb_in_one_runner_leaves_the_other_runner_room_to_fork(tmp_path, docker_engine):
+    honest = [{"id": f"honest-{i}", "files": {"solution.py": HONEST}} for i in range(2, 9)]
+    root = write_task(
+        tmp_path / "task", extra_task="timeout_s = 8",
+        initial={"solution.py": "def f():\n    return 1\n"},
+        candidates=[{"id": "forker", "label": "invalid", "files": {"solution.py": FORKER}},
+                    {"id": "reference", "reference": True, "files": {"solution.py": HONEST}}, *honest])
+    task = load_task(root)
+    docker_engine.pool_for(task, "docker").warm()
+    run = docker_engine.run(task, SUITE, RunOptions(sandbox="docker"))
+    results = {c.id: r for c, r in run.results}
+
+    forker = results["forker"]
+    assert forker.outcome == "fail", forker.message
+    held = int(forker.tests[0].message.split("assert ")[1].split(" ==")[0])
+    assert 100 <= held < Limits().pids_max, forker.tests[0].message  # its runner's share, and no more
+    for cid in ["reference", *(c["id"] for c in honest)]:
+        assert results[cid].outcome == "pass", (cid, results[cid].reason, results[cid].message)
 
 
 def test_runners_have_distinct_uids_and_private_scratch(tmp_path, docker_engine):

@@ -41,10 +41,11 @@ def cmd_import(args: argparse.Namespace, out, err) -> int:
                        suite=args.suite, test_command=args.test_command, use_docker=not args.no_docker,
                        image=args.image)
     valid = sum(c.valid for c in task.candidates)
+    # Paths are printed as text, not markup: a folder named `[x]` must appear as it is.
     out.print(f"imported {task.id}: {len(task.candidates)} candidates ({valid} valid, "
-              f"{len(task.candidates) - valid} invalid) into {task.root}")
+              f"{len(task.candidates) - valid} invalid) into {task.root}", markup=False)
     for path in sorted(p for p in task.root.rglob("*") if p.is_file() and _is_suite(task.root, p)):
-        out.print(f"  suite: {path}   (prism run {task.root} {path})")
+        out.print(f"  suite: {path}   (prism run {task.root} {path})", markup=False)
     return 0
 
 
