@@ -16,7 +16,7 @@ def text_hash(text: str) -> str:
 
 
 def shared_code_hash(data: bytes, owned: list[tuple[int, int]]) -> str:
-    """Hash of ``data`` with the ``owned`` byte ranges (the tests) cut out.
+    """Hash of ``data`` with the ``owned`` byte ranges (the tests, the comments) cut out.
 
     Blank lines and trailing spaces are ignored, so adding or removing a test (and the
     blank lines around it) leaves the shared hash unchanged.

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from tree_sitter import Node
+
 from prism_lsp.analysis.collector import RawAssert, collect
 from prism_lsp.analysis.hashing import shared_code_hash, text_hash
 from prism_lsp.analysis.source import Source
@@ -86,6 +88,18 @@ class SuiteMap:
         return sorted(found, key=lambda a: a.span)
 
 
+def _comments(root: Node) -> list[Node]:
+    found: list[Node] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "comment":
+            found.append(node)
+        else:
+            stack.extend(node.children)
+    return found
+
+
 def parse_suite(text: str) -> SuiteMap:
     """Map ``text`` (a pytest file, possibly broken). Never raises on bad Python."""
     collected = collect(text)
@@ -107,6 +121,8 @@ def parse_suite(text: str) -> SuiteMap:
             )
         )
         owned.append(source.byte_range(raw.outer, raw.chunk))
+    # Comments change no test's behaviour: editing one outside the tests must not rerun them all.
+    owned += [source.byte_range(node, chunk) for chunk in collected.chunks for node in _comments(chunk.root)]
     return SuiteMap(
         text=text,
         tests=tests,

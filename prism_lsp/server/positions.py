@@ -6,16 +6,23 @@ encoding (UTF-16 unless the client offered UTF-32 or UTF-8).
 
 from __future__ import annotations
 
+import re
+
 from lsprotocol import types
 
 from prism_lsp.analysis.span import Span
+
+
+_EOL = re.compile(r"\r\n|\r|\n")
 
 
 class Lines:
     """The lines of one buffer, for converting columns."""
 
     def __init__(self, text: str, encoding: str = "utf-16") -> None:
-        self.lines = text.splitlines() or [""]
+        # LSP ends lines at \n, \r\n and \r only; str.splitlines would also split at form
+        # feeds and \u2028, shifting every range after them.
+        self.lines = _EOL.split(text)
         self.encoding = encoding
 
     def text(self, line: int) -> str:

@@ -42,3 +42,11 @@ def test_lines_past_the_end_are_empty():
     lines = Lines("")
     assert lines.text(1) == "" and lines.text(0) == "" and lines.text(5) == ""
     assert lines.line_range(9) == types.Range(types.Position(8, 0), types.Position(8, 0))
+
+
+def test_only_lsp_line_ends_split_lines():
+    # A form feed, \x1c and \u2028 are Python whitespace / text, not line ends, for LSP.
+    text = "# section\x0c\nx = 1\u2028y\r\nassert f() == 3\rlast"
+    lines = Lines(text, "utf-16")
+    assert [lines.text(n) for n in (1, 2, 3, 4)] == ["# section\x0c", "x = 1\u2028y", "assert f() == 3", "last"]
+    assert lines.line_range(3) == types.Range(types.Position(2, 0), types.Position(2, 15))
