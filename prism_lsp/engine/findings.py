@@ -1,8 +1,9 @@
 """Turn outcomes into findings: where the suite judged wrongly, and why.
 
 Messages honour the reveal level: `full` names candidates and the values
-compared, `labels` only labels and counts, `counts` collapses everything into
-how many valid candidates were rejected and invalid ones accepted. With the suite's
+compared; `labels` and `counts` say only how many valid candidates a line rejected
+and how many invalid ones a test let through (`counts` also folds the programs an
+error hit into one number). Every level puts findings on the line that judged. With the suite's
 text, a rejected valid candidate reads `expected 3, got 2 from `half-even``
 whenever that is certain (see :mod:`prism_lsp.engine.wording`).
 """
@@ -44,6 +45,11 @@ def _who(cands: list[Candidate], label: str, reveal: str) -> str:
     return _plural(len(cands), f"{label} candidate")
 
 
+def _ids(cands: list[Candidate], reveal: str) -> list[str]:
+    """The candidates a finding may carry: none below `full`, so no consumer can leak them."""
+    return [c.id for c in cands] if reveal == "full" else []
+
+
 def _first_line(text: str) -> str:
     return text.strip().splitlines()[0] if text.strip() else ""
 
@@ -70,7 +76,7 @@ def rejects_valid(pairs: list[tuple[Candidate, ProgramResult]], reveal: str,
         if reveal == "full":
             msg += f" — {_details(hits, sources.get(line))}"
         findings.append(Finding("rejects-valid", line, line, f"{msg}. {TEACH_OVERSPEC}",
-                                [c.id for c in cands], sorted({t.name for _, t in hits})))
+                                _ids(cands, reveal), sorted({t.name for _, t in hits})))
     return findings
 
 
@@ -101,6 +107,7 @@ def accepts_invalid(pairs: list[tuple[Candidate, ProgramResult]], reveal: str) -
     if not accepted:
         return []
     first = _first_test_line([r for _, r in pairs])
+    # Keyed by the test function: the cases of a parametrized test share its line and advice.
     by_test: dict[tuple[int, str], list[Candidate]] = defaultdict(list)
     unreached: list[Candidate] = []
     unknown: list[Candidate] = []
@@ -108,7 +115,9 @@ def accepts_invalid(pairs: list[tuple[Candidate, ProgramResult]], reveal: str) -
         reached = [t for t in res.tests if t.reached_change]
         if reached:
             for t in reached:
-                by_test[(t.def_line or first, t.name)].append(cand)
+                key = (t.def_line or first, t.name.split("[", 1)[0])
+                if cand not in by_test[key]:
+                    by_test[key].append(cand)
         elif any(t.reached_change is None for t in res.tests):
             unknown.append(cand)
         else:
@@ -116,15 +125,15 @@ def accepts_invalid(pairs: list[tuple[Candidate, ProgramResult]], reveal: str) -
     findings = []
     for (line, name), cands in sorted(by_test.items()):
         findings.append(Finding("accepts-invalid", line, line, f"lets {_who(cands, 'invalid', reveal)} through. {TEACH_REACHED}",
-                                [c.id for c in cands], [name]))
+                                _ids(cands, reveal), [name]))
     if unreached:
         findings.append(Finding("accepts-invalid", first, first,
                                 f"lets {_who(unreached, 'invalid', reveal)} through. {TEACH_UNREACHED}",
-                                [c.id for c in unreached]))
+                                _ids(unreached, reveal)))
     if unknown:
         findings.append(Finding("accepts-invalid", first, first,
                                 f"lets {_who(unknown, 'invalid', reveal)} through: no test rejects it.",
-                                [c.id for c in unknown]))
+                                _ids(unknown, reveal)))
     return findings
 
 
@@ -148,38 +157,36 @@ def execution_errors(baseline: ProgramResult, pairs: list[tuple[Candidate, Progr
         errors += [(t.line or t.def_line or first, t.reason or "error", _first_line(t.message))
                    for t in res.tests if t.outcome == "error"]
         for key in dict.fromkeys(errors):
-            who = name if (reveal == "full" or cand is None) else f"a {cand.label} candidate"
-            groups[key].append(who)
+            groups[key].append((name, cand))
     findings = []
     for (line, reason, message), who in sorted(groups.items()):
-        where = ", ".join(dict.fromkeys(who)) if reveal != "counts" else _plural(len(who), "program")
-        text = f"could not run on {where}: {reason}" + (f" — {message}" if message else "")
+        text = f"could not run on {_programs(who, reveal)}: {reason}" + (f" — {message}" if message else "")
         findings.append(Finding("execution-error", line, line, text,
-                                [w for w in who if w != "initial program"] if reveal == "full" else []))
+                                [n for n, c in who if c is not None] if reveal == "full" else []))
     return findings
+
+
+def _programs(who: list[tuple[str, Candidate | None]], reveal: str) -> str:
+    """`initial program, half-even` (full), `initial program, 2 valid candidates` (labels),
+    `3 programs` (counts)."""
+    if reveal == "counts":
+        return _plural(len(who), "program")
+    if reveal == "full":
+        return ", ".join(name for name, _ in who)
+    parts = ["initial program"] if any(c is None for _, c in who) else []
+    for label in ("valid", "invalid"):
+        n = sum(1 for _, c in who if c is not None and c.label == label)
+        if n:
+            parts.append(_plural(n, f"{label} candidate"))
+    return ", ".join(parts)
 
 
 def build_findings(baseline: ProgramResult, pairs: list[tuple[Candidate, ProgramResult]], reveal: str = "full",
                    suite_text: str | None = None) -> list[Finding]:
     """Every runtime finding for one panel run, in line order (`suite_text` lets messages say
     which value was expected)."""
-    if reveal == "counts":
-        found = _counts_only(pairs)
-    else:
-        found = rejects_valid(pairs, reveal, suite_text) + accepts_invalid(pairs, reveal)
+    # Every level places findings on the lines that judged wrongly; `labels` and `counts`
+    # only say how many candidates, never which, nor the values they produced.
+    found = rejects_valid(pairs, reveal, suite_text) + accepts_invalid(pairs, reveal)
     found += misses_baseline(baseline) + execution_errors(baseline, pairs, reveal)
     return sorted(found, key=lambda f: (f.line, f.kind))
-
-
-def _counts_only(pairs: list[tuple[Candidate, ProgramResult]]) -> list[Finding]:
-    rejected = [c for c, r in pairs if c.valid and r.outcome == "fail"]
-    accepted = [c for c, r in pairs if not c.valid and r.outcome == "pass"]
-    first = _first_test_line([r for _, r in pairs])
-    out = []
-    if rejected:
-        out.append(Finding("rejects-valid", first, first,
-                           f"{_plural(len(rejected), 'valid candidate')} rejected. {TEACH_OVERSPEC}"))
-    if accepted:
-        out.append(Finding("accepts-invalid", first, first,
-                           f"{_plural(len(accepted), 'invalid candidate')} accepted: some wrong implementation passes."))
-    return out

@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 
 from prism_lsp.engine.findings import Finding, build_findings
 from prism_lsp.engine.metrics import Verdict, task_metrics
@@ -50,6 +51,23 @@ def _request(tree: ProgramTree, suite: Suite, task: Task, timeout_s: float | Non
             "memory_mb": task.memory_mb, "tests": tests, "command": task.test_command}
 
 
+# Files that, once changed, let a program decide its own verdict (a conftest hook can
+# declare every test passed): refused in candidates, however honest the rest of the change.
+_TEST_SETUP_NAMES = {"pytest.ini", ".pytest.ini", "sitecustomize.py", "usercustomize.py"}
+
+
+def _changed_test_setup(tree: ProgramTree, suite: Suite) -> str | None:
+    """The first file the candidate changed that configures the suite's pytest run, else None."""
+    suite_dirs = {str(parent) for parent in PurePosixPath(suite.rel_path).parents}
+    for rel in sorted(rel for rel, lines in tree.changed.items() if lines):  # an unchanged copy is fine
+        path = PurePosixPath(rel)
+        if path.name in _TEST_SETUP_NAMES or path.suffix == ".pth":
+            return rel
+        if path.name == "conftest.py" and str(path.parent) in suite_dirs:
+            return rel
+    return None
+
+
 def run_programs(task: Task, suite: Suite, pool: RunnerPool, cache: TreeCache, *,
                  timeout_s: float | None = None, tests: list[str] | None = None,
                  progress: Progress | None = None, cancel: threading.Event | None = None) -> PanelRun:
@@ -72,6 +90,12 @@ def run_programs(task: Task, suite: Suite, pool: RunnerPool, cache: TreeCache, *
             continue
         except OSError as exc:
             ready[program] = ProgramResult.error("materialize", f"could not build the tree: {exc}")
+            continue
+        meddling = _changed_test_setup(tree, suite) if cand is not None else None
+        if meddling is not None:
+            ready[program] = ProgramResult.error(
+                "test-setup", f"the candidate changes {meddling}, which decides how pytest runs and judges "
+                              "the suite; a candidate may change the program, not the tests' set-up")
             continue
         trees[program] = tree
         futures[program] = pool.submit(_request(tree, suite, task, timeout_s, tests, program), cancel)

@@ -58,7 +58,7 @@ def merge_results(cached: dict[str, TestResult], fresh: ProgramResult, keep: lis
     """A program result for the whole suite from cached results of unchanged tests plus a fresh partial run.
 
     `keep` are the names of tests whose cached result still holds. A fresh run
-    that could not run at all (program-level error) stays an error.
+    that could not run at all, or broke off (program-level error), stays an error.
     """
     if fresh.outcome == "error" and not fresh.tests:
         return fresh
@@ -68,5 +68,9 @@ def merge_results(cached: dict[str, TestResult], fresh: ProgramResult, keep: lis
             by_name[name] = cached[name]
     tests = tuple(sorted(by_name.values(), key=lambda t: (t.def_line or 0, t.name)))
     outcome, reason, message, line = outcome_of(tests)
+    if fresh.outcome == "error" and outcome_of(fresh.tests)[0] != "error":
+        # The run itself broke (a timeout, an exit) after some tests finished: that stays an
+        # error, as it is for a whole-suite run, even when a finished test failed.
+        outcome, reason, message, line = "error", fresh.reason, fresh.message, fresh.line
     return ProgramResult(outcome=outcome, tests=tests, reason=reason, message=message, line=line,
                          duration_ms=fresh.duration_ms)

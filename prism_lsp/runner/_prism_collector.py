@@ -33,6 +33,11 @@ class Collector:
         self.changed = {os.path.realpath(k): set(v) for k, v in changed.items() if v}
         self._hits: set[str] = set()
         self._current = ""
+        # Called with {"start": ...} before and {"done": entry} after each test, so a run that
+        # never finishes (timeout, os._exit, a crash) still tells which test it was in and
+        # what the tests before it did.
+        self.progress = None
+        self.interrupted: str | None = None  # why the session stopped early (pytest.exit, Ctrl-C)
 
 
     # -- helpers ---------------------------------------------------------
@@ -100,12 +105,47 @@ class Collector:
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_protocol(self, item, nextitem):
         self._current = item.nodeid
+        entry = self._entry(item)
+        if self.progress:
+            self.progress({"start": {"name": entry["name"], "def_line": entry["def_line"]}})
         start = time.perf_counter()
-        try:
-            yield
-        finally:
-            self._current = ""
-            self._entry(item)["duration_ms"] = round((time.perf_counter() - start) * 1000, 2)
+        outcome = yield
+        self._current = ""
+        entry["duration_ms"] = round((time.perf_counter() - start) * 1000, 2)
+        if outcome.excinfo is not None:
+            # pytest.exit() or KeyboardInterrupt left the test: it did not pass.
+            self._stopped(item, entry, outcome.excinfo)
+        if self.progress:
+            if self.changed:
+                entry["reached_change"] = item.nodeid in self._hits
+            self.progress({"done": entry})
+
+    def _stopped(self, item, entry: dict, excinfo: tuple) -> None:
+        import traceback
+
+        exc = excinfo[1]
+        what = "pytest.exit()" if type(exc).__name__ == "Exit" else type(exc).__name__
+        frames = traceback.extract_tb(exc.__traceback__)
+        origin = next((f for f in reversed(frames) if not _is_pytest_frame(f.filename)), None)
+        where = f" from {os.path.basename(origin.filename)}, line {origin.lineno}" if origin else ""
+        message = f"the session was stopped by {what}{where}; a pass needs every test to run"
+        self.interrupted = message
+        suite = [f.lineno for f in frames if self._in_suite(f.filename)]
+        entry.update(outcome="error", reason="interrupted", message=message,
+                     line=suite[-1] if suite else entry["def_line"])
+
+    def pytest_keyboard_interrupt(self, excinfo):
+        # Also outside any test (at collection): the session did not run to its end.
+        if self.interrupted is None:
+            self.interrupted = f"the session was stopped by {excinfo.typename}; a pass needs every test to run"
+
+    def _skipped_by_program(self, excinfo) -> str | None:
+        """`file, line N` when a skip/xfail was raised from the program's code, not the suite's."""
+        frames = self._frames(excinfo)
+        origin = next(((f, n) for f, n in reversed(frames) if not _is_pytest_frame(f)), None)
+        if origin is None or self._in_suite(origin[0]):
+            return None
+        return f"{os.path.basename(origin[0])}, line {origin[1]}"
 
     def pytest_assertion_pass(self, item, lineno, orig, expl):
         try:
@@ -120,7 +160,15 @@ class Collector:
         outcome = yield
         report = outcome.get_result()
         entry = self._entry(item)
-        if call.excinfo is None or report.skipped:
+        if call.excinfo is None:
+            return
+        if report.skipped:
+            # The suite may skip or xfail; the program may not: a test it skips judged nothing.
+            origin = self._skipped_by_program(call.excinfo)
+            if origin is not None:
+                what = "xfail" if hasattr(report, "wasxfail") else "skip"
+                entry.update(outcome="error", reason="skipped", line=self._suite_line(call.excinfo),
+                             message=f"the program called pytest.{what}() ({origin}); a pass needs the test to run")
             return
         if report.when == "call" and hasattr(report, "wasxfail"):
             return
@@ -152,17 +200,47 @@ class Collector:
             message = exc.exconly()
         entry.update(outcome="fail", line=line, message=short(message))
 
+    def pytest_exception_interact(self, node, call, report):
+        # Runs before pytest_collectreport for a module that raised while being imported: the
+        # exception is still here, so the suite line and the message come from it, not from
+        # pytest's text (which, with --tb=line, lacks the suite frame and leads with paths).
+        if type(report).__name__ != "CollectReport" or call.excinfo is None:
+            return
+        exc = call.excinfo.value
+        # pytest wraps import and syntax errors of the test module in its CollectError.
+        orig = exc.__cause__ if type(exc).__name__ == "CollectError" and exc.__cause__ else exc
+        frames = []
+        tb = orig.__traceback__
+        while tb is not None:
+            frames.append((tb.tb_frame.f_code.co_filename, tb.tb_lineno))
+            tb = tb.tb_next
+        suite_lines = [line for filename, line in frames if self._in_suite(filename)]
+        where = ""
+        if isinstance(orig, SyntaxError):
+            message = f"SyntaxError: {orig.msg}"
+            if orig.filename and self._in_suite(orig.filename):
+                suite_lines.append(orig.lineno)
+            elif orig.filename:
+                where = f"{os.path.basename(orig.filename)}, line {orig.lineno}"
+        else:
+            message = f"{type(orig).__name__}: {orig}".rstrip(": ")
+            if frames and not self._in_suite(frames[-1][0]):
+                where = f"{os.path.basename(frames[-1][0])}, line {frames[-1][1]}"
+        report._prism_line = suite_lines[-1] if suite_lines else None
+        report._prism_message = short(message + (f" ({where})" if where else ""))
+
     def pytest_collectreport(self, report):
         if report.failed:
             text = str(report.longrepr)
-            line = None
+            line = getattr(report, "_prism_line", None)
             base = re.escape(os.path.basename(self.suite_path))
             for pattern in (base + r'", line (\d+)', base + r":(\d+)"):
-                found = re.findall(pattern, text)
+                found = re.findall(pattern, text) if line is None else None
                 if found:
                     line = int(found[-1])
                     break
-            self.collect_errors.append({"line": line, "message": short(_collect_summary(text))})
+            message = getattr(report, "_prism_message", None) or short(_collect_summary(text))
+            self.collect_errors.append({"line": line, "message": message})
 
     def pytest_collection_modifyitems(self, items):
         self.collected = len(items)
@@ -242,6 +320,11 @@ def _ProbeLoader(fullname, path, lines):
 
 
 _PROBE_LOADER = None
+
+
+def _is_pytest_frame(filename: str) -> bool:
+    parts = filename.replace(os.sep, "/").split("/")
+    return any(p in ("_pytest", "pluggy", "pytest") for p in parts[-3:-1]) or parts[-1] == "_prism_collector.py"
 
 
 def _collect_summary(text: str) -> str:

@@ -11,31 +11,64 @@ import os
 import signal
 
 
-def interpret(req: dict, raw: bytes, status: int | None, timed_out: bool, elapsed_ms: float) -> dict:
-    base = {"id": req["id"], "duration_ms": round(elapsed_ms, 2), "line": None, "message": "", "reason": None, "tests": []}
-    timeout_s = req.get("timeout_s", 10)
-    if timed_out:
-        return {**base, "outcome": "error", "reason": "timeout", "message": f"timed out after {timeout_s:g} s"}
-    data = None
-    if raw:
+def _parse(lines: list[bytes]) -> tuple[dict | None, dict[str, dict], dict | None]:
+    """(final report or None, finished tests by name, the test still running or None)."""
+    final, done, running = None, {}, None
+    for raw in lines:
         try:
             data = json.loads(raw.decode())
         except ValueError:
-            data = None
+            continue
+        if not isinstance(data, dict):
+            continue
+        if "start" in data:
+            running = data["start"]
+        elif "done" in data:
+            done[data["done"]["name"]] = data["done"]
+            running = None
+        else:
+            final = data
+    return final, done, running
+
+
+def _interrupted(base: dict, done: dict[str, dict], running: dict | None, reason: str, message: str) -> dict:
+    """A run that never reported: an error, at the test it was in, keeping the tests it finished."""
+    tests = list(done.values())
+    line = None
+    if running is not None:
+        line = running.get("def_line")
+        message = f"{message} (in {running['name']})"
+        tests.append({"name": running["name"], "outcome": "error", "line": line, "def_line": line,
+                      "message": message, "reason": reason, "reached_change": None, "assertions": [],
+                      "duration_ms": 0.0})
+    return {**base, "outcome": "error", "reason": reason, "message": message, "line": line, "tests": tests}
+
+
+def interpret(req: dict, lines: list[bytes], status: int | None, timed_out: bool, elapsed_ms: float) -> dict:
+    """The outcome of one program run from the JSON lines its child wrote and how it ended.
+
+    Progress lines ({"start"}/{"done"} per test) let a run that never completes still
+    name the test it was in; only the child's final report can make it a pass.
+    """
+    base = {"id": req["id"], "duration_ms": round(elapsed_ms, 2), "line": None, "message": "", "reason": None, "tests": []}
+    timeout_s = req.get("timeout_s", 10)
+    data, done, running = _parse(lines)
+    if timed_out:
+        return _interrupted(base, done, running, "timeout", f"timed out after {timeout_s:g} s")
     if data is None:
         if status is not None and os.WIFSIGNALED(status):
             sig = os.WTERMSIG(status)
             if sig == signal.SIGXFSZ:
-                return {**base, "outcome": "error", "reason": "output-limit",
-                        "message": "the program wrote more output than the limit allows"}
+                return _interrupted(base, done, running, "output-limit",
+                                    "the program wrote more output than the limit allows")
             if sig == signal.SIGKILL:
-                return {**base, "outcome": "error", "reason": "killed",
-                        "message": "the program was killed (out of memory or a resource limit)"}
-            return {**base, "outcome": "error", "reason": "crash",
-                    "message": f"the program crashed with signal {signal.Signals(sig).name}"}
+                return _interrupted(base, done, running, "killed",
+                                    "the program was killed (SIGKILL: a memory or process limit, or the program "
+                                    "killed itself)")
+            return _interrupted(base, done, running, "crash", f"the program crashed with signal {signal.Signals(sig).name}")
         code = os.WEXITSTATUS(status) if status is not None and os.WIFEXITED(status) else None
-        return {**base, "outcome": "error", "reason": "exited",
-                "message": f"the program exited (status {code}) before pytest finished; a pass needs a completed session"}
+        return _interrupted(base, done, running, "exited",
+                            f"the program exited (status {code}) before pytest finished; a pass needs a completed session")
     if "fatal" in data:
         return {**base, "outcome": "error", "reason": "runner", "message": "the runner failed: " + data["fatal"]}
     tests = data["tests"]
@@ -44,6 +77,11 @@ def interpret(req: dict, raw: bytes, status: int | None, timed_out: bool, elapse
         err = data["collect_errors"][0]
         return {**base, "outcome": "error", "reason": "collection", "line": err["line"],
                 "message": err["message"]}
+    if data.get("interrupted"):
+        # pytest.exit() or an interrupt: the tests after it never ran, whatever the exit code says.
+        stopped = next((t for t in tests if t["reason"] == "interrupted"), None)
+        return {**base, "outcome": "error", "reason": "interrupted", "message": data["interrupted"],
+                "line": stopped["line"] if stopped else None}
     if not data["finished"]:
         return {**base, "outcome": "error", "reason": "exited", "message": "pytest's session did not complete"}
     if not tests:

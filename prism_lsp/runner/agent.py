@@ -56,13 +56,18 @@ for _name in _pytest.config.default_plugins:
 
 # Built-in plugins whose work a judged run never uses (measured: much of pytest's start-up).
 # `logging` (caplog) and `legacypath` (tmpdir) stay on because suites commonly use their
-# fixtures; `terminal` stays because assertion explanations ask it for a terminal writer.
-_PLUGINS_OFF = ["warnings", "doctest", "junitxml", "pastebin", "stepwise", "faulthandler", "cacheprovider",
+# fixtures; `terminal` stays because assertion explanations ask it for a terminal writer;
+# `warnings` stays because `filterwarnings("error")` marks and ini options turn warnings into
+# failures, and verdicts must match plain pytest's.
+_PLUGINS_OFF = ["doctest", "junitxml", "pastebin", "stepwise", "faulthandler", "cacheprovider",
                 "unraisableexception", "threadexception", "setuponly", "setupplan"]
 _PR_SET_CHILD_SUBREAPER = 36
 # (host prefix, path here) when the sandbox mounts the tree cache elsewhere (Docker): requests name host paths.
 _trees_map: tuple[str, str] | None = None
 _uid_private = False  # this runner's uid is its own (set by main from --uid-private)
+# Entries of /tmp and /dev/shm present once the runner was ready (None: /tmp is the host's).
+_shared_before: dict[str, set[str]] | None = None
+_SHARED_DIRS = ("/tmp", "/dev/shm")
 
 
 def _tree_path(path: str) -> str:
@@ -72,7 +77,7 @@ def _tree_path(path: str) -> str:
 
 
 def _pytest_args(tree: str) -> list[str]:
-    args = ["-q", "--no-header", "--tb=line", "-o", "enable_assertion_pass_hook=true", "--rootdir", tree, "-W", "ignore"]
+    args = ["-q", "--no-header", "--tb=line", "-o", "enable_assertion_pass_hook=true", "--rootdir", tree]
     for name in _PLUGINS_OFF:
         args += ["-p", f"no:{name}"]
     return args
@@ -111,6 +116,8 @@ def _set_limits(memory_mb: int, output_limit: int, pids_max: int) -> None:
 def _child(req: dict, wfd: int, scratch: str) -> None:
     """Run one program in this forked process; write one JSON result to `wfd`."""
     os.setsid()
+    # Files the program creates are its own: other runners of a shared sandbox run as other uids.
+    os.umask(0o077)
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGPIPE, signal.SIGXFSZ):
         signal.signal(sig, signal.SIG_DFL)
     work = tempfile.mkdtemp(prefix="run-", dir=scratch)
@@ -136,6 +143,7 @@ def _child(req: dict, wfd: int, scratch: str) -> None:
         _run_command(req["command"], wfd)
     changed = {os.path.join(tree, rel): lines for rel, lines in (req.get("changed") or {}).items()}
     collector = Collector(suite_path, changed)
+    collector.progress = lambda event: _write_line(wfd, event, tree)
     target = req["suite_rel"]
     args = [f"{target}::{t}" for t in req["tests"]] if req.get("tests") else [target]
     args += _pytest_args(tree)
@@ -146,20 +154,33 @@ def _child(req: dict, wfd: int, scratch: str) -> None:
         if code == 4 and not collector.tests and not collector.collect_errors:
             # The tree's own config asked for an option of a plugin we switched off.
             collector = Collector(suite_path, changed)
+            collector.progress = lambda event: _write_line(wfd, event, tree)
             code = pytest.main([a for a in args if not a.startswith("no:") and a != "-p"], plugins=[collector])
     except BaseException as exc:  # the candidate may raise anything, SystemExit included
         code = -1
         collector.collect_errors.append({"line": None, "message": short("".join(traceback.format_exception_only(type(exc), exc)))})
     collector.finish_probes()
     result = {"exit_code": int(code) if isinstance(code, int) else -1, "finished": collector.session_finished,
+              "interrupted": collector.interrupted,
               "tests": list(collector.tests.values()), "collect_errors": collector.collect_errors,
               "collected": collector.collected, "duration_ms": round((time.perf_counter() - start) * 1000, 2)}
-    payload = (json.dumps(result) + "\n").encode()
-    view = memoryview(payload)
+    _write_line(wfd, result, tree)
+    os._exit(0)
+
+
+def _write_line(wfd: int, obj: dict, tree: str | None = None) -> None:
+    """One JSON line to the parent, whole even when the pipe is full.
+
+    With `tree`, paths inside this run's private copy are written relative to it: a
+    message then reads `solution.py`, and the same error on two candidates is one text.
+    """
+    text = json.dumps(obj)
+    if tree:
+        text = text.replace(json.dumps(tree + os.sep)[1:-1], "")
+    view = memoryview((text + "\n").encode())
     while view:
         n = os.write(wfd, view)
         view = view[n:]
-    os._exit(0)
 
 
 def _run_command(command: str, wfd: int) -> None:
@@ -174,8 +195,44 @@ def _run_command(command: str, wfd: int) -> None:
             "reached_change": None, "assertions": [], "duration_ms": 0.0}
     result = {"exit_code": 0, "finished": True, "tests": [test], "collect_errors": [], "collected": 1,
               "duration_ms": round((time.perf_counter() - start) * 1000, 2)}
-    os.write(wfd, (json.dumps(result) + "\n").encode())
+    _write_line(wfd, result)
     os._exit(0)
+
+
+def _remember_shared_files(scratch: str) -> None:
+    """Note what /tmp and /dev/shm hold now; called once the runner is ready, only when the
+    sandbox gave it a private /tmp (`--private-tmp`), never on the host's own."""
+    global _shared_before
+    _shared_before = {}
+    for folder in (*_SHARED_DIRS, scratch):
+        try:
+            _shared_before[folder] = set(os.listdir(folder))
+        except OSError:
+            pass
+
+
+def _forget_shared_files() -> None:
+    """Remove what the last program left in /tmp and /dev/shm, so the next program run by
+    this runner (another candidate) cannot read it: each run must see the same empty world."""
+    if _shared_before is None:
+        return
+    me = os.getuid()
+    for folder, before in _shared_before.items():
+        try:
+            entries = os.listdir(folder)
+        except OSError:
+            continue
+        for name in entries:
+            path = os.path.join(folder, name)
+            try:
+                if name in before or os.lstat(path).st_uid != me:
+                    continue  # ours from before, or another runner's (Docker): not this run's
+                if os.path.isdir(path) and not os.path.islink(path):
+                    shutil.rmtree(path, ignore_errors=True)
+                else:
+                    os.unlink(path)
+            except OSError:
+                pass
 
 
 def run_one(req: dict, scratch: str) -> dict:
@@ -250,9 +307,10 @@ def run_one(req: dict, scratch: str) -> dict:
         except (OSError, ChildProcessError):
             pass
     reap_all()
+    _forget_shared_files()
     elapsed = (time.perf_counter() - start) * 1000
     raw = b"".join(chunks).strip().splitlines()
-    result = interpret(req, raw[-1] if raw else b"", status, timed_out, elapsed)
+    result = interpret(req, raw, status, timed_out, elapsed)
     for entry in os.listdir(scratch):
         if entry.startswith("run-"):
             shutil.rmtree(os.path.join(scratch, entry), ignore_errors=True)
@@ -328,6 +386,7 @@ def main() -> None:
     global _trees_map, _uid_private
     opts = dict(zip(sys.argv[1::2], sys.argv[2::2]))  # --scratch DIR, --trees HOST=HERE, --uid-private 1
     _uid_private = opts.get("--uid-private") == "1"
+    private_tmp = opts.get("--private-tmp") == "1"
     scratch = opts.get("--scratch") or tempfile.gettempdir()
     if "--scratch" in opts:
         # Private to this runner: other runners of a shared sandbox may run beside it under other uids.
@@ -350,6 +409,8 @@ def main() -> None:
         pass
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     _warm_up(scratch)
+    if private_tmp:
+        _remember_shared_files(scratch)
     # Everything imported so far is shared with every forked run: keep the collector off it.
     import gc
 

@@ -142,4 +142,33 @@ def test_counts_reveal_says_only_how_many(tmp_path):
     baseline = outcome.ProgramResult("fail", (outcome.TestResult("test_x", "fail", 5, "assert 1 == 3", def_line=4),))
     pairs = [(HALF_EVEN, _failing(("test_x", 5, "assert 2 == 3")))]
     (finding,) = build_findings(baseline, pairs, "counts", SUITE)
-    assert finding.message == f"1 valid candidate rejected. {TEACH_OVERSPEC}" and finding.candidates == []
+    assert finding.message == f"rejects 1 valid candidate. {TEACH_OVERSPEC}" and finding.candidates == []
+    assert finding.line == 5  # on the assertion that rejected it, as at every level
+
+
+def _cand(cid: str, label: str) -> Candidate:
+    return Candidate(id=cid, label=label, reference=False, kind="overlay", source=Path("."))
+
+
+def test_an_error_on_many_programs_is_counted_per_label_below_full():
+    from prism_lsp.engine.findings import execution_errors
+
+    def broken():
+        return outcome.ProgramResult("error", (), reason="collection", message="SyntaxError: bad", line=3)
+
+    pairs = [(_cand(f"v{i}", "valid"), broken()) for i in range(4)] + [(_cand("i1", "invalid"), broken())]
+    (labels,) = execution_errors(broken(), pairs, "labels")
+    assert labels.message == ("could not run on initial program, 4 valid candidates, 1 invalid candidate: "
+                              "collection — SyntaxError: bad") and labels.candidates == []
+    (counts,) = execution_errors(broken(), pairs, "counts")
+    assert counts.message.startswith("could not run on 6 programs: collection")
+    (full,) = execution_errors(broken(), pairs, "full")
+    assert full.message.startswith("could not run on initial program, v0, v1, v2, v3, i1:")
+
+
+def test_a_parametrized_test_that_lets_an_invalid_candidate_through_is_one_finding():
+    from prism_lsp.engine.findings import accepts_invalid
+
+    cases = tuple(outcome.TestResult(f"test_p[{i}]", "pass", reached_change=True, def_line=7) for i in range(3))
+    (finding,) = accepts_invalid([(_cand("bad", "invalid"), outcome.ProgramResult("pass", cases))], "full")
+    assert finding.line == 7 and finding.tests == ["test_p"] and finding.candidates == ["bad"]
