@@ -1,17 +1,25 @@
 /**
  * Command plumbing that does not need `vscode`: argument fixing for the
- * server-side `prism.runPanel`, and the candidate list of `prism.listCandidates`.
+ * server-side `prism.runPanel`, what `Prism: Run Panel` does, and the candidate
+ * list of `prism.listCandidates`.
  */
 
-/** Implemented by the server (`workspace/executeCommand`); registered in VS Code by the language client. */
+/**
+ * Implemented by the server (`workspace/executeCommand`); registered in VS Code
+ * by the language client while the server runs (so they vanish with it). The
+ * extension never registers these ids itself: VS Code refuses a second
+ * registration, and the client's start would fail on it.
+ */
 export const SERVER_COMMANDS = {
   runPanel: 'prism.runPanel',
   listCandidates: 'prism.listCandidates',
   showCandidate: 'prism.showCandidate',
 } as const;
 
-/** Implemented by this extension. */
+/** Implemented by this extension; registered at activation, so always present. */
 export const CLIENT_COMMANDS = {
+  /** `Prism: Run Panel` in the palette and the status bar: forwards to the server's `prism.runPanel`. */
+  runPanel: 'prism.run',
   pickCandidate: 'prism.pickCandidate',
   restartServer: 'prism.restartServer',
   showOutput: 'prism.showOutput',
@@ -44,6 +52,40 @@ function uriToString(value: unknown): unknown {
     return (value as { toString(): string }).toString();
   }
   return value;
+}
+
+export const SERVER_DOWN_ACTIONS = { restart: 'Restart Server', output: 'Show Output' } as const;
+
+/** The notice when a command needs the server and it is not running (`problem`: why, when known). */
+export function serverDownMessage(problem: string | undefined): string {
+  const why = (problem ?? '').replace(/^Prism: /, '').trim();
+  return why === '' ? 'Prism: the server is not running.' : `Prism: the server is not running. ${why.charAt(0).toUpperCase()}${why.slice(1)}`;
+}
+
+export type RunPanelPlan =
+  | { kind: 'server-down'; message: string; actions: string[] }
+  | { kind: 'no-document'; message: string }
+  | { kind: 'forward'; command: string; arguments: unknown[] };
+
+/**
+ * What `Prism: Run Panel` (`prism.run`) does: say the server is down and offer
+ * a restart, ask for a document, or forward to the server's `prism.runPanel`
+ * with the document uri (the active editor's when called without one).
+ */
+export function planRunPanel(
+  serverRunning: boolean,
+  problem: string | undefined,
+  args: readonly unknown[],
+  activeUri: string | undefined,
+): RunPanelPlan {
+  if (!serverRunning) {
+    return { kind: 'server-down', message: serverDownMessage(problem), actions: [SERVER_DOWN_ACTIONS.restart, SERVER_DOWN_ACTIONS.output] };
+  }
+  const forwarded = withDocumentUri(args, activeUri);
+  if (typeof forwarded[0] !== 'string' || forwarded[0] === '') {
+    return { kind: 'no-document', message: 'Prism: open a test file of a task first.' };
+  }
+  return { kind: 'forward', command: SERVER_COMMANDS.runPanel, arguments: forwarded };
 }
 
 export interface Candidate {

@@ -17,18 +17,31 @@ import {
   State,
 } from 'vscode-languageclient/node';
 
-import { CLIENT_COMMANDS, SERVER_COMMANDS, candidatePicks, parseCandidates, parseShowCandidate, withDocumentUri } from './commands';
+import { reactToConfigChange } from './applies';
+import {
+  CLIENT_COMMANDS,
+  SERVER_COMMANDS,
+  SERVER_DOWN_ACTIONS,
+  candidatePicks,
+  parseCandidates,
+  parseShowCandidate,
+  planRunPanel,
+  serverDownMessage,
+  withDocumentUri,
+} from './commands';
 import { CrashBudget, DebouncedRunner } from './debounce';
 import {
-  ImportCheck,
+  FailedCheck,
+  INSTALL_ACTIONS,
+  InstallSettings,
   ProcessResult,
   checkServerImport,
-  importFailureMessage,
-  installCommand,
+  installAdvice,
+  probeEnvironment,
   serverArgs,
 } from './install';
-import { ResolvedInterpreter, interpreterFromPythonApi, resolveInterpreter, withTimeout } from './interpreter';
-import { RESTART_KEYS, SECTION, ServerSettings, toServerSettings } from './settings';
+import { ResolvedInterpreter, expandPath, interpreterFromPythonApi, resolveInterpreter, withTimeout } from './interpreter';
+import { SECTION, ServerSettings, toServerSettings } from './settings';
 import { STATUS_NOTIFICATION, StatusStore, formatStatus, parseStatus } from './status';
 
 const PYTHON_EXTENSION_ID = 'ms-python.python';
@@ -131,18 +144,26 @@ function subscribeToPythonEnvironment(api: unknown): void {
   }
 }
 
+function expandContext(): { workspaceFolder: string | undefined; home: string } {
+  return { workspaceFolder: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, home: os.homedir() };
+}
+
 function resolve(): Promise<ResolvedInterpreter> {
   const folder = activeResource();
   return resolveInterpreter({
     setting: () => vscode.workspace.getConfiguration(SECTION, folder).get('interpreter'),
     pythonExtension: pythonExtensionInterpreter,
     fallback: process.platform === 'win32' ? 'python' : 'python3',
-    expand: {
-      workspaceFolder: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
-      home: os.homedir(),
-    },
+    expand: expandContext(),
     log,
   });
+}
+
+/** `prism.serverPackage`, expanded like `prism.interpreter`; '' when unset. */
+function installSettings(): InstallSettings {
+  const raw = vscode.workspace.getConfiguration(SECTION, activeResource()).get('serverPackage');
+  const value = typeof raw === 'string' ? raw.trim() : '';
+  return { serverPackage: value === '' ? '' : expandPath(value, expandContext()) };
 }
 
 function runProcess(command: string, args: string[]): Promise<ProcessResult> {
@@ -151,18 +172,18 @@ function runProcess(command: string, args: string[]): Promise<ProcessResult> {
       command,
       args,
       { timeout: IMPORT_CHECK_TIMEOUT_MS, windowsHide: true, cwd: serverCwd() },
-      (error, _stdout, stderr) => {
+      (error, stdout, stderr) => {
         if (!error) {
-          done({ code: 0, stderr: stderr });
+          done({ code: 0, stdout, stderr });
           return;
         }
         const e = error as NodeJS.ErrnoException & { killed?: boolean; code?: string | number };
         if (typeof e.code === 'string') {
-          done({ code: null, stderr: stderr, spawnError: e.code });
+          done({ code: null, stdout, stderr, spawnError: e.code });
         } else if (e.killed) {
-          done({ code: null, stderr: stderr, timedOut: true });
+          done({ code: null, stdout, stderr, timedOut: true });
         } else {
-          done({ code: typeof e.code === 'number' ? e.code : 1, stderr: stderr });
+          done({ code: typeof e.code === 'number' ? e.code : 1, stdout, stderr });
         }
       },
     );
@@ -174,20 +195,50 @@ function serverCwd(): string | undefined {
   return folder?.uri.scheme === 'file' ? folder.uri.fsPath : undefined;
 }
 
-async function offerInstall(interpreter: string, check: Exclude<ImportCheck, { ok: true }>): Promise<void> {
-  const command = installCommand(interpreter, process.platform);
-  const message = importFailureMessage(interpreter, check, process.platform);
+function openSetting(key: string): Thenable<unknown> {
+  return vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.${key}`);
+}
+
+function restartServerNow(): Promise<void> {
+  forceRestart = true;
+  return restarter ? restarter.runNow() : Promise.resolve();
+}
+
+/** The notification for an interpreter that cannot import the server (see `installAdvice`). */
+async function offerInstall(interpreter: string, message: string, command: string | undefined, actions: string[]): Promise<void> {
   log(message);
-  const choice = await vscode.window.showErrorMessage(message, 'Copy command', 'Retry', 'Show Output');
-  if (choice === 'Copy command') {
-    await vscode.env.clipboard.writeText(command);
-    void vscode.window.showInformationMessage(`Copied: ${command}. Run it in a terminal, then "Prism: Restart Server".`);
-  } else if (choice === 'Retry') {
-    forceRestart = true;
-    await restarter?.runNow();
-  } else if (choice === 'Show Output') {
-    output.show(true);
+  const choice = await vscode.window.showErrorMessage(message, ...actions);
+  switch (choice) {
+    case INSTALL_ACTIONS.copy:
+      if (command !== undefined) {
+        await vscode.env.clipboard.writeText(command);
+        void vscode.window.showInformationMessage(`Prism: copied "${command}". Run it in a terminal, then "Prism: Restart Server".`);
+      }
+      break;
+    case INSTALL_ACTIONS.setInterpreter:
+      log(`Opening the setting prism.interpreter (now resolved to ${interpreter}).`);
+      await openSetting('interpreter');
+      break;
+    case INSTALL_ACTIONS.setServerPackage:
+      await openSetting('serverPackage');
+      break;
+    case INSTALL_ACTIONS.retry:
+      await restartServerNow();
+      break;
+    case INSTALL_ACTIONS.output:
+      output.show(true);
+      break;
+    default:
+      break;
   }
+}
+
+async function adviseInstall(interpreter: string, check: FailedCheck): Promise<string> {
+  // Whether pip may install into this Python (PEP 668) decides whether a command is offered.
+  const environment = check.reason === 'module-missing' || check.reason === 'import-failed' ? await probeEnvironment(interpreter, runProcess) : undefined;
+  const advice = installAdvice(interpreter, installSettings(), process.platform, check, environment);
+  void offerInstall(interpreter, advice.message, advice.command, advice.actions);
+  return advice.message;
 }
 
 // ---------------------------------------------------------------- client
@@ -197,10 +248,9 @@ async function startClient(): Promise<void> {
   log(`Interpreter: ${interpreter.command} (from ${interpreter.source}).`);
   const check = await checkServerImport(interpreter.command, runProcess);
   if (!check.ok) {
-    serverProblem = importFailureMessage(interpreter.command, check, process.platform);
     running = interpreter;
+    serverProblem = await adviseInstall(interpreter.command, check);
     updateStatusBar();
-    void offerInstall(interpreter.command, check);
     return;
   }
 
@@ -371,7 +421,7 @@ function updateStatusBar(): void {
     statusItem.tooltip = view.tooltip;
     statusItem.backgroundColor = status.state === 'error' ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
     statusItem.command =
-      status.state === 'no-task' ? undefined : { title: 'Run Panel', command: SERVER_COMMANDS.runPanel, arguments: [uri] };
+      status.state === 'no-task' ? undefined : { title: 'Run Panel', command: CLIENT_COMMANDS.runPanel, arguments: [uri] };
     statusItem.show();
     return;
   }
@@ -388,10 +438,47 @@ function updateStatusBar(): void {
 
 // ---------------------------------------------------------------- commands
 
+function serverRunning(): boolean {
+  return client?.isRunning() === true;
+}
+
+/** Says the server is down (and why, when known); offers to restart it. */
+async function offerRestart(message: string): Promise<void> {
+  const choice = await vscode.window.showWarningMessage(message, SERVER_DOWN_ACTIONS.restart, SERVER_DOWN_ACTIONS.output);
+  if (choice === SERVER_DOWN_ACTIONS.restart) {
+    await restartServerNow();
+  } else if (choice === SERVER_DOWN_ACTIONS.output) {
+    output.show(true);
+  }
+}
+
+/** `Prism: Run Panel`: always registered; forwards to the server's `prism.runPanel` when it runs. */
+async function runPanel(...args: unknown[]): Promise<unknown> {
+  const plan = planRunPanel(serverRunning(), serverProblem, args, vscode.window.activeTextEditor?.document.uri.toString());
+  switch (plan.kind) {
+    case 'server-down':
+      await offerRestart(plan.message);
+      return undefined;
+    case 'no-document':
+      void vscode.window.showInformationMessage(plan.message);
+      return undefined;
+    case 'forward':
+      if (!client) {
+        return undefined;
+      }
+      try {
+        return await client.sendRequest(ExecuteCommandRequest.type, { command: plan.command, arguments: plan.arguments });
+      } catch (err) {
+        void vscode.window.showErrorMessage(`Prism: Run Panel failed: ${describe(err)}`);
+        return undefined;
+      }
+  }
+}
+
 async function pickCandidate(): Promise<void> {
   const editor = vscode.window.activeTextEditor;
-  if (!client || !client.isRunning()) {
-    void vscode.window.showWarningMessage('Prism: the server is not running. Try "Prism: Restart Server".');
+  if (!client || !serverRunning()) {
+    await offerRestart(serverDownMessage(serverProblem));
     return;
   }
   if (!editor) {
@@ -470,10 +557,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   restarter = new DebouncedRunner(restartIfNeeded, RESTART_DEBOUNCE_MS, undefined, (err) => {
     log(`Restart failed: ${describe(err)}`);
   });
-  const restartNow = (): Promise<void> => {
-    forceRestart = true;
-    return restarter ? restarter.runNow() : Promise.resolve();
-  };
 
   context.subscriptions.push(
     output,
@@ -483,16 +566,20 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         restarter?.dispose();
       },
     },
+    vscode.commands.registerCommand(CLIENT_COMMANDS.runPanel, runPanel),
     vscode.commands.registerCommand(CLIENT_COMMANDS.pickCandidate, pickCandidate),
-    vscode.commands.registerCommand(CLIENT_COMMANDS.restartServer, restartNow),
+    vscode.commands.registerCommand(CLIENT_COMMANDS.restartServer, restartServerNow),
     vscode.commands.registerCommand(CLIENT_COMMANDS.showOutput, () => {
       output.show(true);
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (RESTART_KEYS.some((key) => e.affectsConfiguration(`${SECTION}.${key}`))) {
+      const reaction = reactToConfigChange((section) => e.affectsConfiguration(section), serverRunning());
+      if (reaction === 'restart' || reaction === 'retry') {
+        log(reaction === 'restart' ? 'A setting that needs a new server process changed.' : 'Retrying the server start after a settings change.');
         restarter?.trigger();
-      } else if (e.affectsConfiguration(SECTION)) {
-        // Sent to the running server by the language client (didChangeConfiguration middleware).
+      } else if (reaction === 'live') {
+        // Sent to the running server by the language client (didChangeConfiguration middleware),
+        // which applies `prism.trace.server` itself: no restart, the server keeps its warm runners.
         reportedProblems.clear();
         currentSettings();
       }
@@ -506,7 +593,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
   );
 
-  await restartNow();
+  await restartServerNow();
 }
 
 export async function deactivate(): Promise<void> {

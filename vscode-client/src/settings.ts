@@ -55,13 +55,7 @@ export function defaultSettings(): ServerSettings {
   };
 }
 
-/**
- * Setting keys (relative to `prism.`) whose change needs a new server process:
- * the server cannot switch its own interpreter. Every other `prism.*` setting
- * reaches the running server through `workspace/didChangeConfiguration`, and
- * `prism.trace.server` is applied by the language client itself.
- */
-export const RESTART_KEYS = ['interpreter'] as const;
+/** How each `prism.*` setting applies (live, or by a restart) is in `applies.ts`. */
 
 /** Reads one setting, key relative to the `prism` section. `undefined` = unset. */
 export type SettingGetter = (key: string) => unknown;

@@ -323,14 +323,14 @@ if (problem !== undefined && IS_CI) {
         `a running status came before the result: ${JSON.stringify(item.texts)}`,
       );
       assert.match(String(item.tooltip), new RegExp(`Joint success \\(JSF\\): ${panel.jsf ? 'yes' : 'no'}`));
-      assert.deepEqual(item.command, { title: 'Run Panel', command: 'prism.runPanel', arguments: [docUri] });
+      assert.deepEqual(item.command, { title: 'Run Panel', command: 'prism.run', arguments: [docUri] });
     });
 
-    it('prism.runPanel from the palette (no arguments) runs the panel on the active document', async () => {
+    it('Prism: Run Panel from the palette (prism.run, no arguments) runs the server\'s prism.runPanel on the active document', async () => {
       const sentBefore = sent.length;
-      const result = (await run('prism.runPanel')) as { uri?: string; state?: string; valid?: unknown; invalid?: unknown };
+      const result = (await run('prism.run')) as { uri?: string; state?: string; valid?: unknown; invalid?: unknown };
       const request = sent.slice(sentBefore).find((m) => m.method === 'workspace/executeCommand');
-      assert.deepEqual(request?.params, { command: 'prism.runPanel', arguments: [docUri] }, 'the middleware added the active document uri');
+      assert.deepEqual(request?.params, { command: 'prism.runPanel', arguments: [docUri] }, 'the active document uri was added');
       assert.equal(result.uri, docUri);
       assert.equal(result.state, 'idle');
       assert.deepEqual(result.valid, {

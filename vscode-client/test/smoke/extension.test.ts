@@ -31,6 +31,7 @@ interface ExtensionModule {
 }
 
 interface Dump {
+  pid: number;
   initializationOptions: unknown;
   configurationChanges: { settings: unknown }[];
   pulledConfiguration: unknown[];
@@ -86,7 +87,7 @@ describe('extension smoke test (fake VS Code, fake server)', { skip }, () => {
   });
 
   it('registers the client commands, and the server registers prism.runPanel', () => {
-    for (const id of ['prism.pickCandidate', 'prism.restartServer', 'prism.showOutput', 'prism.runPanel', 'prism.listCandidates']) {
+    for (const id of ['prism.run', 'prism.pickCandidate', 'prism.restartServer', 'prism.showOutput', 'prism.runPanel', 'prism.listCandidates']) {
       assert.ok(fake.state.commands.has(id), id);
     }
   });
@@ -101,7 +102,8 @@ describe('extension smoke test (fake VS Code, fake server)', { skip }, () => {
     assert.deepEqual(dump.configurationChanges.at(-1), { settings: { prism: fixture.initializationOptions } });
   });
 
-  it('pushes didChangeConfiguration {"prism": …} when a setting changes', async () => {
+  it('pushes didChangeConfiguration {"prism": …} when a setting changes, without a restart', async () => {
+    const before = (await run('fake.dump')) as Dump;
     fake.state.settings['prism.reveal'] = 'counts';
     fake.state.configListeners.fire({ affectsConfiguration: (s: string) => s === 'prism' || s === 'prism.reveal' });
     let dump: Dump | undefined;
@@ -117,6 +119,23 @@ describe('extension smoke test (fake VS Code, fake server)', { skip }, () => {
     assert.deepEqual(dump.configurationChanges.at(-1), {
       settings: { prism: { ...fixture.initializationOptions, reveal: 'counts' } },
     });
+    // Past the restart debounce (500 ms): still the same server process, its warm state kept.
+    await new Promise((r) => setTimeout(r, 700));
+    assert.equal(((await run('fake.dump')) as Dump).pid, before.pid);
+  });
+
+  it('a new prism.serverPackage leaves a running server alone', async () => {
+    const before = (await run('fake.dump')) as Dump;
+    fake.state.settings['prism.serverPackage'] = '/src/prism';
+    fake.state.configListeners.fire({ affectsConfiguration: (s: string) => s === 'prism' || s === 'prism.serverPackage' });
+    await new Promise((r) => setTimeout(r, 700));
+    assert.equal(((await run('fake.dump')) as Dump).pid, before.pid);
+    delete fake.state.settings['prism.serverPackage'];
+  });
+
+  it('Prism: Run Panel (prism.run) forwards to the server\'s prism.runPanel with the active document uri', async () => {
+    const result = (await run('prism.run')) as { arguments: unknown[] };
+    assert.deepEqual(result.arguments, [TEST_URI]);
   });
 
   it('prism.runPanel from the palette gets the active document uri', async () => {
@@ -129,7 +148,7 @@ describe('extension smoke test (fake VS Code, fake server)', { skip }, () => {
     assert.ok(item);
     await until('the status bar text', () => item.text === 'Prism: JSF ✗ · valid 3/4 · invalid 5/5');
     assert.ok(item.visible);
-    assert.deepEqual((item.command as { command: string; arguments: unknown[] }).command, 'prism.runPanel');
+    assert.deepEqual((item.command as { command: string; arguments: unknown[] }).command, 'prism.run');
     assert.deepEqual((item.command as { arguments: unknown[] }).arguments, [TEST_URI]);
   });
 
@@ -150,20 +169,62 @@ describe('extension smoke test (fake VS Code, fake server)', { skip }, () => {
     assert.deepEqual(fake.state.opened, ['file:///task/candidates/floor.diff']);
   });
 
-  it('offers the install command instead of starting when prism_lsp is missing', async () => {
+  it('with prism.serverPackage set, offers the exact pip command instead of starting when prism_lsp is missing', async () => {
     process.env.FAKE_PRISM_MISSING = '1';
-    fake.state.answers.push('Copy command');
+    fake.state.settings['prism.serverPackage'] = '/src/prism';
+    fake.state.answers.push('Copy Command');
     try {
       await run('prism.restartServer');
-      const notice = await until('the install notice', () => fake.state.messages.find((m) => m.text.includes('-m pip install prism-lsp')));
+      const notice = await until('the install notice', () => fake.state.messages.find((m) => m.text.includes('-m pip install /src/prism')));
       assert.equal(notice.level, 'error');
-      assert.ok(notice.items.includes('Copy command'));
-      assert.match(notice.text, /fake-python\.js -m pip install prism-lsp/);
+      assert.deepEqual(notice.items, ['Copy Command', 'Retry', 'Set Interpreter']);
+      assert.match(notice.text, /fake-python\.js -m pip install \/src\/prism$/);
       await until('the clipboard', () => fake.state.clipboard.length > 0);
-      assert.match(fake.state.clipboard[0] ?? '', /fake-python\.js -m pip install prism-lsp$/);
+      assert.match(fake.state.clipboard[0] ?? '', /fake-python\.js -m pip install \/src\/prism$/);
       assert.equal(fake.state.commands.has('prism.runPanel'), false, 'the old server is stopped, no new one started');
     } finally {
-      delete process.env.FAKE_PRISM_MISSING;
+      delete fake.state.settings['prism.serverPackage'];
     }
+  });
+
+  it('without prism.serverPackage, explains the choices (no PyPI command) and opens the setting', async () => {
+    const opened: unknown[] = [];
+    const openSettings = fake.state.commands.get('workbench.action.openSettings');
+    fake.state.commands.set('workbench.action.openSettings', (...args: unknown[]) => opened.push(...args));
+    const seen = fake.state.messages.length;
+    fake.state.answers.push('Set Interpreter');
+    try {
+      await run('prism.restartServer');
+      const notice = await until('the notice', () => fake.state.messages.slice(seen).find((m) => m.level === 'error'));
+      assert.doesNotMatch(notice.text, /pip install/);
+      assert.match(notice.text, /not published on PyPI/);
+      assert.match(notice.text, /\.venv\/bin\/python, which scripts\/setup\.sh creates/);
+      assert.deepEqual(notice.items, ['Set Interpreter', 'Set Server Package', 'Retry']);
+      await until('the settings editor', () => opened.length > 0);
+      assert.deepEqual(opened, ['prism.interpreter']);
+    } finally {
+      if (openSettings) {
+        fake.state.commands.set('workbench.action.openSettings', openSettings);
+      } else {
+        fake.state.commands.delete('workbench.action.openSettings');
+      }
+    }
+  });
+
+  it('Prism: Run Panel with the server down says so and offers Prism: Restart Server', async () => {
+    assert.equal(fake.state.commands.has('prism.runPanel'), false);
+    assert.ok(fake.state.commands.has('prism.run'), 'the palette command exists while the server is down');
+    delete process.env.FAKE_PRISM_MISSING;
+    const seen = fake.state.messages.length;
+    fake.state.answers.push('Restart Server');
+    await run('prism.run');
+    const notice = fake.state.messages.slice(seen).find((m) => m.level === 'warning');
+    assert.ok(notice, 'no notice');
+    assert.match(notice.text, /^Prism: the server is not running\. The server \(prism_lsp\) is not installed/);
+    assert.deepEqual(notice.items, ['Restart Server', 'Show Output']);
+    // "Restart Server" started it again (prism_lsp is importable now).
+    await until('the restarted server', () => fake.state.commands.has('prism.runPanel'));
+    const result = (await run('prism.run')) as { arguments: unknown[] };
+    assert.deepEqual(result.arguments, [TEST_URI]);
   });
 });

@@ -1,11 +1,17 @@
 #!/usr/bin/env node
 // A stand-in for `<python>` in the smoke test: `-c "import prism_lsp"` succeeds
-// (or fails like Python when FAKE_PRISM_MISSING=1), and `-m prism_lsp` runs a
+// (or fails like Python when FAKE_PRISM_MISSING=1), any other `-c` answers the
+// extension's environment probe as a virtualenv would, and `-m prism_lsp` runs a
 // tiny LSP server that records what the client sends. Nothing of Prism here.
 'use strict';
 
 const args = process.argv.slice(2);
 if (args[0] === '-c') {
+  if (!/import prism_lsp/.test(args[1] || '')) {
+    // The extension's environment probe (PEP 668): a virtualenv's Python.
+    process.stdout.write('{"venv": true, "externallyManaged": false}\n');
+    process.exit(0);
+  }
   if (process.env.FAKE_PRISM_MISSING === '1') {
     process.stderr.write("Traceback (most recent call last):\n  File \"<string>\", line 1, in <module>\nModuleNotFoundError: No module named 'prism_lsp'\n");
     process.exit(1);
@@ -20,7 +26,7 @@ if (args.length !== 2 || args[0] !== '-m' || args[1] !== 'prism_lsp') {
 
 const rpc = require('vscode-jsonrpc/node');
 const conn = rpc.createMessageConnection(new rpc.StreamMessageReader(process.stdin), new rpc.StreamMessageWriter(process.stdout));
-const seen = { initializationOptions: undefined, configurationChanges: [], pulledConfiguration: undefined, executeCalls: [] };
+const seen = { pid: process.pid, initializationOptions: undefined, configurationChanges: [], pulledConfiguration: undefined, executeCalls: [] };
 
 conn.onRequest('initialize', (params) => {
   seen.initializationOptions = params.initializationOptions;

@@ -1,7 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { candidatePicks, parseCandidates, parseShowCandidate, withDocumentUri } from '../../src/commands';
+import {
+  CLIENT_COMMANDS,
+  SERVER_COMMANDS,
+  SERVER_DOWN_ACTIONS,
+  candidatePicks,
+  parseCandidates,
+  parseShowCandidate,
+  planRunPanel,
+  serverDownMessage,
+  withDocumentUri,
+} from '../../src/commands';
 
 describe('withDocumentUri (prism.runPanel from the palette)', () => {
   it('appends the active editor uri when called without arguments', () => {
@@ -59,5 +69,41 @@ describe('candidates', () => {
     assert.equal(parseShowCandidate({ uri: 'file:///x.diff' }), 'file:///x.diff');
     assert.equal(parseShowCandidate({}), undefined);
     assert.equal(parseShowCandidate(null), undefined);
+  });
+});
+
+describe('Prism: Run Panel (prism.run, always registered)', () => {
+  it('has its own id: the server\'s prism.runPanel is registered by the language client', () => {
+    assert.equal(CLIENT_COMMANDS.runPanel, 'prism.run');
+    assert.equal(SERVER_COMMANDS.runPanel, 'prism.runPanel');
+  });
+
+  it('with the server down: says so (and why) and offers a restart', () => {
+    const plan = planRunPanel(false, 'Prism: the server (prism_lsp) is not installed for python3.', [], 'file:///w/test_a.py');
+    assert.deepEqual(plan, {
+      kind: 'server-down',
+      message: 'Prism: the server is not running. The server (prism_lsp) is not installed for python3.',
+      actions: [SERVER_DOWN_ACTIONS.restart, SERVER_DOWN_ACTIONS.output],
+    });
+    assert.equal(SERVER_DOWN_ACTIONS.restart, 'Restart Server');
+    assert.equal(planRunPanel(false, undefined, [], undefined).kind, 'server-down');
+    assert.equal(serverDownMessage(undefined), 'Prism: the server is not running.');
+  });
+
+  it('with the server up: forwards to prism.runPanel with the active document', () => {
+    assert.deepEqual(planRunPanel(true, undefined, [], 'file:///w/test_a.py'), {
+      kind: 'forward',
+      command: 'prism.runPanel',
+      arguments: ['file:///w/test_a.py'],
+    });
+    assert.deepEqual(planRunPanel(true, undefined, ['file:///w/b.py'], 'file:///w/a.py'), {
+      kind: 'forward',
+      command: 'prism.runPanel',
+      arguments: ['file:///w/b.py'],
+    });
+  });
+
+  it('with no document: asks for one instead of sending a request the server rejects', () => {
+    assert.equal(planRunPanel(true, undefined, [], undefined).kind, 'no-document');
   });
 });

@@ -18,7 +18,11 @@ interface Manifest {
   main: string;
   activationEvents: string[];
   extensionDependencies?: string[];
-  contributes: { commands: { command: string; title: string; category?: string }[]; configuration: { properties: Record<string, Prop> } };
+  contributes: {
+    commands: { command: string; title: string; category?: string }[];
+    menus: { commandPalette: { command: string; when?: string }[] };
+    configuration: { properties: Record<string, Prop> };
+  };
 }
 
 const pkg = readJson('package.json') as Manifest;
@@ -36,6 +40,7 @@ describe('package.json contributions agree with the code', () => {
       Object.keys(props).sort(),
       [
         'prism.interpreter',
+        'prism.serverPackage',
         'prism.runOn',
         'prism.debounceMs',
         'prism.reveal',
@@ -59,6 +64,8 @@ describe('package.json contributions agree with the code', () => {
     assert.deepEqual(props['prism.sandbox']?.enum, [...SANDBOX]);
     assert.equal(props['prism.timeoutSeconds']?.default, d.timeoutSeconds);
     assert.equal(props['prism.interpreter']?.type, 'string');
+    assert.equal(props['prism.serverPackage']?.type, 'string');
+    assert.equal(props['prism.serverPackage']?.default, '');
     for (const kind of FINDING_KINDS) {
       assert.equal(props[`prism.severity.${kind}`]?.default, d.severity[kind], kind);
       assert.deepEqual(props[`prism.severity.${kind}`]?.enum, [...LEVELS], kind);
@@ -66,9 +73,20 @@ describe('package.json contributions agree with the code', () => {
     assert.deepEqual(props['prism.trace.server']?.enum, ['off', 'messages', 'verbose']);
   });
 
-  it('contributes the four palette commands and activates on prism.toml / python', () => {
+  it('contributes the four palette commands, all the extension\'s own, and activates on prism.toml / python', () => {
     const ids = pkg.contributes.commands.map((c) => c.command).sort();
-    assert.deepEqual(ids, [SERVER_COMMANDS.runPanel, CLIENT_COMMANDS.pickCandidate, CLIENT_COMMANDS.restartServer, CLIENT_COMMANDS.showOutput].sort());
+    assert.deepEqual(ids, Object.values(CLIENT_COMMANDS).sort());
+    const contributed: string[] = ids;
+    // The language client registers the server's commands while the server runs; contributing
+    // one would put a command in the palette that fails with "command not found" when it is down.
+    for (const id of Object.values(SERVER_COMMANDS)) {
+      assert.ok(!contributed.includes(id), id);
+      assert.ok(!(Object.values(CLIENT_COMMANDS) as string[]).includes(id), `${id} would be registered twice`);
+    }
+    assert.equal(pkg.contributes.commands.find((c) => c.command === CLIENT_COMMANDS.runPanel)?.title, 'Run Panel');
+    for (const entry of pkg.contributes.menus.commandPalette) {
+      assert.ok((Object.values(CLIENT_COMMANDS) as string[]).includes(entry.command), entry.command);
+    }
     for (const c of pkg.contributes.commands) {
       assert.equal(c.category, 'Prism');
     }

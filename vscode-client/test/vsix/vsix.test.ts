@@ -93,9 +93,9 @@ describe(`packaged ${path.basename(vsixPath)}`, () => {
 
   it('contributes the four commands', () => {
     const ids = manifest.contributes.commands.map((c) => c.command).sort();
-    assert.deepEqual(ids, ['prism.pickCandidate', 'prism.restartServer', 'prism.runPanel', 'prism.showOutput']);
+    assert.deepEqual(ids, ['prism.pickCandidate', 'prism.restartServer', 'prism.run', 'prism.showOutput']);
     const titles = Object.fromEntries(manifest.contributes.commands.map((c) => [c.command, c.title]));
-    assert.equal(titles['prism.runPanel'], 'Run Panel');
+    assert.equal(titles['prism.run'], 'Run Panel');
     assert.equal(titles['prism.pickCandidate'], 'Show Candidate…');
   });
 
@@ -107,6 +107,7 @@ describe(`packaged ${path.basename(vsixPath)}`, () => {
       'prism.reveal',
       'prism.runOn',
       'prism.sandbox',
+      'prism.serverPackage',
       'prism.severity.accepts-invalid',
       'prism.severity.execution-error',
       'prism.severity.misses-baseline',
