@@ -7,7 +7,11 @@ Thin: parse arguments, call the engine, print. Exit status of `prism run`:
 from __future__ import annotations
 
 import argparse
+import math
+import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 from rich.console import Console
@@ -16,12 +20,74 @@ from rich.markup import escape
 from prism_lsp.engine.panel import Suite
 from prism_lsp.engine.session import EngineSession, RunOptions
 from prism_lsp.engine.static import weak_assertion_findings
-from prism_lsp.model.manifest import ManifestError
+from prism_lsp.materialize.cache import default_cache_dir
+from prism_lsp.model.manifest import MAX_TIMEOUT_S, ManifestError
 from prism_lsp.sandbox import SandboxUnavailable
 from prism_lsp.sandbox.select import NAMES as SANDBOXES
 from prism_lsp.tasks import find_task_root, load_task
 
 USAGE_ERROR = 2
+
+
+class UsageError(Exception):
+    """A command-line value that cannot be used; `prism_main` prints it and exits 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line, `error: ...`, like every other error of `prism`."""
+
+    def error(self, message: str):  # type: ignore[override]
+        # argparse would print the whole usage block first; one line is what CI logs and scripts grep.
+        self.exit(USAGE_ERROR, f"error: {message} (see `{self.prog} --help`)\n")
+
+
+def seconds(text: str) -> float:
+    """argparse type of `--timeout`: a finite number of seconds, > 0 and at most the manifest's limit."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    # 0 would silently mean "the manifest's value", a negative one times out every program,
+    # nan and inf crash the runner's clock: all are mistakes to report before running.
+    if not (0 < value <= MAX_TIMEOUT_S):
+        raise argparse.ArgumentTypeError(
+            f"expected a number of seconds greater than 0 and at most {MAX_TIMEOUT_S}, got {text!r}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """argparse type of `--workers`: a whole number, at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number, at least 1, got {text!r}")
+    return value
+
+
+def usable_cache_dir(value: str | None) -> Path:
+    """The cache folder to use (`--cache-dir`, else $PRISM_CACHE_DIR, else the default), checked.
+
+    Creates it and writes in it once, so an unusable folder is one clear `UsageError`
+    naming the folder and the reason, rather than a failed build for every program.
+    """
+    path = Path(value) if value else default_cache_dir()
+    origin = "--cache-dir" if value else "PRISM_CACHE_DIR" if os.environ.get("PRISM_CACHE_DIR") else "default"
+    where = f"cache folder {path} ({origin})"
+    if path.exists() and not path.is_dir():
+        raise UsageError(f"{where} is a file, not a folder")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"cannot create the {where}: {exc.strerror or exc}") from None
+    try:
+        # A folder, as the cache builds trees in temporary folders; os.access would not do, as root passes it.
+        probe = tempfile.mkdtemp(prefix=".prism-write-check-", dir=path)
+    except OSError as exc:
+        raise UsageError(f"cannot write in the {where}: {exc.strerror or exc}") from None
+    shutil.rmtree(probe, ignore_errors=True)
+    return path
 
 
 def _fail(console: Console, message: str) -> int:
@@ -43,8 +109,9 @@ def cmd_run(args: argparse.Namespace, out: Console, err: Console) -> int:
         return _fail(err, f"suite {suite_path} does not exist")
     task = load_task(task_dir)
     suite = _suite_for(task, suite_path)
+    cache_dir = usable_cache_dir(args.cache_dir)
     options = RunOptions(sandbox=args.sandbox, timeout_s=args.timeout, reveal=args.reveal)
-    with EngineSession(Path(args.cache_dir) if args.cache_dir else None, args.workers) as session:
+    with EngineSession(cache_dir, args.workers) as session:
         report = session.report(task, suite, options, extra_findings=weak_assertion_findings(suite.text))
     if args.json:
         print(report.model_dump_json(indent=2))
@@ -58,15 +125,15 @@ def cmd_run(args: argparse.Namespace, out: Console, err: Console) -> int:
 def cmd_check(args: argparse.Namespace, out: Console, err: Console) -> int:
     from prism_lsp.console.check import check_panel
 
-    return check_panel(load_task(Path(args.task)), out, Path(args.cache_dir) if args.cache_dir else None,
-                       as_json=args.json)
+    task = load_task(Path(args.task))
+    return check_panel(task, out, usable_cache_dir(args.cache_dir), as_json=args.json)
 
 
 def cmd_score(args: argparse.Namespace, out: Console, err: Console) -> int:
     from prism_lsp.console.score import score_suites
 
     return score_suites(args.pairs, args.suite_name, out, err, sandbox=args.sandbox,
-                        cache_dir=Path(args.cache_dir) if args.cache_dir else None, as_json=args.json)
+                        cache_dir=usable_cache_dir(args.cache_dir), as_json=args.json)
 
 
 def cmd_doctor(args: argparse.Namespace, out: Console, err: Console) -> int:
@@ -76,7 +143,8 @@ def cmd_doctor(args: argparse.Namespace, out: Console, err: Console) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="prism", description="Judge a pytest suite against a panel of implementations.")
+    # Sub-parsers inherit the class, so every sub-command reports usage errors the same way.
+    p = _Parser(prog="prism", description="Judge a pytest suite against a panel of implementations.")
     sub = p.add_subparsers(dest="command", required=True)
 
     def common(sp: argparse.ArgumentParser) -> None:
@@ -87,9 +155,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("task", help="task folder (holding prism.toml), or the suite alone")
     run.add_argument("suite", nargs="?", help="the pytest file to judge")
     run.add_argument("--sandbox", choices=SANDBOXES, help="override the manifest's sandbox")
-    run.add_argument("--timeout", type=float, help="seconds per program run (overrides the manifest)")
+    run.add_argument("--timeout", type=seconds, help="seconds per program run, > 0 (overrides the manifest)")
     run.add_argument("--reveal", choices=("full", "labels", "counts"))
-    run.add_argument("--workers", type=int, help="programs run at once (default: cores)")
+    run.add_argument("--workers", type=positive_int, help="programs run at once, >= 1 (default: cores)")
     common(run)
     run.set_defaults(func=cmd_run)
 
@@ -127,7 +195,7 @@ def prism_main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         code = args.func(args, out, err)
-    except ManifestError as exc:
+    except (ManifestError, UsageError) as exc:
         code = _fail(err, str(exc))
     except SandboxUnavailable as exc:
         code = _fail(err, str(exc))

@@ -28,6 +28,9 @@ def _check_id(v: str) -> str:
 
 Id = Annotated[str, AfterValidator(_check_id)]
 
+# The longest per-program run a manifest (or a command-line override) may ask for.
+MAX_TIMEOUT_S = 3600
+
 
 class ManifestError(Exception):
     """A manifest problem, phrased for the author: file, key and what was expected."""
@@ -41,12 +44,14 @@ class ManifestError(Exception):
 
 
 class TaskSection(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # Strict: TOML has native booleans, integers and floats, so `timeout_s = "10"` or
+    # `memory_mb = 1.5` is a mistake to report, not a value to coerce.
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     id: Id
     statement: str = ""
     initial: str = "initial"
-    timeout_s: float = Field(default=10, gt=0, le=3600)
+    timeout_s: float = Field(default=10, gt=0, le=MAX_TIMEOUT_S, allow_inf_nan=False)
     memory_mb: int = Field(default=1024, ge=64, le=65536)
     sandbox: SandboxName = "auto"
     image: str | None = None
@@ -58,7 +63,8 @@ class TaskSection(BaseModel):
 
 
 class CandidateSection(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # Strict for the same reason: lax pydantic turns `reference = "yes"` (or "no"!) into a bool.
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     id: Id
     label: Label
@@ -101,6 +107,32 @@ def _key_of(loc: tuple, data: dict) -> str:
     return ".".join(parts)
 
 
+# Pydantic's type errors, phrased in TOML's terms (the author writes TOML, not Python).
+_EXPECTED = {
+    "bool_type": "a boolean (true or false, without quotes)",
+    "int_type": "an integer (without quotes)",
+    "float_type": "a number (without quotes)",
+    "string_type": "a string (in quotes)",
+}
+
+
+def _got(value: object) -> str:
+    """How `value` was written in TOML, for "expected X, got Y" messages: `the string 'yes'`."""
+    if isinstance(value, bool):
+        return f"the boolean {'true' if value else 'false'}"
+    if isinstance(value, int):
+        return f"the integer {value}"
+    if isinstance(value, float):
+        return f"the number {value}"
+    if isinstance(value, str):
+        return f"the string {value!r}"
+    if isinstance(value, dict):
+        return "a table"  # a whole table or array would drown the message
+    if isinstance(value, list):
+        return "an array"
+    return f"the date/time {value}"
+
+
 def parse_manifest(path: Path) -> Manifest:
     """Read and validate `path`; raise `ManifestError` for any problem, never anything else."""
     try:
@@ -129,6 +161,8 @@ def parse_manifest(path: Path) -> Manifest:
             msg = "unknown key (check the spelling against DESIGN.md's prism.toml)"
         elif err["type"] == "literal_error":
             msg = f"{msg}, got {err.get('input')!r}"
+        elif err["type"] in _EXPECTED:
+            msg = f"expected {_EXPECTED[err['type']]}, got {_got(err.get('input'))}"
         raise ManifestError(path, key, msg) from None
     _check_panel(path, manifest)
     return manifest

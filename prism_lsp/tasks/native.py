@@ -27,6 +27,24 @@ def _inside(root: Path, rel: str, manifest: Path, key: str) -> Path:
     return target
 
 
+def _require(target: Path, rel: str, manifest: Path, key: str, want: str, purpose: str) -> None:
+    """Raise `ManifestError` unless `target` is a `want` ("file" or "folder").
+
+    Says what is there instead: a patch pointing at a folder is not "missing", and
+    the author fixes it differently (use `overlay`, or name the file inside).
+    """
+    if target.is_dir():
+        found = "folder"
+    elif target.is_file():
+        found = "file"
+    elif target.exists():
+        found = "special file"  # a socket, a fifo, a device
+    else:
+        raise ManifestError(manifest, key, f"{want} {rel!r} does not exist; expected {purpose}")
+    if found != want:
+        raise ManifestError(manifest, key, f"{rel!r} is a {found}, not a {want}; expected {purpose}")
+
+
 def load_task(folder: Path) -> Task:
     """Load the task declared by `folder/prism.toml` (or the manifest path itself).
 
@@ -41,26 +59,25 @@ def load_task(folder: Path) -> Task:
     m = parse_manifest(manifest_path)
     t = m.task
     initial = _inside(root, t.initial, manifest_path, "task.initial")
-    if not initial.is_dir():
-        raise ManifestError(manifest_path, "task.initial", f"expected a folder with the initial program, {t.initial!r} is missing")
+    _require(initial, t.initial, manifest_path, "task.initial", "folder",
+             "the initial program state (the workspace root)")
     dockerfile = None
     if t.dockerfile:
         dockerfile = _inside(root, t.dockerfile, manifest_path, "task.dockerfile")
-        if not dockerfile.is_file():
-            raise ManifestError(manifest_path, "task.dockerfile", f"file {t.dockerfile!r} does not exist")
+        _require(dockerfile, t.dockerfile, manifest_path, "task.dockerfile", "file", "a Dockerfile")
     candidates = []
     for i, c in enumerate(m.candidate):
         key = f"candidate[{i}] ({c.id})"
         if c.patch is not None:
             src = _inside(root, c.patch, manifest_path, f"{key}.patch")
-            if not src.is_file():
-                raise ManifestError(manifest_path, f"{key}.patch", f"file {c.patch!r} does not exist")
+            _require(src, c.patch, manifest_path, f"{key}.patch", "file",
+                     "a unified diff against `initial` (for a folder of files, use `overlay`)")
             digest = file_digest(src)
             kind = "patch"
         else:
             src = _inside(root, c.overlay or "", manifest_path, f"{key}.overlay")
-            if not src.is_dir():
-                raise ManifestError(manifest_path, f"{key}.overlay", f"folder {c.overlay!r} does not exist")
+            _require(src, c.overlay or "", manifest_path, f"{key}.overlay", "folder",
+                     "files that replace or add files of `initial` (for a diff, use `patch`)")
             digest = tree_digest(src) if c.sha256 else None
             kind = "overlay"
         if c.sha256 and digest != c.sha256:

@@ -193,3 +193,62 @@ def test_a_relative_cache_dir_works(tmp_path):
                            "--cache-dir", "rel-cache"], capture_output=True, text=True, cwd=tmp_path, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert (tmp_path / "rel-cache" / "trees").is_dir()
+
+
+BAD_VALUES = [
+    # 0 used to fall back to the manifest's timeout, -1 to time out every program,
+    # nan/inf to crash with an internal error: all are usage errors, caught before running.
+    (["--timeout", "0"], "argument --timeout: expected a number of seconds greater than 0 and at most 3600, got '0'"),
+    (["--timeout", "-1"], "argument --timeout: expected a number of seconds greater than 0"),
+    (["--timeout", "nan"], "got 'nan'"),
+    (["--timeout", "inf"], "got 'inf'"),
+    (["--timeout", "3601"], "at most 3600, got '3601'"),
+    (["--timeout", "soon"], "argument --timeout: expected a number of seconds"),
+    (["--workers", "0"], "argument --workers: expected a whole number, at least 1, got '0'"),
+    (["--workers", "-3"], "argument --workers: expected a whole number, at least 1, got '-3'"),
+    (["--workers", "1.5"], "got '1.5'"),
+]
+
+
+@pytest.mark.parametrize("extra,expected", BAD_VALUES, ids=[" ".join(v[0]) for v in BAD_VALUES])
+def test_a_bad_option_value_is_a_one_line_usage_error(tmp_path, extra, expected):
+    proc = prism("run", str(TASK), str(TASK / "suites" / "test_strong.py"), *extra, cache=tmp_path / "cache")
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert proc.stderr.startswith("error: ") and proc.stderr.count("\n") == 1, proc.stderr
+    assert expected in proc.stderr and "prism run --help" in proc.stderr
+    assert proc.stdout == "" and not (tmp_path / "cache").exists()  # nothing ran
+
+
+def test_good_option_values_are_accepted(tmp_path):
+    proc = prism("run", str(TASK), str(TASK / "suites" / "test_strong.py"), "--timeout", "30", "--workers", "1",
+                 cache=tmp_path / "cache")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("command", ["run", "check", "score"])
+def test_an_unusable_cache_dir_is_one_clear_error_before_running(tmp_path, command):
+    args = {"run": [str(TASK), str(TASK / "suites" / "test_strong.py")], "check": [str(TASK)],
+            "score": [f"{TASK}:{TASK / 'suites' / 'test_strong.py'}"]}[command]
+    a_file = tmp_path / "a-file"
+    a_file.write_text("")
+    for cache_dir, reason in [("/proc/nope", "cannot create the cache folder /proc/nope (--cache-dir): "
+                                              "No such file or directory"),
+                              (str(a_file), f"cache folder {a_file} (--cache-dir) is a file, not a folder"),
+                              (str(a_file / "sub"), f"cannot create the cache folder {a_file / 'sub'} (--cache-dir): "
+                                                    "Not a directory")]:
+        proc = prism(command, *args, "--cache-dir", cache_dir)
+        assert proc.returncode == 2, proc.stdout + proc.stderr
+        assert proc.stderr == f"error: {reason}\n"
+        assert "materialize" not in proc.stdout
+    # The environment variable is checked the same way, and named.
+    proc = prism(command, *args, cache="/proc/nope")
+    assert proc.returncode == 2 and proc.stderr == ("error: cannot create the cache folder /proc/nope "
+                                                    "(PRISM_CACHE_DIR): No such file or directory\n")
+
+
+def test_the_cache_dir_check_leaves_nothing_behind(tmp_path):
+    cache_dir = tmp_path / "new" / "cache"
+    proc = prism("check", str(TASK), "--cache-dir", str(cache_dir))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert (cache_dir / "trees").is_dir()
+    assert not [p for p in cache_dir.iterdir() if p.name.startswith(".prism-write-check")]

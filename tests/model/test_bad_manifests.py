@@ -57,7 +57,34 @@ CASES = [
      "'nope.diff' does not exist"),
     ("missing overlay folder", TASK + GOOD_CANDIDATES.replace('overlay = "bad"', 'overlay = "gone"'),
      "candidate[1] (bad).overlay", "'gone' does not exist"),
-    ("missing initial", '[task]\nid = "t"\ninitial = "src"\n' + GOOD_CANDIDATES, "task.initial", "'src' is missing"),
+    ("missing initial", '[task]\nid = "t"\ninitial = "src"\n' + GOOD_CANDIDATES, "task.initial",
+     "folder 'src' does not exist"),
+    # A path to the wrong kind of thing says what is there, not that it is missing.
+    ("initial is a file", '[task]\nid = "t"\ninitial = "ref.diff"\n' + GOOD_CANDIDATES, "task.initial",
+     "'ref.diff' is a file, not a folder"),
+    ("overlay is a file", TASK + GOOD_CANDIDATES.replace('overlay = "bad"', 'overlay = "ref.diff"'),
+     "candidate[1] (bad).overlay", "'ref.diff' is a file, not a folder; expected files that replace"),
+    ("patch is a folder", TASK + GOOD_CANDIDATES.replace('patch = "ref.diff"', 'patch = "bad"'),
+     "candidate[0] (reference).patch", "'bad' is a folder, not a file; expected a unified diff"),
+    ("dockerfile is a folder", TASK + 'dockerfile = "bad"\n' + GOOD_CANDIDATES, "task.dockerfile",
+     "'bad' is a folder, not a file"),
+    # TOML has native booleans and numbers: a quoted one is a mistake, never coerced.
+    ("quoted reference", TASK + GOOD_CANDIDATES.replace("reference = true", 'reference = "yes"'),
+     "candidate[0] (reference).reference", "expected a boolean (true or false, without quotes), got the string 'yes'"),
+    ("quoted false reference", TASK + GOOD_CANDIDATES.replace('overlay = "bad"', 'overlay = "bad"\nreference = "no"'),
+     "candidate[1] (bad).reference", "expected a boolean"),
+    ("integer reference", TASK + GOOD_CANDIDATES.replace("reference = true", "reference = 1"),
+     "candidate[0] (reference).reference", "got the integer 1"),
+    ("quoted timeout", TASK + 'timeout_s = "10"\n' + GOOD_CANDIDATES, "task.timeout_s",
+     "expected a number (without quotes), got the string '10'"),
+    ("boolean timeout", TASK + "timeout_s = true\n" + GOOD_CANDIDATES, "task.timeout_s", "got the boolean true"),
+    ("nan timeout", TASK + "timeout_s = nan\n" + GOOD_CANDIDATES, "task.timeout_s", "finite number"),
+    ("infinite timeout", TASK + "timeout_s = inf\n" + GOOD_CANDIDATES, "task.timeout_s", "finite number"),
+    ("quoted memory", TASK + 'memory_mb = "512"\n' + GOOD_CANDIDATES, "task.memory_mb",
+     "expected an integer (without quotes), got the string '512'"),
+    ("fractional memory", TASK + "memory_mb = 512.5\n" + GOOD_CANDIDATES, "task.memory_mb", "expected an integer"),
+    ("number for a string", TASK + GOOD_CANDIDATES.replace('label = "invalid"', 'label = "invalid"\nnote = 3'),
+     "candidate[1] (bad).note", "expected a string (in quotes), got the integer 3"),
     ("path escapes", TASK + GOOD_CANDIDATES.replace("ref.diff", "../../etc/passwd"), "candidate[0] (reference).patch",
      "leaves the task folder"),
     ("bad digest shape", TASK + GOOD_CANDIDATES.replace('patch = "ref.diff"', 'patch = "ref.diff"\nsha256 = "abc"'),
@@ -100,3 +127,12 @@ def test_nearest_manifest_up_the_tree(tmp_path):
     (deep / "test_x.py").write_text("")
     assert find_task_root(deep / "test_x.py") == tmp_path.resolve()
     assert find_task_root(tmp_path.parent / "elsewhere.py") is None or find_task_root(tmp_path.parent / "elsewhere.py") != tmp_path
+
+
+def test_native_toml_types_are_accepted(tmp_path):
+    """Strictness must not reject what TOML writes natively: an integer timeout is a number."""
+    make(tmp_path, TASK + "timeout_s = 5\nmemory_mb = 512\n" + GOOD_CANDIDATES)
+    task = load_task(tmp_path)
+    assert task.timeout_s == 5.0 and task.memory_mb == 512 and task.reference.id == "reference"
+    make(tmp_path, TASK + "timeout_s = 2.5\n" + GOOD_CANDIDATES.replace('overlay = "bad"', 'overlay = "bad"\nreference = false'))
+    assert load_task(tmp_path).timeout_s == 2.5
