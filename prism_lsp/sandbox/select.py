@@ -17,14 +17,44 @@ def _docker(cache_root: Path, image: str | None, dockerfile: Path | None) -> Bac
     return DockerBackend(cache_root, image=image, dockerfile=dockerfile)
 
 
+def _environment(image: str | None, dockerfile: Path | None) -> str:
+    """How the report names the environment a task brings."""
+    return f"Docker image {image!r}" if image else f"Dockerfile {dockerfile}"
+
+
+def _bubblewrap(cache_root: Path, image: str | None, dockerfile: Path | None, why: str | None) -> Backend:
+    """Bubblewrap on the host's Python; warned about in the report when the task brought an image.
+
+    A task's image or Dockerfile is part of the task: verdicts computed on the host
+    Python may differ from those in the task's environment, so the report must say so
+    whichever way bubblewrap was chosen (`--sandbox bubblewrap`, or `auto` without Docker).
+    """
+    from prism_lsp.sandbox.bubblewrap import BubblewrapBackend
+
+    backend = BubblewrapBackend(cache_root)
+    if image or dockerfile:
+        because = f" because Docker is unavailable ({why})" if why else ""
+        backend.warning = (f"the task brings its own environment ({_environment(image, dockerfile)}) but ran in "
+                           f"bubblewrap on the host's Python{because}; verdicts may differ from the task's environment")
+    return backend
+
+
 def resolve_backend(name: str, cache_root: Path, *, image: str | None = None,
                     dockerfile: Path | None = None) -> Backend:
     """The backend for `name`; raises `SandboxUnavailable` with how to get one.
 
     `auto` prefers Docker when the task brings its own image or Dockerfile,
     otherwise bubblewrap, then Docker; it never falls back to `none`.
+
+    A task's own image that is missing or does not build (`ImageUnavailable`) is an
+    error under `auto` too, never a quiet run on the host: the environment is part of
+    the task, and the author can fix it. Only when Docker itself is unusable here (no
+    client, no engine) does `auto` run such a task in bubblewrap, with a warning in the
+    report. Why not refuse then as well: imported Terminal-Bench/Harbor tasks keep their
+    Dockerfile by default even when it only installs pytest, and a laptop without Docker
+    should still be able to check suites for them, as long as the report says so.
     """
-    from prism_lsp.sandbox.bubblewrap import BubblewrapBackend
+    from prism_lsp.sandbox.docker_image import ImageUnavailable
 
     if name not in NAMES:
         raise SandboxUnavailable(f"unknown sandbox {name!r}; expected one of {', '.join(NAMES)}")
@@ -33,16 +63,19 @@ def resolve_backend(name: str, cache_root: Path, *, image: str | None = None,
 
         return UnsandboxedBackend()
     if name == "bubblewrap":
-        return BubblewrapBackend(cache_root)
+        return _bubblewrap(cache_root, image, dockerfile, None)
     if name == "docker":
         return _docker(cache_root, image, dockerfile)
     reasons = []
-    order = ["docker", "bubblewrap"] if (image or dockerfile) else ["bubblewrap", "docker"]
+    brings_image = bool(image or dockerfile)
+    order = ["docker", "bubblewrap"] if brings_image else ["bubblewrap", "docker"]
     for candidate in order:
         try:
             if candidate == "bubblewrap":
-                return BubblewrapBackend(cache_root)
+                return _bubblewrap(cache_root, image, dockerfile, reasons[-1] if reasons else None)
             return _docker(cache_root, image, dockerfile)
+        except ImageUnavailable:
+            raise  # the task's environment is broken: report it, never run the task elsewhere
         except SandboxUnavailable as exc:
             reasons.append(f"{candidate}: {exc}")
     raise SandboxUnavailable(
