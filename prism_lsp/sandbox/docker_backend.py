@@ -64,15 +64,58 @@ def _container_python(python: str) -> str:
     return python
 
 
+# Run as root in the container with the interpreter as $1: exit 3 = no such interpreter,
+# 4 = it cannot import pytest (its error on stderr). Only an ImportError gives 4, so a fork
+# that fails while a hostile candidate crowds the container is never read as a missing pytest;
+# root, so a runner's uid limit does not apply either.
+_TOOLS_PROBE = 'command -v "$1" >/dev/null 2>&1 || exit 3; exec "$1" -c "$2"'
+_IMPORT_PYTEST = ("import sys\ntry:\n    import pytest\nexcept ImportError as exc:\n"
+                  "    print(type(exc).__name__ + ': ' + str(exc), file=sys.stderr)\n    sys.exit(4)\n")
+
+
+def missing_tool(container: str, python: str, image: str) -> str | None:
+    """Why the runner cannot start in `image`: no `python`, or no pytest for it; None when both are there.
+
+    Without python3 `docker exec` prints its "executable file not found" on the runner's
+    stdout, which the pool can only report as undecodable JSON; this names the tool instead.
+    None also when the probe itself cannot run (container gone): nothing is known then.
+    """
+    try:
+        probe = subprocess.run(["docker", "exec", "--user", "0:0", container, "/bin/sh", "-c", _TOOLS_PROBE,
+                                "sh", python, _IMPORT_PYTEST],
+                               stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=_KILL_TIMEOUT_S)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if probe.returncode == 3:
+        return (f"image {image} has no {python}: the runner needs a Python interpreter with pytest in the image "
+                "(e.g. RUN apt-get install -y python3 python3-pytest, or use a python base image)")
+    if probe.returncode == 4:
+        error = (probe.stderr.strip().splitlines() or ["import failed"])[-1]
+        return (f"image {image} has no pytest for {python} ({error}): install it in the image "
+                "(e.g. RUN pip install pytest, or apt-get install -y python3-pytest)")
+    return None
+
+
 class DockerRunner(RunnerProcess):
     """A runner started with `docker exec -i` under its own `uid`; kill() stops its processes in the container."""
 
-    def __init__(self, base: RunnerProcess, container: str, uid: int, python: str):
+    def __init__(self, base: RunnerProcess, container: str, uid: int, python: str, diagnose=None):
         super().__init__(base.proc, None, base._cleanup, base.stderr_path)
         self.container = container
         self.uid = uid
         self.python = python
         self._killed = False
+        self._diagnose = diagnose
+
+    def stderr_tail(self, limit: int = 2000) -> str:
+        """The runner's stderr, led by what the image lacks when python3 or pytest is missing.
+
+        Read when the runner did not start or ended, exactly when a missing tool is the
+        likely cause; the check runs at most once per container and interpreter.
+        """
+        tail = super().stderr_tail(limit)
+        problem = self._diagnose(self.container, self.python) if self._diagnose else None
+        return f"{problem}\n{tail}".strip() if problem else tail
 
     def kill(self) -> None:
         if not self._killed:
@@ -141,8 +184,9 @@ class DockerBackend:
         self.client = connect()
         if dockerfile is not None:
             self.image = build_image(Path(dockerfile))
+            self.image_origin = f"{self.image} (built from {Path(dockerfile).resolve()})"
         else:
-            self.image = require_image(self.client, image or default_image())
+            self.image = self.image_origin = require_image(self.client, image or default_image())
         self.warning: str | None = None
         self.read_only = True
         self._container = None
@@ -150,6 +194,7 @@ class DockerBackend:
         self._lock = threading.Lock()
         self._closed = False
         self._next_uid = random.SystemRandom().choice(UID_BLOCKS)
+        self._tools: dict[tuple[str, str], str | None] = {}  # (container, python) -> missing_tool()
 
     # -- the container -----------------------------------------------------
     def _run_kwargs(self, limits: Limits, read_only: bool) -> dict:
@@ -238,9 +283,19 @@ class DockerBackend:
         py = _container_python(python)
         argv = ["docker", "exec", "-i", "--user", f"{uid}:{uid}", "-w", "/tmp", container.id,
                 py, f"{RUNNER_DIR}/{AGENT.name}", "--scratch", f"/tmp/prism-{uid}-{uuid.uuid4().hex[:8]}",
-                "--trees", f"{self.cache_root / 'trees'}={TREES_DIR}", "--uid-private", "1"]
+                "--trees", f"{self.cache_root / 'trees'}={TREES_DIR}", "--uid-private", "1",
+                # /tmp and /dev/shm are the container's, never the host's: the runner may clear
+                # what each program left there (its own uid's files only, so never a sibling's).
+                "--private-tmp", "1"]
         env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_ADDOPTS", "PYTHONPATH"))}
-        return DockerRunner(popen_runner(argv, None, env=env), container.id, uid, py)
+        return DockerRunner(popen_runner(argv, None, env=env), container.id, uid, py, self._missing_tool)
+
+    def _missing_tool(self, container: str, python: str) -> str | None:
+        """`missing_tool` for this backend's image, cached: an image's tools do not change."""
+        key = (container, python)
+        if key not in self._tools:
+            self._tools[key] = missing_tool(container, python, self.image_origin)
+        return self._tools[key]
 
     @property
     def container_id(self) -> str | None:
