@@ -72,7 +72,7 @@ def test_reveal_counts_names_no_candidate(cache):
     text = proc.stdout
     for cid in ("half-even", "half-down", "statistics", "trunc-negative", "consumes-input"):
         assert cid not in text
-    assert "3 valid candidates rejected" in text
+    assert "rejects 3 valid candidates" in text
 
 
 def test_a_broken_manifest_is_exit_2_with_a_precise_message(tmp_path, cache):
