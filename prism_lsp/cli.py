@@ -201,6 +201,11 @@ def prism_main(argv: list[str] | None = None) -> int:
         code = _fail(err, str(exc))
     except (OSError, UnicodeDecodeError) as exc:
         code = _fail(err, str(exc))
+    except KeyboardInterrupt:
+        # Ctrl-C is the user's choice, not a crash: no traceback; runners and containers are
+        # removed by the sessions' own cleanup on the way out.
+        err.print("interrupted", style="bold red")
+        code = 130
     if argv is None:
         sys.exit(code)
     return code

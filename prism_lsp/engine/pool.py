@@ -168,8 +168,21 @@ class RunnerPool:
         if self._closed:
             return
         self._closed = True
+        # Programs still queued are not run, and those running are cut short: closing happens
+        # on exit and Ctrl-C, where nobody waits for their results.
+        while True:
+            try:
+                job = self._queue.get_nowait()
+            except queue.Empty:
+                break
+            if job is not None:
+                job.future.cancel()
         for _ in self._threads:
             self._queue.put(None)
+        for worker in self._workers:
+            runner = worker.runner
+            if runner is not None:
+                runner.kill()
         for t in self._threads:
             t.join(timeout=10)
         self.backend.close()

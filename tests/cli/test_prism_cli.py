@@ -252,3 +252,25 @@ def test_the_cache_dir_check_leaves_nothing_behind(tmp_path):
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert (cache_dir / "trees").is_dir()
     assert not [p for p in cache_dir.iterdir() if p.name.startswith(".prism-write-check")]
+
+
+def test_ctrl_c_is_a_short_message_not_a_traceback(tmp_path, cache):
+    import signal
+    import time
+
+    marker = tmp_path / "started"
+    suite = tmp_path / "task" / "suites" / "test_slow.py"
+    shutil.copytree(TASK, tmp_path / "task")
+    suite.write_text(f"import pathlib, time\n\ndef test_slow():\n    pathlib.Path({str(marker)!r}).touch()\n"
+                     "    time.sleep(60)\n")
+    env = dict(os.environ, PRISM_CACHE_DIR=str(cache))
+    proc = subprocess.Popen([shutil.which("prism"), "run", str(tmp_path / "task"), str(suite), "--sandbox", "none"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    deadline = time.monotonic() + 60
+    while not marker.exists() and time.monotonic() < deadline:  # the run is under way
+        time.sleep(0.05)
+    assert marker.exists()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "interrupted" in err and "Traceback" not in err
