@@ -4,7 +4,9 @@ One asyncio task per document URI: a new edit cancels the pending task (the
 debounce) and sets the `threading.Event` of the run in flight, so the engine stops
 starting programs for a buffer nobody looks at any more. A result is published
 only when its version is still the document's latest, so stale diagnostics never
-reach the editor. Knows nothing of LSP; the server injects `execute` and `publish`.
+reach the editor; a result dropped while no newer check is pending is handed to
+`dropped`, so whoever said "running" can say it stopped. Knows nothing of LSP; the
+server injects `execute`, `publish`, `failed` and `dropped`.
 """
 
 from __future__ import annotations
@@ -34,15 +36,18 @@ class Job:
 Execute = Callable[[Job, threading.Event], Awaitable[R]]
 Publish = Callable[[Job, R], Awaitable[None]]
 Failed = Callable[[Job, BaseException], Awaitable[None]]
+Dropped = Callable[[Job], Awaitable[None]]
 
 
 class Scheduler(Generic[R]):
     """Debounces and cancels checks per URI; publishes results for the latest version only."""
 
-    def __init__(self, execute: Execute[R], publish: Publish[R], failed: Failed | None = None) -> None:
+    def __init__(self, execute: Execute[R], publish: Publish[R], failed: Failed | None = None,
+                 dropped: Dropped | None = None) -> None:
         self._execute = execute
         self._publish = publish
         self._failed = failed
+        self._dropped = dropped
         self._latest: dict[str, int] = {}
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._cancels: dict[str, threading.Event] = {}
@@ -101,14 +106,29 @@ class Scheduler(Generic[R]):
             result = await self._execute(job, cancel)
             if cancel.is_set() or not self.is_latest(job.uri, job.version):
                 self.stale_dropped += 1
+                await self._report_dropped(job)
                 return
             await self._publish(job, result)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # a failed check must never take the server down
             log.exception("checking %s (version %s) failed", job.uri, job.version)
-            if self._failed is not None and self.is_latest(job.uri, job.version):
+            if not self.is_latest(job.uri, job.version):
+                await self._report_dropped(job)
+            elif self._failed is not None:
                 try:
                     await self._failed(job, exc)
                 except Exception:
                     log.exception("reporting the failure of %s failed", job.uri)
+
+    async def _report_dropped(self, job: Job) -> None:
+        """Hand a stale result to `dropped`, unless a newer check is pending for the URI.
+
+        A newer check (submitted, so it cancelled this one's event) reports for itself; after
+        `seen` (run-on-save edits) nothing is pending, so this run must say that it ended."""
+        if self._dropped is None or self._tasks.get(job.uri) is not asyncio.current_task():
+            return
+        try:
+            await self._dropped(job)
+        except Exception:
+            log.exception("reporting the dropped check of %s failed", job.uri)

@@ -3,11 +3,16 @@
 The ignore action inserts (or extends) a `# prism: ignore[<kind>]` comment on the
 diagnostic's last line; the next check honours it. Candidate actions exist only when
 the panel is fully revealed (otherwise diagnostics carry no candidate ids).
+
+A client without `codeActionLiteralSupport` understands only `Command`s: the ignore
+action then becomes the `prism.applyEdit` command (the server sends the same edit with
+`workspace/applyEdit`), or is left out when the client cannot apply edits either.
 """
 
 from __future__ import annotations
 
 from lsprotocol import types
+from lsprotocol.converters import get_converter
 
 from prism_lsp.analysis.ignores import ignore_comment_edit
 from prism_lsp.server.diagnostics import SOURCE
@@ -15,11 +20,16 @@ from prism_lsp.server.positions import Lines
 
 RUN_PANEL = "prism.runPanel"
 SHOW_CANDIDATE = "prism.showCandidate"
+APPLY_EDIT = "prism.applyEdit"
 
 
 def build_actions(uri: str, version: int | None, lines: Lines, diagnostics: list[types.Diagnostic], *,
-                  in_task: bool) -> list[types.CodeAction | types.Command]:
+                  in_task: bool, literals: bool = True,
+                  apply_edit: bool = True) -> list[types.CodeAction | types.Command]:
     """Actions for the diagnostics the client sent (only ours are used).
+
+    `literals`: the client takes `CodeAction` literals; else only `Command`s are returned, and
+    the ignore edits go through `prism.applyEdit` when `apply_edit` (the client applies edits).
 
     Command-only entries are plain `Command`s (valid in a code action result, and
     parsed the same way by every client, unlike a `CodeAction` holding only a command).
@@ -32,7 +42,12 @@ def build_actions(uri: str, version: int | None, lines: Lines, diagnostics: list
         if (diag.code, line) in seen:
             continue
         seen.add((str(diag.code), line))
-        actions.append(_ignore(uri, version, lines, line, str(diag.code), diag))
+        action = _ignore(uri, version, lines, line, str(diag.code), diag)
+        if literals:
+            actions.append(action)
+        elif apply_edit and action.edit is not None:
+            actions.append(types.Command(title=action.title, command=APPLY_EDIT,
+                                         arguments=[get_converter().unstructure(action.edit)]))
     shown: set[str] = set()
     for diag in ours:
         for cid in (diag.data or {}).get("candidates", []) if isinstance(diag.data, dict) else []:

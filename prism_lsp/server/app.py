@@ -15,7 +15,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 from prism_lsp.analysis.suite_map import parse_suite
 from prism_lsp.server import commands
 from prism_lsp.server.actions import build_actions
-from prism_lsp.server.hover import hover_markdown
+from prism_lsp.server.hover import hover_text
 from prism_lsp.server.lenses import build_lenses
 from prism_lsp.server.positions import Lines
 from prism_lsp.server.prism_server import PrismServer
@@ -30,7 +30,7 @@ def _lines(ls: PrismServer, uri: str) -> tuple[Lines, str] | None:
 
 @server.feature(types.INITIALIZE)
 def initialize(ls: PrismServer, params: types.InitializeParams) -> None:
-    ls.apply_settings(params.initialization_options, rerun=False)
+    ls.apply_settings(params.initialization_options, initialization=True, rerun=False)
 
 
 @server.feature(types.INITIALIZED)
@@ -82,8 +82,11 @@ def hover(ls: PrismServer, params: types.HoverParams) -> types.Hover | None:
     found = _lines(ls, params.text_document.uri)
     if found is None:
         return None
-    text = hover_markdown(ls.checks.get(params.text_document.uri), parse_suite(found[1]), params.position.line + 1)
-    return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, text)) if text else None
+    markdown = ls.supports_markdown_hover()
+    text = hover_text(ls.checks.get(params.text_document.uri), parse_suite(found[1]), params.position.line + 1,
+                      markdown=markdown)
+    kind = types.MarkupKind.Markdown if markdown else types.MarkupKind.PlainText
+    return types.Hover(types.MarkupContent(kind, text)) if text else None
 
 
 @server.feature(types.TEXT_DOCUMENT_CODE_ACTION)
@@ -94,7 +97,8 @@ def code_action(ls: PrismServer, params: types.CodeActionParams) -> list[types.C
         return []
     check = ls.checks.get(uri)
     return build_actions(uri, ls.scheduler.latest(uri), found[0], list(params.context.diagnostics),
-                         in_task=check is not None and check.task is not None)
+                         in_task=check is not None and check.task is not None and check.is_suite,
+                         literals=ls.supports_code_action_literals(), apply_edit=ls.supports_apply_edit())
 
 
 async def _command(ls: PrismServer, name: str, args: tuple) -> object:
@@ -117,6 +121,11 @@ async def list_candidates(ls: PrismServer, *args: object) -> object:
 @server.command(commands.SHOW_CANDIDATE)
 async def show_candidate(ls: PrismServer, *args: object) -> object:
     return await _command(ls, commands.SHOW_CANDIDATE, args)
+
+
+@server.command(commands.APPLY_EDIT)
+async def apply_edit(ls: PrismServer, *args: object) -> object:
+    return await _command(ls, commands.APPLY_EDIT, args)
 
 
 @server.feature(types.SHUTDOWN)

@@ -27,6 +27,7 @@ from prism_lsp.sandbox import SandboxUnavailable
 from prism_lsp.scheduler import IncrementalRunner, RunStats
 from prism_lsp.server.settings import Settings
 from prism_lsp.tasks import find_task_root, load_task
+from prism_lsp.tasks.suites import not_a_suite
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +52,7 @@ class Check:
     error: str | None = None  # the panel could not run (sandbox...)
     stats: RunStats | None = None
     not_run: str | None = None  # why no run happened (syntax error, no tests...)
+    is_suite: bool = True  # False: a program file or other non-test file of a task (static hints only)
     extra: dict = field(default_factory=dict)
 
     @property
@@ -122,8 +124,14 @@ class Checker:
         suite_map = parse_suite(text)
         task, problem = self.task_for(path)
         reveal = settings.effective_reveal(task.reveal) if task else settings.reveal
-        return Check(path, version, text, suite_map, ignored_kinds(text), static_findings(suite_map), task, problem,
-                     reveal)
+        check = Check(path, version, text, suite_map, ignored_kinds(text), static_findings(suite_map), task, problem,
+                      reveal)
+        if task is None or path is None:
+            return check
+        outside = not_a_suite(path, task)
+        if outside is not None:
+            return _replace(check, not_run=outside, is_suite=False)
+        return _replace(check, not_run=why_not_run(check))
 
     def check(self, path: Path | None, version: int, text: str, settings: Settings, *,
               progress: Progress | None = None, cancel: threading.Event | None = None) -> Check:
@@ -131,17 +139,15 @@ class Checker:
         return self.run_panel(self.analyze(path, version, text, settings), settings, progress=progress, cancel=cancel)
 
     def runnable(self, base: Check) -> bool:
-        """Whether `run_panel` would run anything for this analysis."""
-        return base.task is not None and base.path is not None and not base.suite_map.syntax_errors
+        """Whether `run_panel` would run anything for this analysis (else `base.not_run` says why)."""
+        return base.task is not None and base.path is not None and base.not_run is None
 
     def run_panel(self, base: Check, settings: Settings, *, progress: Progress | None = None,
                   cancel: threading.Event | None = None) -> Check:
         """The analysis `base` with the panel run on its text (unchanged when it cannot run)."""
         path = base.path
-        if base.task is None or path is None:
+        if not self.runnable(base) or base.task is None or path is None:
             return base
-        if base.suite_map.syntax_errors:
-            return _replace(base, not_run="the buffer has a syntax error")
         task = base.task
         suite = Suite(task.suite_rel(path), base.text)
         options = RunOptions(sandbox=None if settings.sandbox == "auto" else settings.sandbox,
@@ -163,6 +169,19 @@ class Checker:
 
     def close(self) -> None:
         self.session.close()
+
+
+def why_not_run(check: Check) -> str | None:
+    """Why a suite of a task cannot be run as it is now (a phrase for "not run: ..."), or None.
+
+    A test file without tests would only collect nothing, which pytest reports as an error on
+    every program; a new file is not wrong, so say so instead."""
+    if check.suite_map.syntax_errors:
+        first = min(issue.span.start_line for issue in check.suite_map.syntax_errors)
+        return f"the buffer has a syntax error (line {first})"
+    if not check.suite_map.tests and (check.task is None or check.task.test_command is None):
+        return "no tests yet"
+    return None
 
 
 def _replace(check: Check, **changes) -> Check:

@@ -1,4 +1,4 @@
-"""`workspace/executeCommand`: prism.runPanel, prism.listCandidates, prism.showCandidate.
+"""`workspace/executeCommand`: prism.runPanel, prism.listCandidates, prism.showCandidate, prism.applyEdit.
 
 Arguments are `[documentUri, ...]` (the VS Code client fills in the active editor's
 uri). Errors come back as a JSON-RPC error with a message the user can read.
@@ -10,6 +10,7 @@ import asyncio
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
+from lsprotocol.converters import get_converter
 
 from prism_lsp.server.candidates import changed_target, list_candidates
 from prism_lsp.engine.reveal import anonymous_ids
@@ -21,7 +22,8 @@ if TYPE_CHECKING:
 RUN_PANEL = "prism.runPanel"
 LIST_CANDIDATES = "prism.listCandidates"
 SHOW_CANDIDATE = "prism.showCandidate"
-ALL = [RUN_PANEL, LIST_CANDIDATES, SHOW_CANDIDATE]
+APPLY_EDIT = "prism.applyEdit"
+ALL = [RUN_PANEL, LIST_CANDIDATES, SHOW_CANDIDATE, APPLY_EDIT]
 
 
 class CommandError(Exception):
@@ -84,4 +86,20 @@ async def show_candidate(server: PrismServer, args: list[Any] | None) -> dict:
     return {"uri": target.uri}
 
 
-HANDLERS = {RUN_PANEL: run_panel, LIST_CANDIDATES: list_panel, SHOW_CANDIDATE: show_candidate}
+async def apply_edit(server: PrismServer, args: list[Any] | None) -> dict:
+    """The ignore action for clients without code action literals: apply its edit for them.
+
+    The edit names the document version it was made for, so a client that takes versioned
+    edits refuses it once the buffer moved on (the action was computed for that version)."""
+    if not args or not isinstance(args[0], dict):
+        raise CommandError("expected a workspace edit as the first argument")
+    try:
+        edit = get_converter().structure(args[0], types.WorkspaceEdit)
+    except Exception as exc:
+        raise CommandError(f"not a workspace edit: {exc}") from None
+    result = await server.workspace_apply_edit_async(types.ApplyWorkspaceEditParams(edit=edit, label="Prism"))
+    return {"applied": bool(result and result.applied)}
+
+
+HANDLERS = {RUN_PANEL: run_panel, LIST_CANDIDATES: list_panel, SHOW_CANDIDATE: show_candidate,
+            APPLY_EDIT: apply_edit}

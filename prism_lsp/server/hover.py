@@ -2,6 +2,8 @@
 
 `full`: program, label, outcome, value compared. `labels`: anonymous names and
 labels, no values. `counts`: only how many valid / invalid candidates fail here.
+Markdown for clients that list it in `textDocument.hover.contentFormat`, aligned
+plain text for the others (a Markdown table read as plain text is mostly pipes).
 """
 
 from __future__ import annotations
@@ -15,6 +17,11 @@ MARK = {"pass": "pass ✓", "fail": "fail ✗", "error": "error ⚠"}
 
 def hover_markdown(check: Check | None, now: SuiteMap, line: int) -> str | None:
     """Markdown for 1-based `line` of the current buffer, or None when there is nothing to say."""
+    return hover_text(check, now, line, markdown=True)
+
+
+def hover_text(check: Check | None, now: SuiteMap, line: int, *, markdown: bool) -> str | None:
+    """The hover for 1-based `line` as Markdown or as plain text, or None when there is nothing to say."""
     if check is None or check.run is None:
         return None
     assertion = assertion_at_line(now, line)
@@ -22,15 +29,24 @@ def hover_markdown(check: Check | None, now: SuiteMap, line: int) -> str | None:
         return None
     anchored = anchor(check, now, assertion.span.start_line)
     if anchored is None:
-        return "**Prism**: this test changed since the last run; results appear after the next one."
+        return f"{_title('Prism', markdown)}: this test changed since the last run; results appear after the next one."
     test, old_start = anchored
     old_end = old_start + assertion.span.end_line - assertion.span.start_line
     rows = assertion_rows(check, test.name, old_start, old_end)
     if not rows:
         return None
     if check.reveal == "counts":
-        return _counts(rows)
+        return _counts(rows, markdown)
+    if not markdown:
+        return _plain_table(rows, with_values=check.reveal == "full")
     return _table(rows, with_values=check.reveal == "full")
+
+
+HEADING = "outcome at this assertion"
+
+
+def _title(text: str, markdown: bool) -> str:
+    return f"**{text}**" if markdown else text
 
 
 def _cell(text: str) -> str:
@@ -49,12 +65,23 @@ def _table(rows: list[AssertionRow], with_values: bool) -> str:
         if with_values:
             cells.append(_cell(r.value))
         body.append("| " + " | ".join(cells) + " |")
-    return "\n".join(["**Prism** — outcome at this assertion", "", head, rule, *body])
+    return "\n".join([f"**Prism** — {HEADING}", "", head, rule, *body])
 
 
-def _counts(rows: list[AssertionRow]) -> str:
+def _plain_table(rows: list[AssertionRow], with_values: bool) -> str:
+    """The same table as `_table`, as space-aligned columns."""
+    table = [["program", "label", "outcome"] + (["value"] if with_values else [])]
+    for r in rows:
+        label = r.label + (" (reference)" if r.reference and with_values else "")
+        table.append([r.program, label, MARK.get(r.outcome, r.outcome)] + ([r.value[:80]] if with_values else []))
+    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in table]
+    return "\n".join([f"Prism — {HEADING}", "", *lines])
+
+
+def _counts(rows: list[AssertionRow], markdown: bool = True) -> str:
     initial = next((r for r in rows if r.label == "baseline"), None)
-    lines = ["**Prism** — outcome at this assertion", ""]
+    lines = [f"{_title('Prism', markdown)} — {HEADING}", ""]
     if initial is not None:
         lines.append(f"- initial program: {initial.outcome}")
     for label in ("valid", "invalid"):

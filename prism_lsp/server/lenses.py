@@ -24,7 +24,7 @@ def file_title(check: Check | None) -> str:
     if check.error:
         return "Prism: could not run the panel"
     if check.report is None:
-        return f"Prism: not run ({check.not_run})" if check.not_run else "Prism: running…"
+        return f"Prism: not run: {check.not_run}" if check.not_run else "Prism: running…"
     m = check.report.metrics
     valid = [c for c in check.report.candidates if c.label == "valid"]
     invalid = [c for c in check.report.candidates if c.label == "invalid"]
@@ -34,8 +34,10 @@ def file_title(check: Check | None) -> str:
 
 
 def build_lenses(uri: str, check: Check | None, now: SuiteMap, lines: Lines) -> list[types.CodeLens]:
-    """Lenses for the buffer as it is now (`now`), from the last check."""
-    if check is None or check.task is None:
+    """Lenses for the buffer as it is now (`now`), from the last check.
+
+    None for a file that is not a suite (a program file of the task): nothing runs it."""
+    if check is None or check.task is None or not check.is_suite:
         return []
     command = lambda title: types.Command(title=title, command=RUN_PANEL, arguments=[uri])  # noqa: E731
     top = types.Range(types.Position(0, 0), types.Position(0, 0))

@@ -1,8 +1,9 @@
 """`PrismServer`: the pygls server's state and the glue between protocol and core.
 
-Owns the settings, the :class:`Checker` (engine session, caches) and the
-:class:`Scheduler`; turns checks into publications (diagnostics, status, lens
-refresh). Blocking work always runs in a thread (`asyncio.to_thread`).
+Owns the settings, the :class:`Checker` (engine session, caches) and two
+:class:`Scheduler`s: one for panel runs, one for the static diagnostics published on
+every edit. Turns checks into publications (diagnostics, status, lens refresh).
+Blocking work always runs in a thread (`asyncio.to_thread`).
 """
 
 from __future__ import annotations
@@ -18,10 +19,11 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from prism_lsp import __version__
+from prism_lsp.server.carry import with_last_findings
 from prism_lsp.server.checker import Check, Checker
 from prism_lsp.server.diagnostics import Options, build_diagnostics
-from prism_lsp.server.settings import ParsedSettings, Settings, parse_settings
-from prism_lsp.server.status import STATUS, PanelProgress, state_of, status_params
+from prism_lsp.server.settings import ParsedSettings, Settings, SettingsLayers
+from prism_lsp.server.status import STATUS, PanelProgress, dropped_status, state_of, status_params
 from prism_lsp.scheduler import Job, Scheduler
 
 log = logging.getLogger(__name__)
@@ -39,10 +41,14 @@ class PrismServer(LanguageServer):
 
     def __init__(self, checker: Checker | None = None) -> None:
         super().__init__("prism-lsp", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        self.layers = SettingsLayers()
         self.settings = Settings()
         self._checker = checker
-        self.scheduler: Scheduler[Check] = Scheduler(self._execute, self._publish, self._failed)
-        self.checks: dict[str, Check] = {}
+        self.scheduler: Scheduler[Check] = Scheduler(self._execute, self._publish, self._failed, self._dropped)
+        # Static diagnostics on every edit; its own scheduler so they never cancel a panel run.
+        self.static_scheduler: Scheduler[Check] = Scheduler(self._analyze, self._publish_static)
+        self.checks: dict[str, Check] = {}  # the last final check of each document
+        self.last_runs: dict[str, Check] = {}  # the last check with panel results (findings to carry over)
         self._told: set[str] = set()  # messages shown once
 
     @property
@@ -65,6 +71,21 @@ class PrismServer(LanguageServer):
     def supports_configuration(self) -> bool:
         return bool(self._caps().workspace and self._caps().workspace.configuration)
 
+    def supports_markdown_hover(self) -> bool:
+        """The client lists markdown in `textDocument.hover.contentFormat` (else: plain text)."""
+        td = self._caps().text_document
+        formats = td.hover.content_format if td and td.hover else None
+        return bool(formats) and types.MarkupKind.Markdown in formats
+
+    def supports_code_action_literals(self) -> bool:
+        """The client takes `CodeAction` literals (else only `Command`s)."""
+        td = self._caps().text_document
+        return bool(td and td.code_action and td.code_action.code_action_literal_support)
+
+    def supports_apply_edit(self) -> bool:
+        ws = self._caps().workspace
+        return bool(ws and ws.apply_edit)
+
     def diagnostic_options(self) -> Options:
         pub = self._caps().text_document.publish_diagnostics if self._caps().text_document else None
         encoding = str(getattr(self.workspace, "position_encoding", "utf-16") or "utf-16")
@@ -75,8 +96,11 @@ class PrismServer(LanguageServer):
         return bool(ws and ws.code_lens and ws.code_lens.refresh_support)
 
     # ------------------------------------------------------------ settings
-    def apply_settings(self, raw: Any, *, rerun: bool) -> None:
-        parsed: ParsedSettings = parse_settings(raw)
+    def apply_settings(self, raw: Any, *, initialization: bool = False, rerun: bool) -> None:
+        """Layer `raw` over the current settings: initializationOptions, or workspace configuration
+        (where only the keys it names change)."""
+        parsed: ParsedSettings = (self.layers.set_initialization(raw) if initialization
+                                  else self.layers.update_workspace(raw))
         if parsed.unknown:
             self.log(f"ignoring unknown settings: {', '.join(parsed.unknown)}")
         for problem in parsed.problems:
@@ -96,7 +120,7 @@ class PrismServer(LanguageServer):
         except Exception as exc:
             self.log(f"workspace/configuration failed: {exc!r}")
             return
-        if answer and isinstance(answer[0], dict):
+        if answer and isinstance(answer[0], dict):  # null / no section: nothing to change
             self.apply_settings(answer[0], rerun=True)
 
     # ------------------------------------------------------------ messages
@@ -122,21 +146,36 @@ class PrismServer(LanguageServer):
         return self.scheduler.submit(Job(uri, doc[0], doc[1], trigger)) if doc else None
 
     def check_later(self, uri: str) -> None:
+        """An edit: a debounced panel run (which publishes the static diagnostics first), or, on
+        save, only the static diagnostics at once."""
         doc = self.document(uri)
         if doc is None:
             return
         if self.settings.run_on == "save":
+            # A run in flight keeps going (its per-test results fill the cache for the next save);
+            # its result is dropped as stale and `_dropped` ends its "running" status.
             self.scheduler.seen(uri, doc[0])
+            self.static_scheduler.submit(Job(uri, doc[0], doc[1]))
         else:
             self.scheduler.submit(Job(uri, doc[0], doc[1]), self.settings.debounce_ms / 1000)
 
+    def current(self, uri: str, version: int) -> bool:
+        """Whether `version` is still the buffer's version (nothing is ever published for an older one)."""
+        doc = self.document(uri)
+        return doc is not None and doc[0] == version and self.scheduler.is_latest(uri, version)
+
+    async def _analyze(self, job: Job, cancel: threading.Event) -> Check:
+        return await asyncio.to_thread(self.checker.analyze, uri_path(job.uri), job.version, job.text, self.settings)
+
+    async def _publish_static(self, job: Job, check: Check) -> None:
+        await self._publish(job, check, final=False)
+
     async def _execute(self, job: Job, cancel: threading.Event) -> Check:
         settings = self.settings
-        base = await asyncio.to_thread(self.checker.analyze, uri_path(job.uri), job.version, job.text, settings)
+        base = await self._analyze(job, cancel)
         if not self.checker.runnable(base):
             return base
-        if job.uri not in self.checks and self.scheduler.is_latest(job.uri, job.version):
-            await self._publish(job, base, final=False)  # static hints at once on open
+        await self._publish(job, base, final=False)  # static feedback before the panel's
         progress = PanelProgress(self, self.supports_progress(), job.uri)
         self.status(status_params(job.uri, "running", done=0, total=len(base.task.candidates) + 1))
         await progress.begin()
@@ -147,12 +186,18 @@ class PrismServer(LanguageServer):
             progress.end()
 
     async def _publish(self, job: Job, check: Check, final: bool = True) -> None:
-        diagnostics = build_diagnostics(check, self.settings, self.diagnostic_options())
+        """Diagnostics for `job`'s version (when it is still current); when `final`, also the status."""
+        if not self.current(job.uri, job.version):
+            return
+        shown = with_last_findings(check, self.last_runs.get(job.uri))
+        diagnostics = build_diagnostics(shown, self.settings, self.diagnostic_options())
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
             uri=job.uri, version=job.version, diagnostics=diagnostics))
         if not final:
             return
         self.checks[job.uri] = check
+        if check.report is not None:
+            self.last_runs[job.uri] = check
         state, message = state_of(check)
         self.status(status_params(job.uri, state, check, message=message))
         if state == "no-task":
@@ -166,16 +211,22 @@ class PrismServer(LanguageServer):
             except Exception as exc:  # refreshing is a nicety
                 log.debug("code lens refresh failed: %r", exc)
 
+    async def _dropped(self, job: Job) -> None:
+        self.status(dropped_status(job.uri, self.checks.get(job.uri), self.settings.run_on))
+
     async def _failed(self, job: Job, exc: BaseException) -> None:
         self.status(status_params(job.uri, "error", message=f"internal error: {exc!r}"))
         self.log(f"checking {job.uri} failed: {exc!r}")
 
     def forget(self, uri: str) -> None:
         self.scheduler.forget(uri)
+        self.static_scheduler.forget(uri)
         self.checks.pop(uri, None)
+        self.last_runs.pop(uri, None)
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
     def close(self) -> None:
         self.scheduler.close()
+        self.static_scheduler.close()
         if self._checker is not None:
             self._checker.close()

@@ -46,6 +46,16 @@ def state_of(check: Check) -> tuple[str, str | None]:
     return "idle", None
 
 
+def dropped_status(uri: str, last: Check | None, run_on: str) -> dict[str, Any]:
+    """The status after a run whose buffer changed before it ended (its result was dropped).
+
+    "running" must not stay on: nothing else would end it until the next save. The last
+    published run's metrics stay, labelled as older than the buffer."""
+    message = ("the buffer changed since the last save; save to run the panel on it" if run_on == "save"
+               else "the buffer changed since the run started; a new run follows")
+    return status_params(uri, "idle", last, message=message)
+
+
 class PanelProgress:
     """Work-done progress for one panel run; silent when the client does not support it.
 

@@ -39,6 +39,7 @@ class Recorder:
         self.publications: list[types.PublishDiagnosticsParams] = []
         self.statuses: list[dict[str, Any]] = []
         self.lens_refreshes = 0
+        self.configuration_answers: list[Any] = []  # what the client answered to workspace/configuration
         self.log: list[tuple[int, Any]] = []  # (sequence, publication or status) in arrival order
         self._event: asyncio.Event | None = None
 
@@ -101,8 +102,16 @@ def make_client() -> LanguageClient:
     def lens_refresh(ls: LanguageClient, params: None) -> None:
         recorder.lens_refreshes += 1
 
+    answer_configuration = features[types.WORKSPACE_CONFIGURATION]
+
+    def configuration(ls: LanguageClient, params: types.ConfigurationParams) -> list[Any]:
+        answer = answer_configuration(ls, params)
+        recorder.add(recorder.configuration_answers, answer)
+        return answer
+
     features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = publish
     features[types.WORKSPACE_CODE_LENS_REFRESH] = lens_refresh
+    features[types.WORKSPACE_CONFIGURATION] = configuration
     features["prism/status"] = status
     register_lsp_features(client, features)
     client.recorder = recorder  # type: ignore[attr-defined]

@@ -78,3 +78,20 @@ def test_other_sources_are_ignored_and_no_task_means_no_run(unit_check):
     foreign = types.Diagnostic(range=types.Range(types.Position(4, 4), types.Position(4, 10)), message="x",
                                source="ruff", code="E501")
     assert build_actions(URI, 1, Lines(TEXT), [foreign], in_task=False) == []
+
+
+def test_clients_without_code_action_literals_get_commands_only(unit_check):
+    from lsprotocol.converters import get_converter
+
+    from prism_lsp.server.actions import APPLY_EDIT
+
+    diags = _rejects_valid(unit_check)[:1]
+    actions = build_actions(URI, 7, Lines(TEXT), diags, in_task=True, literals=False)
+    assert all(isinstance(a, types.Command) for a in actions)
+    ignore = actions[0]
+    assert ignore.title == "Ignore `rejects-valid` on this line" and ignore.command == APPLY_EDIT
+    edit = get_converter().structure(ignore.arguments[0], types.WorkspaceEdit)
+    literal = build_actions(URI, 7, Lines(TEXT), diags, in_task=True)[0]
+    assert get_converter().unstructure(edit) == get_converter().unstructure(literal.edit)
+    without = build_actions(URI, 7, Lines(TEXT), diags, in_task=True, literals=False, apply_edit=False)
+    assert [a.title for a in without] == [a.title for a in actions[1:]]

@@ -69,3 +69,17 @@ def test_an_edited_test_waits_and_a_moved_one_keeps_its_results(unit_check):
     assert "changed since the last run" in hover_markdown(unit_check, now, 10)
     moved = hover_markdown(unit_check, now, 24)
     assert "| `half-even` | valid | fail ✗ | `assert 8 == 9` |" in moved
+
+
+def test_plain_text_hover_for_clients_without_markdown(unit_check):
+    from prism_lsp.server.hover import hover_text
+
+    text = hover_text(unit_check, unit_check.suite_map, 9, markdown=False)
+    lines = text.splitlines()
+    assert lines[0] == "Prism — outcome at this assertion" and lines[1] == ""
+    assert lines[2].split() == ["program", "label", "outcome", "value"]
+    assert lines[4].split() == ["reference", "valid", "(reference)", "pass", "✓", "3", "==", "3"]
+    assert lines[3].index("baseline") == lines[5].index("valid"), "columns are aligned"
+    assert not any(mark in text for mark in ("|", "**", "`"))
+    counts = hover_text(at_reveal(unit_check, "counts"), unit_check.suite_map, 9, markdown=False)
+    assert counts.startswith("Prism — outcome at this assertion") and "**" not in counts

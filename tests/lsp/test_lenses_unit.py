@@ -59,8 +59,8 @@ def test_no_task_no_lenses_and_no_run_says_why(unit_check):
 
     assert build_lenses(URI, None, parse_suite(TEXT), Lines(TEXT)) == []
     assert file_title(dataclasses.replace(unit_check, task=None)) == "Prism: no task"
-    waiting = dataclasses.replace(unit_check, run=None, report=None, not_run="the buffer has a syntax error")
-    assert file_title(waiting) == "Prism: not run (the buffer has a syntax error)"
+    waiting = dataclasses.replace(unit_check, run=None, report=None, not_run="the buffer has a syntax error (line 3)")
+    assert file_title(waiting) == "Prism: not run: the buffer has a syntax error (line 3)"
     assert file_title(dataclasses.replace(unit_check, error="no sandbox")) == "Prism: could not run the panel"
     assert file_title(dataclasses.replace(unit_check, run=None, report=None)) == "Prism: running…"
 

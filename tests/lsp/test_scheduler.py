@@ -90,3 +90,30 @@ async def test_a_failing_check_is_reported_and_the_scheduler_keeps_working():
     await sched.submit(Job("u", 1, ""))
     await sched.submit(Job("u", 2, ""))
     assert failures == ["engine exploded"] and rec.published == [2]
+
+
+async def test_a_run_dropped_after_seen_is_handed_to_dropped_and_a_superseded_one_is_not():
+    gate = asyncio.Event()
+    rec = Recorder(gate)
+    dropped: list[int] = []
+
+    async def on_dropped(job: Job) -> None:
+        dropped.append(job.version)
+
+    sched = Scheduler(rec.execute, rec.publish, dropped=on_dropped)
+    sched.submit(Job("u", 1, "a"))
+    while not rec.executed:
+        await asyncio.sleep(0)
+    sched.seen("u", 2)  # run on save: nothing else will end this run's "running"
+    gate.set()
+    await sched.idle()
+    assert rec.published == [] and dropped == [1]
+
+    gate.clear()
+    sched.submit(Job("u", 3, "c"))
+    while 3 not in rec.executed:
+        await asyncio.sleep(0)
+    sched.submit(Job("u", 4, "d"))  # the newer check reports for itself
+    gate.set()
+    await sched.idle()
+    assert rec.published == [4] and dropped == [1]

@@ -7,9 +7,11 @@ import json
 import re
 
 import pytest
+import pytest_lsp
 from lsprotocol import types
+from pytest_lsp import LanguageClient
 
-from tests.lsp.harness import FIXTURES, of_kind, open_doc, replace_all
+from tests.lsp.harness import CACHE, FIXTURES, init_params, of_kind, open_doc, replace_all, server_config
 
 OVERFIT = FIXTURES / "mean-rounded" / "suites" / "test_overfit.py"
 CANDIDATE_IDS = [m for m in re.findall(r'^id = "([^"]+)"', (FIXTURES / "mean-rounded" / "prism.toml").read_text(), re.M)
@@ -30,13 +32,14 @@ async def test_vscode_initialization_options_are_honoured(vscode_client):
     assert all(d.severity == types.DiagnosticSeverity.Warning for d in of_kind(diags, "accepts-invalid"))
     assert "3 valid candidates" in rv.message and not _leaks(json.dumps([d.message for d in diags]))
     assert all(not d.related_information for d in diags)
-    # runOn = save: an edit publishes nothing, the save runs it.
+    # runOn = save: an edit publishes only the static diagnostics, the save runs the panel.
     text = OVERFIT.read_text().replace("== 3", "in (2, 3)")
     replace_all(client, uri, 2, text)
     client.text_document_did_save(types.DidSaveTextDocumentParams(types.TextDocumentIdentifier(uri)))
     diags = await rec.final_diagnostics(uri, 2, "rejects-valid")
     assert not of_kind(diags, "rejects-valid")
-    assert rec.versions(uri) == [1, 1, 2]  # static hints at open, the run, the save
+    # static hints at open, the run; static hints on the edit; static hints then the run on save
+    assert rec.versions(uri) == [1, 1, 2, 2, 2]
 
 
 @pytest.mark.settings({"reveal": "counts", "debounceMs": 0})
@@ -126,3 +129,35 @@ async def test_workspace_configuration_is_pulled(client):
                                         and of_kind(list(p.diagnostics), "rejects-valid")), None))
     (rv,) = of_kind(list(pub.diagnostics), "rejects-valid")
     assert rv.severity == types.DiagnosticSeverity.Error and "half-even" not in rv.message
+
+
+@pytest_lsp.fixture(config=server_config(CACHE))
+async def empty_section_client(lsp_client: LanguageClient):
+    """reveal = counts in initializationOptions; the client answers workspace/configuration with `{}`."""
+    lsp_client.set_configuration({}, section="prism")
+    await lsp_client.initialize_session(init_params({"reveal": "counts", "debounceMs": 0}))
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_an_empty_configuration_answer_keeps_the_initialization_options(empty_section_client):
+    client, rec = empty_section_client, empty_section_client.recorder
+    assert await rec.until(lambda: rec.configuration_answers or None) == [[{}]]
+    uri = open_doc(client, OVERFIT)  # sent after the answer: the server has applied it first
+    diags = await rec.final_diagnostics(uri, 1, "rejects-valid")
+    assert of_kind(diags, "rejects-valid") and "3 valid candidates" in of_kind(diags, "rejects-valid")[0].message
+    assert not _leaks(json.dumps([d.message for d in diags]))
+
+
+@pytest.mark.settings({"reveal": "counts", "debounceMs": 0})
+async def test_a_partial_configuration_change_keeps_the_other_settings(client):
+    rec = client.recorder
+    uri = open_doc(client, OVERFIT)
+    await rec.final_diagnostics(uri, 1, "rejects-valid")
+    published = len(rec.publications)
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
+        settings={"prism": {"severity": {"accepts-invalid": "hint"}}}))
+    pub = await rec.until(lambda: next((p for p in rec.publications[published:] if p.uri == uri and any(
+        d.code == "accepts-invalid" and d.severity == types.DiagnosticSeverity.Hint for d in p.diagnostics)), None))
+    assert of_kind(list(pub.diagnostics), "rejects-valid")
+    assert not _leaks(json.dumps([d.message for d in pub.diagnostics])), "reveal is still counts"
