@@ -27,12 +27,13 @@ def write(root: Path, files: dict[str, str]) -> Path:
 
 
 def patch_set(folder: Path, entries: list[dict], *, fmt: str = "toml", initial: str | None = None) -> Path:
-    """Write a patch set: each entry has id, label, reference?, diff (text); sha256 filled in unless given."""
+    """Write a patch set: each entry has id, label, reference?, diff (text, or bytes kept exactly);
+    sha256 filled in unless given."""
     folder.mkdir(parents=True, exist_ok=True)
     rows = []
     for e in entries:
         path = folder / f"{e['id']}.diff"
-        path.write_text(e["diff"])
+        path.write_bytes(e["diff"] if isinstance(e["diff"], bytes) else e["diff"].encode())
         row = {"id": e["id"], "label": e["label"], "patch": path.name,
                "sha256": e.get("sha256") or hashlib.sha256(path.read_bytes()).hexdigest()}
         if e.get("reference"):

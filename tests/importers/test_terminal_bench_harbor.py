@@ -102,7 +102,7 @@ def test_terminal_bench_pytest_task_runs_end_to_end(tmp_path):
 
 
 def test_terminal_bench_with_a_shell_test_command(tmp_path):
-    src = terminal_bench(tmp_path / "word-count", parser="custom")
+    src = terminal_bench(tmp_path / "word-count", parser="swebench")
     task = import_task("terminal-bench", src, tmp_path / "out")
     assert task.test_command == 'TEST_DIR="$PWD/tests" bash run-tests.sh'
     assert (tmp_path / "out" / "initial" / "tests" / "test_outputs.py").is_file()
@@ -117,7 +117,9 @@ def test_harbor_task_runs_end_to_end_with_its_test_script(tmp_path):
     proc = prism("import", "harbor", str(src), str(tmp_path / "out"))
     assert proc.returncode == 0, proc.stderr
     task = load_task(tmp_path / "out")
-    assert task.test_command == "bash tests/test.sh" and task.timeout_s == 20
+    # Judged as Harbor judges: by the reward file when test.sh writes one (this one does not: exit status).
+    assert 'bash "$v/../test.sh"' in task.test_command and "tests/test.sh" in task.test_command
+    assert task.timeout_s == 20
     assert (tmp_path / "out" / "initial" / "greet.sh").read_text() == GREET_BUGGY
     assert (tmp_path / "out" / "initial" / "tests" / "expect.sh").is_file()
     assert not (tmp_path / "out" / "initial" / "Dockerfile").exists()

@@ -45,6 +45,8 @@ def import_task(fmt: str, src: Path, dest: Path, **options) -> Task:
     `options`: patch_set, instance, repo_path, candidates, suite, test_command, use_docker, image.
     """
     image = options.pop("image", None)
+    if image:  # the image replaces the task's own environment, which then need not exist (or be buildable)
+        options["use_docker"] = False
     with tempfile.TemporaryDirectory(prefix="prism-import-") as work:
         spec = read_spec(fmt, Path(src), workdir=Path(work), **options)
         if image:

@@ -19,27 +19,30 @@ from pathlib import Path
 
 from prism_lsp.materialize.apply import ApplyError, apply_patch, copy_tree
 from prism_lsp.materialize.digest import file_digest
-from prism_lsp.model.manifest import ManifestError
 from prism_lsp.model.task import Task
+from prism_lsp.tasks.importers.errors import TaskImportError
+from prism_lsp.tasks.importers.tree_files import copy_folder
 from prism_lsp.tasks.native import MANIFEST, load_task
 
 # Top-level names of a native task folder that a suite path may not take.
 RESERVED = {"initial", "candidates", "environment", MANIFEST}
 
-
-class TaskImportError(ManifestError):
-    """An import problem: the source file, the key (or field) and what was expected."""
+# A line that starts a file's change in a unified or git diff: without one, a patch changes nothing.
+_DIFF_START = re.compile(rb"^(diff --git |--- |\+\+\+ |@@ |Binary files )", re.M)
 
 
 @dataclass
 class CandidateSpec:
-    """One panel entry: a unified diff (`patch`) or whole files (`files`, an overlay)."""
+    """One panel entry: a unified diff (`patch`) or whole files (`files`, an overlay).
+
+    Contents are bytes when they come from files (kept exactly: CRLF, Latin-1, binary),
+    text when they come from JSON; both are written out unchanged."""
 
     id: str
     label: str
     reference: bool = False
-    patch: str | None = None
-    files: dict[str, str] | None = None
+    patch: str | bytes | None = None
+    files: dict[str, str | bytes] | None = None
     note: str = ""
     origin: tuple[str, str] = ("", "")  # (file, key) named when this candidate is at fault
 
@@ -53,9 +56,9 @@ class TaskSpec:
     statement: str = ""
     initial_dir: Path | None = None          # copied as the initial state (minus `initial_skip`)
     initial_skip: set[str] = field(default_factory=set)  # top-level names left out of the copy
-    initial_files: dict[str, str] = field(default_factory=dict)  # written over the initial state
+    initial_files: dict[str, str | bytes] = field(default_factory=dict)  # written over the initial state
     candidates: list[CandidateSpec] = field(default_factory=list)
-    suites: dict[str, str] = field(default_factory=dict)  # path relative to the tree -> text
+    suites: dict[str, str] = field(default_factory=dict)  # path relative to the tree -> text (a suite is text)
     timeout_s: float | None = None
     image: str | None = None
     dockerfile: Path | None = None           # its folder is copied as the build context
@@ -68,11 +71,16 @@ def slug(text: str) -> str:
     return out or "task"
 
 
+def _origin(c: CandidateSpec, file: Path | str) -> tuple[str, str]:
+    """(file, key) to name when candidate `c` is at fault."""
+    return c.origin if c.origin[0] else (str(file), f"candidate ({c.id})")
+
+
 def check_panel(candidates: list[CandidateSpec], file: Path | str) -> None:
     """Unique ids, labels valid|invalid, exactly one reference and it is valid."""
     seen: set[str] = set()
     for c in candidates:
-        ofile, key = c.origin if c.origin[0] else (str(file), f"candidate ({c.id})")
+        ofile, key = _origin(c, file)
         if c.id in seen:
             raise TaskImportError(ofile, key, f"duplicate candidate id {c.id!r}")
         seen.add(c.id)
@@ -111,9 +119,19 @@ def _manifest_text(spec: TaskSpec, entries: list[dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _write(path: Path, text: str) -> None:
+def _write(path: Path, data: str | bytes) -> None:
+    # Bytes as they are, text as UTF-8: never `write_text`, which would translate line endings.
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+    path.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
+
+
+def _check_changes_something(patch: str | bytes, c: CandidateSpec, file: Path) -> None:
+    data = patch.encode("utf-8") if isinstance(patch, str) else patch
+    if not data.strip():
+        raise TaskImportError(*_origin(c, file), "the patch is empty: it changes nothing")
+    if not _DIFF_START.search(data):
+        raise TaskImportError(*_origin(c, file), "the patch changes nothing: no `diff --git`, `---`/`+++` "
+                                                 "or `@@` line (expected a unified diff)")
 
 
 def _check_applies(initial: Path, diff: Path, c: CandidateSpec, file: Path) -> None:
@@ -123,8 +141,7 @@ def _check_applies(initial: Path, diff: Path, c: CandidateSpec, file: Path) -> N
         try:
             apply_patch(diff, tree)
         except ApplyError as exc:
-            ofile, key = c.origin if c.origin[0] else (str(file), f"candidate ({c.id})")
-            raise TaskImportError(ofile, key, f"the patch does not apply to the initial state: {exc}") from None
+            raise TaskImportError(*_origin(c, file), f"the patch does not apply to the initial state: {exc}") from None
 
 
 def write_native(spec: TaskSpec, dest: Path) -> Task:
@@ -145,19 +162,14 @@ def write_native(spec: TaskSpec, dest: Path) -> Task:
         initial = staging / "initial"
         initial.mkdir()
         if spec.initial_dir is not None:
-            for entry in sorted(spec.initial_dir.iterdir()):
-                if entry.name in spec.initial_skip or entry.name == ".git":
-                    continue
-                if entry.is_dir() and not entry.is_symlink():
-                    copy_tree(entry, initial / entry.name)
-                elif entry.is_file():
-                    shutil.copy2(entry, initial / entry.name)
+            copy_folder(spec.initial_dir, initial, skip=spec.initial_skip)
         for rel, text in spec.initial_files.items():
             _write(initial / rel, text)
         entries = []
         for c in spec.candidates:
             entry: dict = {"id": c.id, "label": c.label, "reference": c.reference or None}
             if c.patch is not None:
+                _check_changes_something(c.patch, c, spec.source)
                 path = staging / "candidates" / f"{c.id}.diff"
                 _write(path, c.patch)
                 _check_applies(initial, path, c, spec.source)
@@ -172,7 +184,7 @@ def write_native(spec: TaskSpec, dest: Path) -> Task:
         for rel, text in spec.suites.items():
             _write(staging / rel, text)
         if spec.dockerfile is not None:
-            copy_tree(spec.dockerfile.parent, staging / "environment")
+            copy_folder(spec.dockerfile.parent, staging / "environment")
         _write(staging / MANIFEST, _manifest_text(spec, entries))
         load_task(staging)  # the written folder must load as a native task
         if dest.exists():

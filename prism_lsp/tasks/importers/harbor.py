@@ -5,10 +5,13 @@
       instruction.md          the statement (required)
       environment/Dockerfile  the environment; its folder (minus the Dockerfile) is the initial state
       solution/solve.sh       the benchmark's oracle (not used: the patch set holds the reference)
-      tests/test.sh           the suite: run with `bash tests/test.sh`, judged by its exit status
+      tests/test.sh           the suite, judged as Harbor does: by the reward it writes to
+                              /logs/verifier/reward.txt (or reward.json), else by its exit status
 
-Other files under `tests/` are copied into the initial state at `tests/`. The panel
-comes from a patch set (see `patch_set`); it may name its own initial state.
+Other files under `tests/` (binary ones too) are copied into the initial state at
+`tests/`. `--suite tests/test_outputs.py` makes a Python test file the suite instead:
+Prism runs it with pytest. The panel comes from a patch set (see `patch_set`); it may
+name its own initial state.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ from pathlib import Path
 
 from prism_lsp.tasks.importers.common import TaskImportError, TaskSpec, require_file, slug
 from prism_lsp.tasks.importers.patch_set import find_patch_set, read_patch_set
+from prism_lsp.tasks.importers.suite_commands import harbor_command, suite_command
+from prism_lsp.tasks.importers.tree_files import read_files, read_text
 
 ENV_META = {"Dockerfile", "docker-compose.yaml", "docker-compose.yml", ".dockerignore"}
 
@@ -37,12 +42,12 @@ def read_harbor(src: Path, *, patch_set: Path | None = None, suite: str | None =
         raise TaskImportError(src, "", "expected a Harbor task folder")
     meta_path = require_file(src / "task.toml", "task.toml", src)
     meta = _read_toml(meta_path)
-    statement = require_file(src / "instruction.md", "instruction.md", src).read_text(encoding="utf-8").strip()
+    statement = read_text(require_file(src / "instruction.md", "instruction.md", src), src, "instruction").strip()
     if not statement:
         raise TaskImportError(src / "instruction.md", "", "the instruction is empty")
     verifier = meta.get("verifier", {})
     timeout = verifier.get("timeout_sec", 60) if isinstance(verifier, dict) else 60
-    if not isinstance(timeout, (int, float)) or timeout <= 0:
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0:
         raise TaskImportError(meta_path, "verifier.timeout_sec", f"expected a positive number, got {timeout!r}")
     env = src / "environment"
     dockerfile = env / "Dockerfile"
@@ -51,16 +56,17 @@ def read_harbor(src: Path, *, patch_set: Path | None = None, suite: str | None =
     chosen = suite or "tests/test.sh"
     require_file(src / chosen, "test script" if suite is None else "suite file", src)
     pset = read_patch_set(find_patch_set(src, patch_set))
+    if test_command or chosen.endswith(".py"):
+        command = suite_command(chosen, test_command)
+    else:
+        command = harbor_command(chosen)
     spec = TaskSpec(id=slug(src.name), source=pset.manifest, statement=statement, timeout_s=float(timeout),
-                    candidates=pset.candidates, dockerfile=dockerfile if use_docker else None,
-                    test_command=test_command or f"bash {chosen}")
+                    candidates=pset.candidates, dockerfile=dockerfile if use_docker else None, test_command=command)
     if pset.initial is not None:
         spec.initial_dir = pset.initial
     elif env.is_dir():
         spec.initial_dir, spec.initial_skip = env, set(ENV_META)
-    spec.suites = {chosen: (src / chosen).read_text(encoding="utf-8")}
-    tests = src / "tests"
-    spec.initial_files = {f.relative_to(src).as_posix(): f.read_text(encoding="utf-8")
-                          for f in sorted(tests.rglob("*")) if f.is_file() and "__pycache__" not in f.parts
-                          and f.relative_to(src).as_posix() != chosen}
+    spec.suites = {chosen: read_text(src / chosen, src, "suite file (a suite is run as text)")}
+    helpers = read_files(src / "tests", src) if (src / "tests").is_dir() else {}
+    spec.initial_files = {rel: data for rel, data in helpers.items() if rel != chosen}
     return spec

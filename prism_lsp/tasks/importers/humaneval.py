@@ -8,7 +8,8 @@ The program is one file, `solution.py`:
   `completion` (appended to the prompt, as HumanEval samples are) or `code` (the whole file).
 
 The problem's own `test` (a `check(candidate)` function) becomes the suite
-`tests/test_<entry_point>.py`, one pytest test calling `check(<entry_point>)`.
+`tests/test_<entry_point>.py`, one pytest test calling `check(<entry_point>)`. The
+file may be the package's gzipped `HumanEval.jsonl.gz` as it is.
 """
 
 from __future__ import annotations
@@ -36,8 +37,13 @@ def _source(prompt: str, body: str, where: str, key: str) -> str:
 
 
 def suite_text(test: str, entry_point: str) -> str:
-    """A pytest file running the problem's `check` against the solution's entry point."""
-    return (f"from solution import {entry_point}\n\n{test.strip()}\n\n\n"
+    """A pytest file running the problem's `check` against the solution's entry point.
+
+    `check` may use the prompt's helpers too (HumanEval/32 calls `poly`, /38 `encode_cyclic`,
+    /50 `encode_shift`), so the suite takes every public name of the solution, then the entry
+    point by name (in case the solution's `__all__` leaves it out)."""
+    return (f"from solution import *  # noqa: F403  (the prompt's helpers, which `check` may call)\n"
+            f"from solution import {entry_point}\n\n{test.strip()}\n\n\n"
             f"def test_{entry_point}():\n    check({entry_point})\n")
 
 
@@ -58,9 +64,10 @@ def read_humaneval(src: Path, *, instance: str | None = None, candidates: Path |
                               note="the canonical solution")
 
     def files_for(side: dict, side_where: str) -> dict[str, str]:
-        if "code" in side:
-            return {SOLUTION: _source("", str(side["code"]), side_where, "code")}
-        return {SOLUTION: _source(prompt, str(side["completion"]), side_where, "completion")}
+        key = "code" if "code" in side else "completion"
+        if not isinstance(side[key], str):
+            raise TaskImportError(side_where, key, f"expected a string (Python source), got {side[key]!r:.60}")
+        return {SOLUTION: _source("" if key == "code" else prompt, side[key], side_where, key)}
 
     panel = [reference] + (read_side_candidates(candidates, row["task_id"], files_for=files_for) if candidates else [])
     return TaskSpec(id=slug(row["task_id"]), source=src, statement=prompt.strip(), initial_files={SOLUTION: initial},

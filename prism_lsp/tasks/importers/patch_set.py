@@ -106,7 +106,7 @@ def read_patch_set(folder: Path) -> PatchSet:
         if not isinstance(reference, bool):
             raise TaskImportError(path, f"{key}.reference", "expected true or false")
         candidates.append(CandidateSpec(
-            id=cid, label=raw["label"], reference=reference, patch=patch.read_text(encoding="utf-8"),
+            id=cid, label=raw["label"], reference=reference, patch=patch.read_bytes(),  # the bytes digested, CRLF and all
             note=str(raw.get("note", "")), origin=(str(path), f"{key}.patch")))
     check_panel(candidates, path)
     initial = None

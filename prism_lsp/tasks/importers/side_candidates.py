@@ -3,7 +3,8 @@
 Each row: `id` (or `model_name_or_path`), `label` ("valid" | "invalid"), optional `note`,
 and the implementation as one of `patch` / `model_patch` (a unified diff against the
 initial state), `completion` (HumanEval: the body appended to the prompt) or `code`
-(the whole solution file). Rows with an `instance_id` / `task_id` are kept only for
+(the whole solution file). `reference: true` is an error: the instance's own solution
+is the reference, and a task has exactly one. Rows with an `instance_id` / `task_id` are kept only for
 that instance, so one side file can serve a whole benchmark.
 """
 
@@ -35,6 +36,12 @@ def read_side_candidates(path: Path, instance: str, *, files_for: Callable[[dict
         label = row.get("label")
         if label not in ("valid", "invalid"):
             raise TaskImportError(where, "label", f"expected \"valid\" or \"invalid\", got {label!r}")
+        reference = row.get("reference", False)
+        if not isinstance(reference, bool):
+            raise TaskImportError(where, "reference", f"expected true or false, got {reference!r}")
+        if reference:  # the instance brings its own reference; a second one must not be silently dropped
+            raise TaskImportError(where, "reference", f"two references: {instance}'s own solution is the reference; "
+                                                      "a side-file candidate can only be valid or invalid")
         cand = CandidateSpec(id=slug(raw_id), label=label, note=str(row.get("note", "")), origin=(where, "patch"))
         diff = row.get("patch", row.get("model_patch"))
         if isinstance(diff, str) and diff.strip():
