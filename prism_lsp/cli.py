@@ -188,6 +188,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def prism_main(argv: list[str] | None = None) -> int:
     """Entry point of `prism`; returns (and exits with) the status documented above."""
+    from prism_lsp.sandbox.shutdown import install_exit_on_signals
+
+    install_exit_on_signals()  # SIGTERM/SIGHUP exit normally, so atexit removes Docker containers
     out = Console(highlight=False, width=None if sys.stdout.isatty() else 140)
     # Errors are never wrapped: a path broken over two lines cannot be pasted or grepped.
     err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -219,5 +222,8 @@ def lsp_main(argv: list[str] | None = None) -> None:
     """
     from prism_lsp.server.app import main
 
+    from prism_lsp.sandbox.shutdown import install_exit_on_signals
+
+    install_exit_on_signals()  # SIGTERM/SIGHUP exit normally, so atexit removes Docker containers
     args = sys.argv[1:] if argv is None else argv
     main([a for a in args if a != "--stdio"])

@@ -76,7 +76,7 @@ class _Worker:
             tail = self.runner.stderr_tail() if self.runner else ""
             self.stop()
             raise RunnerStartFailed(f"the runner did not start in the {self.backend.name} sandbox: "
-                                    f"{tail.strip() or exc!r}") from None
+                                    f"{tail.strip() or repr(exc)}") from None
 
     def run(self, request: dict) -> dict:
         request = {"output_limit": self.limits.output_limit, "pids_max": self.limits.pids_max, **request}

@@ -137,3 +137,25 @@ def test_a_blocked_thread_cannot_hold_the_exit_forever():
         if child.poll() is None:
             child.kill()
         child.wait()
+
+
+def test_prism_run_terminated_mid_run_leaves_no_container(tmp_path, docker_image):
+    import shutil
+
+    from tests.conftest import write_task
+
+    root = write_task(tmp_path / "task", initial={"calc.py": "def f():\n    return 1\n"}, candidates=[
+        {"id": "reference", "reference": True, "files": {"calc.py": "def f():\n    return 2\n"}}])
+    suite = root / "test_slow.py"
+    suite.write_text("import time\nfrom calc import f\n\ndef test_f():\n    time.sleep(30)\n    assert f() == 2\n")
+    proc = subprocess.Popen([shutil.which("prism"), "run", str(root), str(suite), "--sandbox", "docker",
+                             "--cache-dir", str(tmp_path / "cache")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        _wait_until(lambda: _owned(proc.pid), 120, "prism run's container")
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=60)
+        assert proc.returncode == 128 + signal.SIGTERM
+        _wait_until(lambda: not _owned(proc.pid), 30, "the container to be removed")
+    finally:
+        proc.kill()
