@@ -76,3 +76,11 @@ class PanelReport(BaseModel):
     timing_ms: dict[str, float]
     sandbox: str = ""
     warnings: list[str] = Field(default_factory=list)
+
+    def panel_counts(self) -> tuple[int, int, int, int]:
+        """(valid accepted, valid, invalid rejected, invalid) over the non-reference candidates,
+        as `valid_acceptance` counts them; the reference has its own flag, RAR."""
+        valid = [c for c in self.candidates if c.label == "valid" and not c.reference]
+        invalid = [c for c in self.candidates if c.label == "invalid"]
+        return (sum(c.verdict == "accepted" for c in valid), len(valid),
+                sum(c.verdict == "rejected" for c in invalid), len(invalid))

@@ -26,11 +26,8 @@ def file_title(check: Check | None) -> str:
     if check.report is None:
         return f"Prism: not run: {check.not_run}" if check.not_run else "Prism: running…"
     m = check.report.metrics
-    valid = [c for c in check.report.candidates if c.label == "valid"]
-    invalid = [c for c in check.report.candidates if c.label == "invalid"]
-    return (f"Prism: JSF {_mark(m.jsf)} · RAR {_mark(m.rar)} · "
-            f"valid {sum(c.verdict == 'accepted' for c in valid)}/{len(valid)} · "
-            f"invalid {sum(c.verdict == 'rejected' for c in invalid)}/{len(invalid)}")
+    accepted, valid, rejected, invalid = check.report.panel_counts()
+    return f"Prism: JSF {_mark(m.jsf)} · RAR {_mark(m.rar)} · valid {accepted}/{valid} · invalid {rejected}/{invalid}"
 
 
 def build_lenses(uri: str, check: Check | None, now: SuiteMap, lines: Lines) -> list[types.CodeLens]:

@@ -23,10 +23,9 @@ def status_params(uri: str, state: str, check: Check | None = None, *, done: int
     if check is not None and check.report is not None:
         report = check.report
         metrics = report.metrics.model_dump()
-        v = [c for c in report.candidates if c.label == "valid"]
-        i = [c for c in report.candidates if c.label == "invalid"]
-        valid = {"accepted": sum(c.verdict == "accepted" for c in v), "total": len(v)}
-        invalid = {"rejected": sum(c.verdict == "rejected" for c in i), "total": len(i)}
+        accepted, valid_total, rejected, invalid_total = report.panel_counts()
+        valid = {"accepted": accepted, "total": valid_total}  # without the reference, as valid_acceptance
+        invalid = {"rejected": rejected, "total": invalid_total}
     return {"uri": uri, "state": state, "metrics": metrics, "valid": valid, "invalid": invalid,
             "done": done, "total": total, "message": message}
 
