@@ -39,10 +39,12 @@ class Settings(BaseModel):
     model_config = ConfigDict(frozen=True, populate_by_name=True, extra="ignore")
 
     run_on: Literal["type", "save"] = Field("type", alias="runOn")
-    debounce_ms: float = Field(400, alias="debounceMs", ge=0, le=60_000)
+    # Strict: JSON numbers only (`true` is not 1 ms, "400" is a mistake to report), finite.
+    debounce_ms: float = Field(400, alias="debounceMs", ge=0, le=60_000, strict=True, allow_inf_nan=False)
     reveal: Literal["full", "labels", "counts"] = "full"
     sandbox: Literal["auto", "bubblewrap", "docker", "none"] = "auto"
-    timeout_seconds: float | None = Field(None, alias="timeoutSeconds", gt=0, le=3600)
+    timeout_seconds: float | None = Field(None, alias="timeoutSeconds", gt=0, le=3600, strict=True,
+                                          allow_inf_nan=False)
     severity: dict[str, Level] = Field(default_factory=lambda: dict(DEFAULT_SEVERITY))
 
     def level(self, kind: str) -> Level:

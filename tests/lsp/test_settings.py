@@ -80,3 +80,10 @@ def test_a_wrong_value_keeps_the_previous_value_and_says_which():
     assert parsed.unknown == ["colour"]
     assert "keeping the current" in layers.update_workspace("nonsense").problems[0]
     assert layers.settings.reveal == "counts"
+
+
+def test_numbers_must_be_json_numbers():
+    parsed = parse_settings({"debounceMs": True, "timeoutSeconds": "5"})
+    assert (parsed.settings.debounce_ms, parsed.settings.timeout_seconds) == (400, None)
+    assert len(parsed.problems) == 2 and "debounceMs: True is not valid" in parsed.problems[0]
+    assert parse_settings({"debounceMs": 0, "timeoutSeconds": 2.5}).problems == []

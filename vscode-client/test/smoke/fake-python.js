@@ -33,7 +33,7 @@ conn.onRequest('initialize', (params) => {
   return {
     capabilities: {
       textDocumentSync: 1,
-      executeCommandProvider: { commands: ['prism.runPanel', 'prism.listCandidates', 'prism.showCandidate', 'fake.dump'] },
+      executeCommandProvider: { commands: ['prism.runPanel', 'prism.listCandidates', 'prism.showCandidate', 'prism.applyEdit', 'fake.dump'] },
     },
   };
 });
