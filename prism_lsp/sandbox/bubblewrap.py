@@ -1,10 +1,11 @@
-"""The bubblewrap backend: no network, read-only host, private /tmp, hidden $HOME.
+"""The bubblewrap backend: no network, an allowlisted read-only view of the host, private /tmp.
 
-Each runner gets its own namespaces (user, pid, net, ipc, uts, cgroup). The only
-writable places are the private tmpfs /tmp (where the runner copies each program
-tree) and /dev/shm. $HOME is replaced by an empty tmpfs, with just the folders the
-runner needs (interpreter, site-packages, the tree cache) bound back read-only,
-so a candidate can neither write nor read the author's files.
+Each runner gets its own namespaces (user, pid, net, ipc, uts, cgroup) and an empty root
+in which only the system folders and the paths the runner needs (interpreter, site-packages,
+the runner, the tree cache) are bound back read-only; `host_view` says exactly which. The
+only writable places are the private tmpfs /tmp (where the runner copies each program tree)
+and /dev/shm; $HOME is an empty read-only tmpfs. So a candidate can neither write nor read
+the author's files, nor reach a host Unix socket (a read-only mount would not stop connect()).
 """
 
 from __future__ import annotations
@@ -12,13 +13,12 @@ from __future__ import annotations
 import functools
 import os
 import shutil
-import site
 import subprocess
-import sys
 from pathlib import Path
 
 from prism_lsp.sandbox.base import AGENT, Limits, RunnerProcess, SandboxUnavailable, popen_runner
 from prism_lsp.sandbox.cgroup import Cgroup
+from prism_lsp.sandbox.host_view import bind_args, interpreter_view, resolve_python, runner_paths, system_args
 
 INSTALL_HINT = "install bubblewrap (Debian/Ubuntu: sudo apt-get install bubblewrap)"
 
@@ -43,21 +43,13 @@ def probe() -> str | None:
     return None
 
 
-def _isolation_args(tmpfs_mb: int) -> list[str]:
-    """bwrap's mounts and namespaces, without the binds back and the command."""
-    return ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-            "--size", str(tmpfs_mb << 20), "--tmpfs", "/tmp", "--tmpfs", "/dev/shm",
+def _isolation_args(tmpfs_mb: int, mounts: list[str] | None = None) -> list[str]:
+    """bwrap's mounts and namespaces, without the command; `mounts` go in before the root is made
+    read-only (so bwrap can still create their mount points in it)."""
+    return ["bwrap", *system_args(), "--dev", "/dev", "--proc", "/proc",
+            "--size", str(tmpfs_mb << 20), "--tmpfs", "/tmp", "--tmpfs", "/dev/shm", *(mounts or []),
+            "--remount-ro", "/",
             "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
-
-
-def _needed_paths(python: str, extra: list[Path]) -> list[Path]:
-    real = Path(os.path.realpath(python))
-    paths = {real.parent.parent, Path(sys.prefix), Path(sys.base_prefix), Path(sys.exec_prefix), AGENT.parent,
-             *[Path(p) for p in site.getsitepackages()], *extra}
-    user_site = site.getusersitepackages()
-    if isinstance(user_site, str):
-        paths.add(Path(user_site))
-    return sorted({Path(os.path.realpath(p)) for p in paths if Path(p).exists()})
 
 
 class BubblewrapBackend:
@@ -74,21 +66,21 @@ class BubblewrapBackend:
 
     def argv(self, python: str, limits: Limits) -> list[str]:
         home = Path(os.path.expanduser("~")).resolve()
-        hidden = [Path("/tmp"), Path("/dev/shm")] + ([home] if home != Path("/") else [])
-        args = _isolation_args(limits.tmpfs_mb)
-        if home in hidden:
-            args += ["--tmpfs", str(home)]
-        # What the runner needs may live under a folder hidden above (a checkout or the tree
-        # cache in /tmp, a pyenv Python in $HOME): bind exactly those back, read-only.
-        for path in _needed_paths(python, [self.cache_root]):
-            if any(path.is_relative_to(h) and path != h for h in hidden):
-                args += ["--ro-bind", str(path), str(path)]
-        args += ["--hostname", "prism-sandbox", "--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp",
-                 "--chdir", "/tmp", "--", python, str(AGENT), "--scratch", "/tmp/prism"]
-        return args
+        # An empty read-only tmpfs over $HOME, so a program using its real path finds nothing there.
+        hidden = [home] if home not in (Path("/"), Path("/tmp"), Path("/dev/shm")) else []
+        # What the runner needs may lie in a hidden folder (a checkout or the tree cache in /tmp,
+        # a pyenv Python in $HOME, a task's venv in /opt): exactly those are bound back, read-only.
+        links = interpreter_view(python)[1]
+        mounts = bind_args(runner_paths(python, [self.cache_root / "trees"]), hidden, links)
+        return [*_isolation_args(limits.tmpfs_mb, mounts),
+                "--hostname", "prism-sandbox", "--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp",
+                "--chdir", "/tmp", "--", resolve_python(python), str(AGENT), "--scratch", "/tmp/prism",
+                # /tmp and /dev/shm are this runner's own tmpfs: it may clear them between programs.
+                "--private-tmp", "1"]
 
     def spawn(self, python: str, limits: Limits) -> RunnerProcess:
-        self.cache_root.mkdir(parents=True, exist_ok=True)
+        # The trees folder must exist now to be bound: one made later would not appear inside.
+        (self.cache_root / "trees").mkdir(mode=0o755, parents=True, exist_ok=True)
         cgroup = Cgroup.create(memory_bytes=(limits.memory_mb * 2 + 512) << 20, pids_max=limits.pids_max)
         env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_ADDOPTS", "PYTHONPATH"))}
         return popen_runner(self.argv(python, limits), cgroup, env=env)
