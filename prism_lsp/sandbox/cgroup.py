@@ -99,5 +99,7 @@ class Cgroup:
                 try:
                     d.rmdir()
                     break
+                except FileNotFoundError:
+                    break  # already removed (a runner is killed by its worker and by close() at once)
                 except OSError:
                     time.sleep(0.02)
