@@ -54,31 +54,19 @@ class Collector:
             self.tests[item.nodeid] = entry
         return entry
 
-    def _frames(self, excinfo) -> list[tuple[str, int]]:
-        """(file, 1-based line) of each traceback frame, outermost first.
-
-        Read from the raw traceback: pytest's `TracebackEntry.path` is costly per entry.
-        """
-        frames = []
-        tb = excinfo.tb
-        while tb is not None:
-            frames.append((tb.tb_frame.f_code.co_filename, tb.tb_lineno))
-            tb = tb.tb_next
-        return frames
-
     def _in_suite(self, filename: str) -> bool:
         return filename == self.suite_path or os.path.realpath(filename) == self.suite_path
 
     def _raised_elsewhere(self, excinfo) -> str | None:
         """`file:line` of the innermost frame when it is not in the suite, else None."""
-        frames = self._frames(excinfo)
+        frames = _frames(excinfo.tb)
         if not frames or self._in_suite(frames[-1][0]):
             return None
         return f"{os.path.basename(frames[-1][0])}:{frames[-1][1]}"
 
     def _suite_line(self, excinfo) -> int | None:
         """The innermost suite line the exception passed through (the assert, or the call)."""
-        lines = [line for filename, line in self._frames(excinfo) if self._in_suite(filename)]
+        lines = [line for filename, line in _frames(excinfo.tb) if self._in_suite(filename)]
         return lines[-1] if lines else None
 
     # -- which tests reach the changed lines ------------------------------
@@ -121,16 +109,14 @@ class Collector:
             self.progress({"done": entry})
 
     def _stopped(self, item, entry: dict, excinfo: tuple) -> None:
-        import traceback
-
         exc = excinfo[1]
         what = "pytest.exit()" if type(exc).__name__ == "Exit" else type(exc).__name__
-        frames = traceback.extract_tb(exc.__traceback__)
-        origin = next((f for f in reversed(frames) if not _is_pytest_frame(f.filename)), None)
-        where = f" from {os.path.basename(origin.filename)}, line {origin.lineno}" if origin else ""
+        frames = _frames(exc.__traceback__)
+        origin = _outside_pytest(frames)
+        where = f" from {_where(*origin)}" if origin else ""
         message = f"the session was stopped by {what}{where}; a pass needs every test to run"
         self.interrupted = message
-        suite = [f.lineno for f in frames if self._in_suite(f.filename)]
+        suite = [line for filename, line in frames if self._in_suite(filename)]
         entry.update(outcome="error", reason="interrupted", message=message,
                      line=suite[-1] if suite else entry["def_line"])
 
@@ -141,11 +127,10 @@ class Collector:
 
     def _skipped_by_program(self, excinfo) -> str | None:
         """`file, line N` when a skip/xfail was raised from the program's code, not the suite's."""
-        frames = self._frames(excinfo)
-        origin = next(((f, n) for f, n in reversed(frames) if not _is_pytest_frame(f)), None)
+        origin = _outside_pytest(_frames(excinfo.tb))
         if origin is None or self._in_suite(origin[0]):
             return None
-        return f"{os.path.basename(origin[0])}, line {origin[1]}"
+        return _where(*origin)
 
     def pytest_assertion_pass(self, item, lineno, orig, expl):
         try:
@@ -209,11 +194,7 @@ class Collector:
         exc = call.excinfo.value
         # pytest wraps import and syntax errors of the test module in its CollectError.
         orig = exc.__cause__ if type(exc).__name__ == "CollectError" and exc.__cause__ else exc
-        frames = []
-        tb = orig.__traceback__
-        while tb is not None:
-            frames.append((tb.tb_frame.f_code.co_filename, tb.tb_lineno))
-            tb = tb.tb_next
+        frames = _frames(orig.__traceback__)
         suite_lines = [line for filename, line in frames if self._in_suite(filename)]
         where = ""
         if isinstance(orig, SyntaxError):
@@ -221,11 +202,11 @@ class Collector:
             if orig.filename and self._in_suite(orig.filename):
                 suite_lines.append(orig.lineno)
             elif orig.filename:
-                where = f"{os.path.basename(orig.filename)}, line {orig.lineno}"
+                where = _where(orig.filename, orig.lineno)
         else:
             message = f"{type(orig).__name__}: {orig}".rstrip(": ")
             if frames and not self._in_suite(frames[-1][0]):
-                where = f"{os.path.basename(frames[-1][0])}, line {frames[-1][1]}"
+                where = _where(*frames[-1])
         report._prism_line = suite_lines[-1] if suite_lines else None
         report._prism_message = short(message + (f" ({where})" if where else ""))
 
@@ -320,6 +301,27 @@ def _ProbeLoader(fullname, path, lines):
 
 
 _PROBE_LOADER = None
+
+
+def _frames(tb) -> list[tuple[str, int]]:
+    """(file, 1-based line) of each frame of traceback `tb`, outermost first.
+
+    Read from the raw traceback: pytest's `TracebackEntry.path` is costly per entry.
+    """
+    frames = []
+    while tb is not None:
+        frames.append((tb.tb_frame.f_code.co_filename, tb.tb_lineno))
+        tb = tb.tb_next
+    return frames
+
+
+def _outside_pytest(frames: list[tuple[str, int]]) -> tuple[str, int] | None:
+    """The innermost frame not in pytest's own code: who called skip/xfail/exit."""
+    return next((frame for frame in reversed(frames) if not _is_pytest_frame(frame[0])), None)
+
+
+def _where(filename: str, line: int) -> str:
+    return f"{os.path.basename(filename)}, line {line}"
 
 
 def _is_pytest_frame(filename: str) -> bool:
