@@ -1,4 +1,4 @@
-"""Command lines: `prism` (run, check, score, doctor, import) and `prism-lsp` (the server).
+"""Command lines: `prism` (run, check, score, doctor, import, init) and `prism-lsp` (the server).
 
 Thin: parse arguments, call the engine, print. Exit status of `prism run`:
 0 when jsf holds, 1 when it does not, 2 for a usage, manifest or sandbox error.
@@ -22,6 +22,7 @@ from prism_lsp.engine.session import EngineSession, RunOptions
 from prism_lsp.engine.static import weak_assertion_findings
 from prism_lsp.materialize.cache import default_cache_dir
 from prism_lsp.model.manifest import MAX_TIMEOUT_S, ManifestError
+from prism_lsp.repo.errors import InitError
 from prism_lsp.sandbox import SandboxUnavailable
 from prism_lsp.sandbox.select import NAMES as SANDBOXES
 from prism_lsp.tasks import find_task_root, load_task
@@ -177,6 +178,10 @@ def build_parser() -> argparse.ArgumentParser:
     doctor.add_argument("--json", action="store_true")
     doctor.set_defaults(func=cmd_doctor)
 
+    from prism_lsp.console.init import add_init_parser
+
+    add_init_parser(sub)
+
     try:
         from prism_lsp.tasks.importers.cli import add_import_parser
     except ImportError:
@@ -198,7 +203,7 @@ def prism_main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         code = args.func(args, out, err)
-    except (ManifestError, UsageError) as exc:
+    except (ManifestError, UsageError, InitError) as exc:
         code = _fail(err, str(exc))
     except SandboxUnavailable as exc:
         code = _fail(err, str(exc))

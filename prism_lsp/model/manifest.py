@@ -60,6 +60,18 @@ class TaskSection(BaseModel):
     reveal: RevealLevel = "full"
     # A non-pytest task's own test command, run with /bin/sh -c in the program tree; exit 0 = pass.
     test_command: str | None = None
+    # Folders of each program tree put first on the runner's `sys.path` (e.g. ["src"]), so a
+    # program imports its own tree even when the task's venv has the repository installed editable.
+    pythonpath: list[str] = Field(default_factory=list)
+
+    @field_validator("pythonpath")
+    @classmethod
+    def _inside_tree(cls, v: list[str]) -> list[str]:
+        for rel in v:
+            parts = rel.replace("\\", "/").split("/")
+            if not rel or rel.startswith("/") or ".." in parts:
+                raise ValueError(f"expected folders relative to the program tree, inside it; got {rel!r}")
+        return v
 
 
 class CandidateSection(BaseModel):

@@ -43,6 +43,8 @@ class Task:
     reveal: str = "full"
     # A non-pytest task (e.g. Terminal-Bench) judges with its own command's exit status.
     test_command: str | None = None
+    # Tree-relative folders the runner puts first on `sys.path` (a `src/` layout's import root).
+    pythonpath: tuple[str, ...] = ()
 
     @property
     def reference(self) -> Candidate:

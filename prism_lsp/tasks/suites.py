@@ -8,51 +8,19 @@ suite at all. Pure: reads at most the initial program's pytest configuration.
 
 from __future__ import annotations
 
-import configparser
 import os
-import tomllib
 from fnmatch import fnmatch
 from pathlib import Path
 
 from prism_lsp.model.task import Task
-
-DEFAULT_PYTHON_FILES = ("test_*.py", "*_test.py")  # pytest's own default `python_files`
-
-# pytest's order of configuration files, and the section each keeps its options in.
-_INI_FILES = (("pytest.ini", "pytest"), (".pytest.ini", "pytest"), ("pyproject.toml", None),
-              ("tox.ini", "pytest"), ("setup.cfg", "tool:pytest"))
-
+from prism_lsp.tasks.pytest_config import DEFAULT_PYTHON_FILES, read_pytest_config  # noqa: F401 (re-exported)
 
 def python_files(folder: Path) -> tuple[str, ...]:
     """The `python_files` patterns of the pytest configuration in `folder` (the default when none).
 
     Runs happen with the program tree as pytest's rootdir, so the initial program's own
     configuration is the one that decides what pytest collects."""
-    for name, section in _INI_FILES:
-        path = folder / name
-        if not path.is_file():
-            continue
-        try:
-            if section is None:
-                options = tomllib.loads(path.read_text()).get("tool", {}).get("pytest", {}).get("ini_options")
-                if options is None:
-                    continue  # a pyproject.toml without pytest options is not pytest's configuration
-                value = options.get("python_files")
-            else:
-                parser = configparser.ConfigParser(interpolation=None)
-                parser.read_string(path.read_text())
-                if not parser.has_section(section):
-                    if name.endswith(".ini") and name != "tox.ini":
-                        return DEFAULT_PYTHON_FILES  # pytest.ini is pytest's even without the section
-                    continue
-                value = parser.get(section, "python_files", fallback=None)
-        except (OSError, ValueError, tomllib.TOMLDecodeError, configparser.Error):
-            continue
-        if value is None:
-            return DEFAULT_PYTHON_FILES
-        patterns = tuple(value.split()) if isinstance(value, str) else tuple(str(v) for v in value)
-        return patterns or DEFAULT_PYTHON_FILES
-    return DEFAULT_PYTHON_FILES
+    return read_pytest_config(folder).python_files
 
 
 def matches(path: Path, patterns: tuple[str, ...]) -> bool:
