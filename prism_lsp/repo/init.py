@@ -172,6 +172,6 @@ def init_task(path: Path, *, base: str | None = None, fix: str | None = None,
         notes.append("no suite found: the fix adds or changes no test module (pytest collects "
                      f"{' or '.join(patterns)}); write one, then `prism run` it")
     return InitResult(root=repo.root, suites=split.suites, support=[c.path for c in split.support],
-                      reference=[c.path for c in split.reference], generated=generated,
+                      reference=[f"{c.old} -> {c.path}" if c.old else c.path for c in split.reference], generated=generated,
                       python=manifest.python, venv_note=venv.note, pythonpath=roots,
                       kept=[c["id"] for c in kept], updated=updated, patterns=patterns, notes=notes)
