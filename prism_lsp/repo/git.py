@@ -81,12 +81,13 @@ def dirty_paths(repo: Repo) -> list[str]:
 
 def working_tree(repo: Repo) -> str:
     """A tree object holding the working tree as `git add -A` would stage it (untracked, not
-    ignored files included; the task's own files left out); the real index is untouched."""
+    ignored files included); the real index is untouched."""
     with tempfile.TemporaryDirectory(prefix="prism-index-") as tmp:
         env = {"GIT_INDEX_FILE": str(Path(tmp) / "index")}
         if git(repo.root, "rev-parse", "--verify", "--quiet", "HEAD", check=False).strip():
             git(repo.root, "read-tree", "HEAD", env=env)
-        git(repo.root, "add", "-A", "--", ".", *[f":(exclude,top){p}" for p in TASK_PATHS], env=env)
+        # The task's own files are in .git/info/exclude once made; `changes` leaves them out anyway.
+        git(repo.root, "add", "-A", env=env)
         return git(repo.root, "write-tree", env=env).strip()
 
 
