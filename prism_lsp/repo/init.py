@@ -21,7 +21,7 @@ from prism_lsp.repo.layout import copy_generated, find_venv, generated_files, im
 from prism_lsp.repo.split import Split, split_fix
 from prism_lsp.repo.writer import Manifest, kept_candidates, publish, write_manifest
 from prism_lsp.tasks.importers.common import slug
-from prism_lsp.tasks.pytest_config import read_pytest_config
+from prism_lsp.tasks.pytest_config import nearest_config
 from prism_lsp.tasks.suites import python_files
 
 INITIAL = ".prism/initial"
@@ -140,7 +140,7 @@ def init_task(path: Path, *, base: str | None = None, fix: str | None = None,
         initial.mkdir(parents=True)
         git.export(repo, chosen.base, initial)
         patterns = python_files(initial)
-        split = split_fix(changed, patterns)
+        split = split_fix(changed, lambda rel: nearest_config(initial, rel).python_files)
         if not split.reference:
             raise InitError("the fix changes only test files (" + ", ".join(c.path for c in changed[:3])
                             + "): there is no change of the code to take as the reference")
@@ -159,7 +159,7 @@ def init_task(path: Path, *, base: str | None = None, fix: str | None = None,
                 _check_applies(initial, staging / cand["patch"], f"candidate {cand['id']!r} (kept from "
                                "the task already there)", staging)
         venv = find_venv(repo.root)
-        roots = import_roots(initial, read_pytest_config(initial))
+        roots = import_roots(initial, split.suites)
         manifest = Manifest(id=slug(repo.root.name), statement=statement or old_statement or chosen.statement,
                             initial=INITIAL, python=str(venv.python) if venv.python else None, pythonpath=roots,
                             origin=f"base {chosen.base[:12]}, fix {chosen.describe}", kept=kept)

@@ -18,7 +18,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from prism_lsp.tasks.pytest_config import PytestConfig
+from prism_lsp.tasks.pytest_config import nearest_config, read_pytest_config
 
 VENV_NAMES = (".venv", "venv", "env")
 MAX_GENERATED_BYTES = 1 << 20  # a generated module is small; a big ignored file is data, not code
@@ -38,15 +38,23 @@ def _holds_code(folder: Path) -> bool:
     return folder.is_dir() and any((d / "__init__.py").is_file() or d.suffix == ".py" for d in folder.iterdir())
 
 
-def import_roots(tree: Path, config: PytestConfig) -> list[str]:
-    """Tree-relative folders to put first on `sys.path`; none when pytest's own `pythonpath` does it."""
-    if config.pythonpath:
-        return []
-    root = _setuptools_root(tree) or "src"
-    parts = PurePosixPath(root).parts
-    if ".." in parts or not _holds_code(tree / root):
-        return []
-    return [root]
+def import_roots(tree: Path, suites: list[str]) -> list[str]:
+    """Tree-relative folders to put first on `sys.path`: the `src/` (or setuptools `package-dir`)
+    folder of the project each suite belongs to (the folder of its pytest configuration, else the
+    tree's root); none for a project whose pytest configuration sets `pythonpath` itself."""
+    roots: list[str] = []
+    for rel in suites or [""]:
+        config = nearest_config(tree, rel) if rel else read_pytest_config(tree)
+        if config.pythonpath:
+            continue
+        project = config.file.parent if config.file else tree
+        folder = project / (_setuptools_root(project) or "src")
+        if ".." in PurePosixPath(folder.relative_to(tree).as_posix()).parts or not _holds_code(folder):
+            continue
+        root = folder.relative_to(tree).as_posix()
+        if root not in roots:
+            roots.append(root)
+    return roots
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ is a `conftest.py`, or when it lies in a `tests`/`test`/`testing` folder (fixtur
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
@@ -37,9 +38,11 @@ class Split:
         return sorted({p for c in self.reference for p in (c.path, c.old) if p})
 
 
-def split_fix(changed: list[Change], patterns: tuple[str, ...]) -> Split:
+def split_fix(changed: list[Change], patterns_of: Callable[[str], tuple[str, ...]]) -> Split:
+    """`patterns_of(path)`: the `python_files` of the pytest configuration that governs `path`."""
     split = Split()
     for change in changed:
+        patterns = patterns_of(change.path)
         if not is_test_file(change.path, patterns):
             split.reference.append(change)
         elif change.status != "D" and change.path.endswith(".py") and matches(PurePosixPath(change.path), patterns):

@@ -81,7 +81,7 @@ _READERS = (
 
 
 def read_pytest_config(folder: Path) -> PytestConfig:
-    """The pytest configuration at the root of the tree `folder` (empty when there is none)."""
+    """The pytest configuration in `folder` itself (empty when there is none)."""
     for name, reader in _READERS:
         path = folder / name
         if not path.is_file():
@@ -93,3 +93,14 @@ def read_pytest_config(folder: Path) -> PytestConfig:
         if options is not None:
             return PytestConfig(path, dict(options) if isinstance(options, dict) else {})
     return PytestConfig()
+
+
+def nearest_config(tree: Path, rel: str) -> PytestConfig:
+    """The configuration pytest uses for the file `rel` of `tree`: the first one found in its folder
+    or above, up to the tree's root (how pytest locates it from the path it is given)."""
+    folder = (tree / rel).parent
+    while True:
+        config = read_pytest_config(folder)
+        if config.file is not None or folder == tree or tree not in folder.parents:
+            return config
+        folder = folder.parent

@@ -56,6 +56,11 @@ LAYOUTS = {
          "tests/conftest.py": "import pytest\n\n\n@pytest.fixture\ndef pair():\n    return (2, 3)\n",
          "tests/test_calc.py": "from calc import add\n\n\ndef test_add(pair):\n    assert add(*pair) == 5\n"},
         "tests/test_calc.py", ["calc.py"], ["tests/conftest.py"]),
+    "a project in a subfolder, its own config and src/": (
+        {"README.md": "monorepo\n", "web/app.js": "1;\n", "py/src/shop/__init__.py": "", "py/src/shop/calc.py": BUGGY,
+         "py/pyproject.toml": '[tool.pytest.ini_options]\npython_files = "check_*.py"\n'},
+        {"py/src/shop/calc.py": FIXED, "py/tests/check_calc.py": TEST.format(module="shop.calc")},
+        "py/tests/check_calc.py", ["py/src/shop/calc.py"], []),
     "a binary file, a renamed file, a deleted file": (
         {"calc.py": "from helpers import BUGGY_OFFSET\n\n\ndef add(a, b):\n    return a + b + BUGGY_OFFSET\n",
          "helpers.py": "# The offset added to every sum.\n# Kept in one place.\nBUGGY_OFFSET = 1\n", "legacy.py": "OLD = True\n", "data.bin": bytes(range(256)),
@@ -70,6 +75,11 @@ LAYOUTS = {
         "tests/test_calc.py", ["calc.py", "data.bin", "legacy.py", "helpers.py -> offsets.py"],
         ["tests/data/blob.bin"]),
 }
+
+
+# Import roots Prism adds (pytest's own `pythonpath`, when set, does it instead).
+ROOTS = {"src package, no pythonpath (import root from the layout)": "src",
+         "a project in a subfolder, its own config and src/": "py/src"}
 
 
 @pytest.mark.parametrize("committed", [False, True], ids=["working tree", "--base HEAD~1 --fix HEAD"])
@@ -88,6 +98,8 @@ def test_init_then_run_detects_the_bug_and_accepts_the_fix(name, committed, tmp_
     assert code == 0, err
     assert f"suites:    {suite}" in out
     assert f"reference: the fix's changes to {', '.join(reference)}\n" in out
+    roots = [line for line in out.splitlines() if line.startswith("  import roots first on sys.path: ")]
+    assert roots == ([f"  import roots first on sys.path: {ROOTS[name]}"] if name in ROOTS else [])
     for rel in support:
         assert rel in out.split("test files joining the initial state:")[1].splitlines()[0]
     # The repository is as it was: only prism.toml and .prism/ were added, both excluded.
