@@ -19,6 +19,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from prism_lsp import __version__
+from prism_lsp.repo.offer import MESSAGE as OFFER_MESSAGE, InitOffers
 from prism_lsp.server.carry import with_last_findings
 from prism_lsp.server.checker import Check, Checker
 from prism_lsp.server.diagnostics import Options, build_diagnostics
@@ -50,6 +51,7 @@ class PrismServer(LanguageServer):
         self.checks: dict[str, Check] = {}  # the last final check of each document
         self.last_runs: dict[str, Check] = {}  # the last check with panel results (findings to carry over)
         self._told: set[str] = set()  # messages shown once
+        self.offers = InitOffers()  # "create a task from this fix", for a test file in a git repository
 
     @property
     def checker(self) -> Checker:
@@ -199,11 +201,16 @@ class PrismServer(LanguageServer):
         if check.report is not None:
             self.last_runs[job.uri] = check
         state, message = state_of(check)
+        if state == "no-task":  # told before the status, so a client sees the offer with it
+            offer = await asyncio.to_thread(self.offers.offer, check.path)
+            if offer is not None:
+                if self.offers.first_time(offer):
+                    self.window_show_message(types.ShowMessageParams(types.MessageType.Info, OFFER_MESSAGE))
+            else:
+                self.tell_once(types.MessageType.Info,
+                               "Prism: no prism.toml found above this file, so only static hints are shown.")
         self.status(status_params(job.uri, state, check, message=message))
-        if state == "no-task":
-            self.tell_once(types.MessageType.Info,
-                           "Prism: no prism.toml found above this file, so only static hints are shown.")
-        elif state == "error" and message:
+        if state == "error" and message:
             self.tell_once(types.MessageType.Error, f"Prism: {message}")
         if self._lens_refresh():
             try:
