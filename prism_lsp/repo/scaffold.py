@@ -8,21 +8,17 @@ For a teacher who has a reference solution and wants a panel around it:
   DIR/verifier/test_verifier.py      an empty verifier, the trusted judge of validity, to write
   DIR/suites/test_<module>.py        an empty suite, to write
 DIR must not exist or be empty; nothing is written when the reference cannot be read or parsed.
+Written by the importers' `write_native`: staged, checked, renamed into place.
 """
 
 from __future__ import annotations
 
 import ast
-import json
-import os
-import shutil
-import tempfile
 from pathlib import Path
 
 from prism_lsp.model.task import Task
 from prism_lsp.repo.errors import InitError
-from prism_lsp.tasks.importers.common import slug
-from prism_lsp.tasks.native import MANIFEST, load_task
+from prism_lsp.tasks.importers.common import CandidateSpec, TaskSpec, slug, write_native
 
 
 def stub_source(source: str, name: str) -> str:
@@ -66,9 +62,7 @@ def _suite_text(module: str, functions: list[str]) -> str:
 
 
 def scaffold_task(dest: Path, reference: Path, *, statement: str = "") -> Task:
-    dest = Path(dest).resolve()
-    if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
-        raise InitError(f"{dest} exists and is not an empty folder; choose a new one")
+    """Write the task folder at `dest` (through the importers' checked, atomic writer); load it."""
     try:
         source = Path(reference).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -80,28 +74,12 @@ def scaffold_task(dest: Path, reference: Path, *, statement: str = "") -> Task:
     stub = stub_source(source, str(reference))
     public = [n.name for n in ast.parse(source).body
               if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and not n.name.startswith("_")]
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", dir=dest.parent))
-    try:
-        files = {f"initial/{file_name}": stub, f"candidates/reference/{file_name}": source,
-                 "verifier/test_verifier.py": _suite_text(module, public).replace("Write the tests here",
-                                                                                 "The trusted judge of validity"),
-                 f"suites/test_{module}.py": _suite_text(module, public),
-                 MANIFEST: "\n".join([
-                     "# Made by `prism init --scaffold`: add candidates as overlays or diffs against initial/.",
-                     "[task]", f"id = {json.dumps(slug(module))}", f"statement = {json.dumps(statement)}",
-                     'initial = "initial"', "", "[[candidate]]", 'id = "reference"', 'label = "valid"',
-                     "reference = true", 'overlay = "candidates/reference"', "",
-                     '# [verifier]  (the trusted judge of validity, for `prism panel`)',
-                     '# suite = "verifier/test_verifier.py"', ""])}
-        for rel, text in files.items():
-            (staging / rel).parent.mkdir(parents=True, exist_ok=True)
-            (staging / rel).write_text(text, encoding="utf-8")
-        load_task(staging)
-        if dest.exists():
-            dest.rmdir()
-        os.replace(staging, dest)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
-    return load_task(dest)
+    suite = _suite_text(module, public)
+    spec = TaskSpec(id=slug(module), source=Path(reference).resolve(), statement=statement,
+                    initial_files={file_name: stub},
+                    candidates=[CandidateSpec(id="reference", label="valid", reference=True,
+                                              files={file_name: source}, note="the reference solution")],
+                    suites={f"suites/test_{module}.py": suite,
+                            "verifier/test_verifier.py": suite.replace("Write the tests here",
+                                                                       "The trusted judge of validity: write it here")})
+    return write_native(spec, dest)

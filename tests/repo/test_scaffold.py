@@ -51,6 +51,7 @@ def test_scaffold_makes_a_loadable_task_whose_stub_fails_and_reference_passes(tm
 def test_scaffold_refuses_bad_input_and_writes_nothing(tmp_path, capsys):
     (tmp_path / "broken.py").write_text("def f(:\n")
     (tmp_path / "consts.py").write_text("X = 1\n")
+    (tmp_path / "good.py").write_text("def f():\n    return 1\n")
     (tmp_path / "taken").mkdir()
     (tmp_path / "taken" / "file").write_text("x")
     cases = [
@@ -58,10 +59,11 @@ def test_scaffold_refuses_bad_input_and_writes_nothing(tmp_path, capsys):
         (["--scaffold", str(tmp_path / "t2"), "--reference", str(tmp_path / "broken.py")], "not valid Python (line 1"),
         (["--scaffold", str(tmp_path / "t3"), "--reference", str(tmp_path / "consts.py")], "defines no function"),
         (["--scaffold", str(tmp_path / "t4"), "--reference", str(tmp_path / "missing.py")], "cannot read the reference"),
-        (["--scaffold", str(tmp_path / "taken"), "--reference", str(tmp_path / "consts.py")],
-         "exists and is not an empty folder"),
+        (["--scaffold", str(tmp_path / "taken"), "--reference", str(tmp_path / "good.py")],
+         "destination exists and is not empty"),
     ]
     for args, match in cases:
         code, _, err = prism(capsys, "init", *args)
         assert code == 2 and match in err, (args, err)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["broken.py", "consts.py", "taken"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["broken.py", "consts.py", "good.py", "taken"]
+    assert [p.name for p in (tmp_path / "taken").iterdir()] == ["file"]
