@@ -113,3 +113,27 @@ def test_option_mistakes(tmp_path, capsys, args, match):
     repo = make_repo(tmp_path / "r", CODE)
     write(repo, {**FIXED, **TEST})
     _fails(capsys, repo, *args, match=match)
+
+
+def test_fix_rev_whose_suite_differs_in_the_working_tree(tmp_path, capsys):
+    repo = make_repo(tmp_path / "r", CODE)
+    write(repo, {**FIXED, **TEST})
+    commit(repo, "fix")
+    write(repo, {"tests/test_calc.py": TEST["tests/test_calc.py"] + "\n\ndef test_more():\n    assert add(0, 0) == 0\n"})
+    commit(repo, "more tests")
+    _fails(capsys, repo, "--fix", "HEAD~1", match="suite tests/test_calc.py in the working tree is not its version "
+                                                  "at --fix")
+
+
+def test_merge_commit_with_an_explicit_base_is_a_fix(tmp_path, capsys):
+    repo = make_repo(tmp_path / "r", CODE)
+    git(repo, "checkout", "-q", "-b", "fix")
+    write(repo, {**FIXED, **TEST})
+    commit(repo, "fix")
+    git(repo, "checkout", "-q", "main")
+    write(repo, {"other.py": "Y = 2\n"})
+    commit(repo, "other work")
+    git(repo, "-c", "user.name=a", "-c", "user.email=a@b", "merge", "-q", "--no-ff", "-m", "merge fix", "fix")
+    code, out, err = prism(capsys, "init", str(repo), "--base", "HEAD^1", "--fix", "HEAD")
+    assert code == 0, err
+    assert "reference: the fix's changes to calc.py\n" in out and "suites:    tests/test_calc.py" in out
