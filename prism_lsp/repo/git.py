@@ -39,10 +39,12 @@ def git_bytes(repo: Path, *args: str) -> bytes:
 
 @dataclass(frozen=True)
 class Repo:
-    """A repository's work tree root and git folder (absolute)."""
+    """A repository's work tree root, git folder and common git folder (a linked worktree's
+    `info/exclude` is the main repository's), all absolute."""
 
     root: Path
     git_dir: Path
+    common_dir: Path
 
 
 def open_repo(path: Path) -> Repo:
@@ -50,13 +52,16 @@ def open_repo(path: Path) -> Repo:
     path = Path(path).resolve()
     if not path.is_dir():
         raise InitError(f"{path} is not a folder")
-    proc = subprocess.run(["git", "-C", str(path), "rev-parse", "--show-toplevel", "--absolute-git-dir"],
-                          capture_output=True, timeout=60)
+    proc = subprocess.run(["git", "-C", str(path), "rev-parse", "--show-toplevel", "--absolute-git-dir",
+                           "--git-common-dir"], capture_output=True, timeout=60)
     if proc.returncode != 0:
         raise InitError(f"{path} is not inside a git repository (prism init makes a task from a fix "
                         "in a git repository; for a task folder from scratch, use --scaffold)")
-    top, git_dir = proc.stdout.decode().splitlines()[:2]
-    return Repo(Path(top), Path(git_dir))
+    lines = proc.stdout.decode().splitlines()
+    if len(lines) < 3 or not lines[0]:
+        raise InitError(f"{path} is inside a git folder or a bare repository, not a work tree")
+    top, git_dir, common = lines[:3]
+    return Repo(Path(top), Path(git_dir), (path / common).resolve() if not Path(common).is_absolute() else Path(common))
 
 
 def commit_of(repo: Repo, rev: str, option: str) -> str:
@@ -158,7 +163,7 @@ def tracked_files(repo: Repo, treeish: str) -> list[str]:
 
 def exclude(repo: Repo, patterns: list[str]) -> None:
     """Add `patterns` to `.git/info/exclude` (the repository's local ignore list) when missing."""
-    path = repo.git_dir / "info" / "exclude"
+    path = repo.common_dir / "info" / "exclude"
     text = path.read_text(encoding="utf-8", errors="surrogateescape") if path.is_file() else ""
     missing = [p for p in patterns if p not in text.splitlines()]
     if missing:
