@@ -124,7 +124,10 @@ def diff(repo: Repo, base: str, fix: str, paths: list[str]) -> bytes:
     """The binary-safe unified diff of `paths` between `base` and `fix` (renames kept)."""
     if not paths:
         return b""
+    # Prefixes and paths spelled out: a user's diff.noprefix, diff.mnemonicPrefix or diff.relative
+    # would otherwise make a diff that `git apply -p1` in the tree cannot apply.
     return git_bytes(repo.root, "diff", "--binary", "-M", "--no-ext-diff", "--no-color", "--full-index",
+                     "--src-prefix=a/", "--dst-prefix=b/", "--no-relative",
                      base, fix, "--", *[f":(literal,top){p}" for p in paths])
 
 

@@ -137,3 +137,14 @@ def test_merge_commit_with_an_explicit_base_is_a_fix(tmp_path, capsys):
     code, out, err = prism(capsys, "init", str(repo), "--base", "HEAD^1", "--fix", "HEAD")
     assert code == 0, err
     assert "reference: the fix's changes to calc.py\n" in out and "suites:    tests/test_calc.py" in out
+
+
+def test_the_users_diff_settings_do_not_change_the_reference(tmp_path, capsys):
+    repo = make_repo(tmp_path / "r", {**CODE, "sub/x.py": "X = 1\n"})
+    for key, value in (("diff.noprefix", "true"), ("diff.mnemonicPrefix", "true"), ("diff.external", "false")):
+        git(repo, "config", key, value)
+    write(repo, {**FIXED, **TEST})
+    code, _, err = prism(capsys, "init", str(repo / "sub"))
+    assert code == 0, err
+    diff = (repo / ".prism" / "candidates" / "reference.diff").read_text()
+    assert diff.startswith("diff --git a/calc.py b/calc.py\n") and "+++ b/calc.py" in diff
