@@ -8,6 +8,8 @@ import re
 import shlex
 import shutil
 import subprocess
+import sys
+from pathlib import Path
 
 from tests.conftest import ROOT
 from tests.repo.gitrepo import make_repo, status, write
@@ -28,7 +30,9 @@ def test_readme_init_commands_run_as_shown(tmp_path):
            "GIT_AUTHOR_EMAIL": "a@example.org", "GIT_COMMITTER_NAME": "a", "GIT_COMMITTER_EMAIL": "a@example.org"}
     for command in COMMANDS:
         args = shlex.split(command)
-        proc = subprocess.run([shutil.which(args[0]), *args[1:]], cwd=repo, capture_output=True, text=True,
+        # `prism` as installed beside the test interpreter when the venv is not on PATH.
+        exe = shutil.which(args[0]) or str(Path(sys.executable).parent / args[0])
+        proc = subprocess.run([exe, *args[1:]], cwd=repo, capture_output=True, text=True,
                               env=env, timeout=300)
         assert proc.returncode == 0, (command, proc.stdout, proc.stderr)
         assert "Traceback" not in proc.stderr
