@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 from lsprotocol.converters import get_converter
 
-from prism_lsp.server.candidates import changed_target, list_candidates
+from prism_lsp.document.candidates import changed_target, list_candidates
 from prism_lsp.engine.reveal import anonymous_ids
 from prism_lsp.server.status import status_params
 
@@ -43,7 +43,7 @@ async def run_panel(server: PrismServer, args: list[Any] | None) -> dict | None:
     if task is None:
         raise CommandError(f"{uri} is not open")
     await asyncio.wait({task})
-    check = server.checks.get(uri)
+    check = server.checked(uri)
     return status_params(uri, "idle", check) if check is not None else None
 
 

@@ -9,15 +9,10 @@ plain text for the others (a Markdown table read as plain text is mostly pipes).
 from __future__ import annotations
 
 from prism_lsp.analysis.suite_map import SuiteMap, assertion_at_line
-from prism_lsp.server.checker import Check
-from prism_lsp.server.outcomes import AssertionRow, anchor, assertion_rows
+from prism_lsp.document.check import Check
+from prism_lsp.document.outcomes import AssertionRow, anchor, assertion_rows
 
 MARK = {"pass": "pass ✓", "fail": "fail ✗", "error": "error ⚠"}
-
-
-def hover_markdown(check: Check | None, now: SuiteMap, line: int) -> str | None:
-    """Markdown for 1-based `line` of the current buffer, or None when there is nothing to say."""
-    return hover_text(check, now, line, markdown=True)
 
 
 def hover_text(check: Check | None, now: SuiteMap, line: int, *, markdown: bool) -> str | None:

@@ -9,7 +9,7 @@ from typing import Any
 
 from lsprotocol import types
 
-from prism_lsp.server.checker import Check
+from prism_lsp.document.check import Check
 
 log = logging.getLogger(__name__)
 
@@ -31,15 +31,16 @@ def status_params(uri: str, state: str, check: Check | None = None, *, done: int
 
 
 def state_of(check: Check) -> tuple[str, str | None]:
-    """(state, message) after a check."""
-    if check.task is None:
-        if check.task_problem:
-            return "error", check.task_problem
+    """(status state, message) of a check, for `prism/status`."""
+    state = check.state
+    if state.kind == "no-task":
         return "no-task", "no prism.toml found above this file"
-    if check.error:
-        return "error", check.error
-    if check.report is None:
-        return "idle", f"not run: {check.not_run}" if check.not_run else None
+    if state.kind == "failed":
+        return "error", state.reason
+    if state.kind == "not-run":
+        return "idle", f"not run: {state.reason}"
+    if state.kind == "running":
+        return "running", None
     if check.stats is not None:
         return "idle", f"{check.stats.tests_run} test(s) run, {check.stats.tests_cached} from cache"
     return "idle", None

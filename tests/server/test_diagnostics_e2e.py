@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from lsprotocol import types
 
-from tests.lsp.harness import FIXTURES, edit_line, expected, of_kind, open_doc, replace_all
+from tests.server.harness import FIXTURES, edit_line, expected, of_kind, open_doc, replace_all
 
 OVERFIT = FIXTURES / "mean-rounded" / "suites" / "test_overfit.py"
 

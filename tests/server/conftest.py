@@ -8,9 +8,7 @@ import pytest
 import pytest_lsp
 from pytest_lsp import LanguageClient
 
-from prism_lsp.server.checker import Check
-from tests.lsp.harness import CACHE, FAST, INIT_OPTIONS, init_params, server_config
-from tests.lsp.unit_check import run_check
+from tests.server.harness import CACHE, FAST, INIT_OPTIONS, init_params, server_config
 
 
 @pytest_lsp.fixture(config=server_config(CACHE))
@@ -31,12 +29,6 @@ async def vscode_client(lsp_client: LanguageClient):
     await lsp_client.initialize_session(init_params(options))
     yield
     await lsp_client.shutdown_session()
-
-
-@pytest.fixture(scope="module")
-def unit_check(tmp_path_factory) -> Check:
-    """The pure server tests' buffer, checked once per module through the real engine and sandbox."""
-    return run_check(tmp_path_factory.mktemp("unit-cache"))
 
 
 def pytest_configure(config):

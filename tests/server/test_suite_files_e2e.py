@@ -13,7 +13,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from tests.lsp.harness import FAST, FIXTURES, init_params, of_kind, open_doc, server_config
+from tests.server.harness import FAST, FIXTURES, init_params, of_kind, open_doc, server_config
 
 # Its own tree cache: before these files were told apart, running `solution.py` "as a suite"
 # overwrote that file in the candidate trees, which must never spoil the shared cache.

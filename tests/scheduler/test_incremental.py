@@ -9,7 +9,8 @@ import pytest
 
 from prism_lsp.analysis.suite_map import parse_suite
 from prism_lsp.engine.panel import Suite
-from prism_lsp.server.checker import Checker
+from bench.cold_server import cold_checker
+from prism_lsp.document.checker import Checker
 from prism_lsp.server.settings import Settings
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
@@ -40,7 +41,7 @@ def test_unchanged_tests_come_from_the_cache_and_match_a_fresh_run(checker, tmp_
     edited = text.replace("== 3", "in (2, 3)")
     inc = checker.check(OVERFIT, 3, edited, Settings())
     assert inc.stats.tests_run == 1 and inc.stats.tests_cached == 2
-    cold = Checker(tmp_path, cold=True)
+    cold = cold_checker(tmp_path)
     try:
         fresh = cold.check(OVERFIT, 3, edited, Settings())
     finally:
@@ -61,13 +62,13 @@ def test_shared_code_change_reruns_every_test(checker):
 
 def test_syntax_error_runs_nothing(checker):
     check = checker.check(OVERFIT, 1, OVERFIT.read_text() + "\ndef broken(:\n", Settings())
-    assert check.run is None and check.not_run and check.suite_map.syntax_errors
+    assert check.run is None and check.state.kind == "not-run" and check.suite_map.syntax_errors
 
 
 def test_runner_runs_a_subset_when_asked(checker):
     task, _ = checker.task_for(OVERFIT)
     suite_map = parse_suite(OVERFIT.read_text())
-    run, stats = checker.runner.run(task, Suite("suites/test_overfit.py", OVERFIT.read_text()), suite_map)
+    run, stats = checker.incremental.run(task, Suite("suites/test_overfit.py", OVERFIT.read_text()), suite_map)
     assert {t.name for t in run.baseline.tests} == {"test_whole_mean", "test_rounds_to_nearest", "test_halfway"}
 
 

@@ -5,16 +5,15 @@ from __future__ import annotations
 import pytest
 
 from prism_lsp.analysis.suite_map import parse_suite
-from prism_lsp.server.hover import hover_markdown
-from tests.lsp.test_diagnostics_unit import leaks
-from tests.lsp.unit_check import TEXT, at_reveal
+from prism_lsp.server.hover import hover_text
+from tests.document.recorded import TEXT, at_reveal, leaks
 
 HEAD = "**Prism** — outcome at this assertion\n\n"
 
 
 @pytest.mark.parametrize("line", [9, 10, 11])
 def test_full_shows_every_program_with_its_value_on_any_line_of_the_assert(unit_check, line):
-    assert hover_markdown(unit_check, unit_check.suite_map, line) == HEAD + "\n".join([  # noqa: FLY002 (one row a line reads as the table)
+    assert hover_text(unit_check, unit_check.suite_map, line, markdown=True) == HEAD + "\n".join([  # noqa: FLY002 (one row a line reads as the table)
         "| program | label | outcome | value |",
         "|---|---|---|---|",
         "| initial | baseline | fail ✗ | `assert 2 == 3` |",
@@ -32,7 +31,7 @@ def test_full_shows_every_program_with_its_value_on_any_line_of_the_assert(unit_
 
 
 def test_labels_names_candidates_anonymously_without_values(unit_check):
-    text = hover_markdown(at_reveal(unit_check, "labels"), unit_check.suite_map, 23)
+    text = hover_text(at_reveal(unit_check, "labels"), unit_check.suite_map, 23, markdown=True)
     assert text == HEAD + "\n".join([  # noqa: FLY002
         "| program | label | outcome |",
         "|---|---|---|",
@@ -52,22 +51,22 @@ def test_labels_names_candidates_anonymously_without_values(unit_check):
 
 
 def test_counts_says_only_how_many_fail_here(unit_check):
-    text = hover_markdown(at_reveal(unit_check, "counts"), unit_check.suite_map, 5)
+    text = hover_text(at_reveal(unit_check, "counts"), unit_check.suite_map, 5, markdown=True)
     assert text == HEAD + "- initial program: pass\n- valid: 0 of 5 fail here\n- invalid: 1 of 5 fail here"
     assert not leaks(text)
 
 
 def test_nothing_to_say_off_an_assertion_or_before_a_run(unit_check):
-    assert hover_markdown(unit_check, unit_check.suite_map, 4) is None  # a `def` line
-    assert hover_markdown(unit_check, unit_check.suite_map, 1) is None  # the import
-    assert hover_markdown(None, unit_check.suite_map, 5) is None
+    assert hover_text(unit_check, unit_check.suite_map, 4, markdown=True) is None  # a `def` line
+    assert hover_text(unit_check, unit_check.suite_map, 1, markdown=True) is None  # the import
+    assert hover_text(None, unit_check.suite_map, 5, markdown=True) is None
 
 
 def test_an_edited_test_waits_and_a_moved_one_keeps_its_results(unit_check):
     text = "# a new first line\n" + TEXT.replace("[1, 4]", "[1, 5]")
     now = parse_suite(text)
-    assert "changed since the last run" in hover_markdown(unit_check, now, 10)
-    moved = hover_markdown(unit_check, now, 24)
+    assert "changed since the last run" in hover_text(unit_check, now, 10, markdown=True)
+    moved = hover_text(unit_check, now, 24, markdown=True)
     assert "| `half-even` | valid | fail ✗ | `assert 8 == 9` |" in moved
 
 

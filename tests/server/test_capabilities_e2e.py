@@ -6,7 +6,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import LanguageClient, client_capabilities
 
-from tests.lsp.harness import CACHE, FAST, FIXTURES, ROOT, of_kind, open_doc, server_config
+from tests.server.harness import CACHE, FAST, FIXTURES, ROOT, of_kind, open_doc, server_config
 
 OVERFIT = FIXTURES / "mean-rounded" / "suites" / "test_overfit.py"
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from lsprotocol import types
 from pygls.uris import to_fs_path
 
-from tests.lsp.harness import FIXTURES, of_kind, open_doc
+from tests.server.harness import FIXTURES, of_kind, open_doc
 
 OVERFIT = FIXTURES / "mean-rounded" / "suites" / "test_overfit.py"
 HALFWAY_LINE = 14  # 1-based: `assert mean_rounded([1, 4]) == 3`

@@ -6,10 +6,10 @@ import pytest
 from lsprotocol import types
 
 from prism_lsp.analysis.suite_map import parse_suite
+from prism_lsp.document.check import RUNNING, CheckState
 from prism_lsp.server.lenses import RUN_PANEL, build_lenses, file_title
 from prism_lsp.server.positions import Lines
-from tests.lsp.test_diagnostics_unit import leaks
-from tests.lsp.unit_check import TEXT, at_reveal
+from tests.document.recorded import TEXT, at_reveal, leaks
 
 URI = "file:///suite/test_unit_buffer.py"
 
@@ -59,10 +59,12 @@ def test_no_task_no_lenses_and_no_run_says_why(unit_check):
 
     assert build_lenses(URI, None, parse_suite(TEXT), Lines(TEXT)) == []
     assert file_title(dataclasses.replace(unit_check, task=None)) == "Prism: no task"
-    waiting = dataclasses.replace(unit_check, run=None, report=None, not_run="the buffer has a syntax error (line 3)")
+    waiting = dataclasses.replace(unit_check, run=None, report=None,
+                                  state=CheckState("not-run", "the buffer has a syntax error (line 3)"))
     assert file_title(waiting) == "Prism: not run: the buffer has a syntax error (line 3)"
-    assert file_title(dataclasses.replace(unit_check, error="no sandbox")) == "Prism: could not run the panel"
-    assert file_title(dataclasses.replace(unit_check, run=None, report=None)) == "Prism: running…"
+    assert file_title(dataclasses.replace(unit_check, state=CheckState("failed", "no sandbox"))) == \
+        "Prism: could not run the panel"
+    assert file_title(dataclasses.replace(unit_check, run=None, report=None, state=RUNNING)) == "Prism: running…"
 
 
 def test_lens_columns_follow_the_position_encoding(unit_check):

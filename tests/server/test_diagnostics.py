@@ -14,22 +14,16 @@ from lsprotocol import types
 
 from prism_lsp.analysis.ignores import ignored_kinds
 from prism_lsp.analysis.suite_map import parse_suite
-from prism_lsp.server.checker import Check, Checker
+from prism_lsp.document.check import Check
+from prism_lsp.document.checker import Checker
 from prism_lsp.server.diagnostics import Options, build_diagnostics
 from prism_lsp.server.settings import Settings
-from tests.lsp.unit_check import CANDIDATE_IDS, TASK, TEXT, at_reveal
+from tests.document.recorded import BLIND as BLIND_RECORDING
+from tests.document.recorded import TASK, TEXT, at_reveal, leaks, recorded_check
 
 Sev = types.DiagnosticSeverity
 RANGE = types.Range
 POS = types.Position
-# `reference` is also an ordinary word (the hover's "(reference)"), so it is not searched for.
-SECRET = [c for c in CANDIDATE_IDS if c != "reference"]
-
-
-def leaks(text: str) -> list[str]:
-    return [cid for cid in SECRET if re.search(rf"(?<![\w-]){re.escape(cid)}(?![\w-])", text)]
-
-
 def of(diags: list[types.Diagnostic], kind: str) -> list[types.Diagnostic]:
     return [d for d in diags if d.code == kind]
 
@@ -137,11 +131,7 @@ BLIND = TASK / "suites" / "test_blind.py"
 
 @pytest.fixture(scope="module")
 def blind_check(tmp_path_factory) -> Check:
-    checker = Checker(tmp_path_factory.mktemp("blind-cache"))
-    try:
-        return checker.check(BLIND, 1, BLIND.read_text(), Settings())
-    finally:
-        checker.close()
+    return recorded_check(tmp_path_factory.mktemp("blind-cache"), recording=BLIND_RECORDING)
 
 
 def test_misses_baseline_sits_on_each_passing_tests_name(blind_check):

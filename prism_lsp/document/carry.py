@@ -21,11 +21,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from prism_lsp.analysis.suite_map import SuiteMap, test_at_line
-from prism_lsp.model.report import FindingOut
-from prism_lsp.server.checker import Check
-
-SUITE_LEVEL = ("accepts-invalid", "misses-baseline")
+from prism_lsp.analysis.suite_map import SuiteMap, same_test, test_at_line
+from prism_lsp.document.check import Check
+from prism_lsp.model.report import SUITE_LEVEL_KINDS, FindingOut
 
 
 def still_holding(last: Check, now: SuiteMap) -> list[FindingOut]:
@@ -45,9 +43,9 @@ def still_holding(last: Check, now: SuiteMap) -> list[FindingOut]:
             if whole_suite_same and old.text == now.text:
                 kept.append(finding)
             continue
-        if finding.kind in SUITE_LEVEL and not whole_suite_same:
+        if finding.kind in SUITE_LEVEL_KINDS and not whole_suite_same:
             continue
-        same = next((t for t in now.tests if t.name == test.name and t.body_hash == test.body_hash), None)
+        same = same_test(now, test)
         if same is None:
             continue
         shift = same.span.start_line - test.span.start_line

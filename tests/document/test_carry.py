@@ -6,10 +6,10 @@ from __future__ import annotations
 import dataclasses
 
 from prism_lsp.analysis.suite_map import parse_suite
-from prism_lsp.server.carry import still_holding, with_last_findings
+from prism_lsp.document.carry import still_holding, with_last_findings
 from prism_lsp.server.diagnostics import build_diagnostics
 from prism_lsp.server.settings import Settings
-from tests.lsp.unit_check import TEXT, at_reveal
+from tests.document.recorded import TEXT, at_reveal
 
 
 def _found(findings):

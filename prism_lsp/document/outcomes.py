@@ -1,4 +1,4 @@
-"""Per-test and per-assertion views of a checked run, and anchoring them in a newer buffer.
+"""Per-test and per-assertion views of a checked run, and anchoring them in a newer buffer (no LSP).
 
 Lenses and hover are asked about the buffer as it is now, while the last run may
 be for an older version. A test whose text did not change keeps its results: its
@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from prism_lsp.analysis.suite_map import SuiteMap, TestInfo, test_at_line, test_for_name
-from prism_lsp.model.outcome import ProgramResult, TestResult
-from prism_lsp.server.checker import Check
+from prism_lsp.analysis.suite_map import SuiteMap, TestInfo, same_test, test_at_line, test_for_name
+from prism_lsp.document.check import Check
 from prism_lsp.engine.reveal import anonymous_ids
+from prism_lsp.model.outcome import ProgramResult, TestResult
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,7 @@ def anchor(check: Check, now: SuiteMap, line: int) -> tuple[TestInfo, int] | Non
     test = test_at_line(now, line)
     if test is None:
         return None
-    old = next((t for t in check.suite_map.tests if t.name == test.name and t.body_hash == test.body_hash), None)
+    old = same_test(check.suite_map, test)
     if old is None:
         return None
     return old, line - test.span.start_line + old.span.start_line

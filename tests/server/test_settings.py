@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from prism_lsp.server.settings import DEFAULT_SEVERITY, Settings, SettingsLayers, parse_settings
-from tests.lsp.harness import INIT_OPTIONS
+from tests.server.harness import INIT_OPTIONS
 
 
 def test_defaults_match_design():

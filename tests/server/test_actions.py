@@ -12,7 +12,7 @@ from prism_lsp.server.actions import RUN_PANEL, SHOW_CANDIDATE, build_actions
 from prism_lsp.server.diagnostics import Options, build_diagnostics
 from prism_lsp.server.positions import Lines
 from prism_lsp.server.settings import Settings
-from tests.lsp.unit_check import TEXT, at_reveal
+from tests.document.recorded import TEXT, at_reveal
 
 URI = "file:///suite/test_unit_buffer.py"
 

@@ -51,8 +51,8 @@ class RawHelper:
 
 
 @dataclass
-class Collected:
-    """Everything :func:`collect` found in one buffer."""
+class Discovered:
+    """Everything :func:`discover` found in one buffer."""
 
     source: Source
     chunks: list[Chunk]
@@ -64,11 +64,11 @@ class Collected:
 
 
 @lru_cache(maxsize=8)
-def collect(text: str) -> Collected:
+def discover(text: str) -> Discovered:
     """Parse ``text`` and collect its tests; cached, since every keystroke asks several times."""
     source = Source(text)
     chunks = parse_chunks(source)
-    found = Collected(source, chunks)
+    found = Discovered(source, chunks)
     for chunk in chunks:
         _walk_level(chunk.root, chunk, None, found)
     return found
@@ -88,7 +88,7 @@ def name_of(definition: Node) -> str:
     return name.text.decode("utf-8", errors="replace") if name is not None and name.text else ""
 
 
-def _walk_level(container: Node, chunk: Chunk, class_path: str | None, found: Collected) -> None:
+def _walk_level(container: Node, chunk: Chunk, class_path: str | None, found: Discovered) -> None:
     """Walk the statements of a module (class_path None) or of a test class body."""
     for stmt in container.children:
         if stmt.type == "ERROR":

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from prism_lsp.server.checker import Checker
+from prism_lsp.document.checker import Checker
 from prism_lsp.server.lenses import build_lenses, file_title
 from prism_lsp.server.positions import Lines
 from prism_lsp.server.settings import Settings
@@ -34,8 +34,8 @@ def _analyze(checker, path: Path, text: str):
 
 def test_a_syntax_error_is_not_run_with_its_line(checker):
     check = _analyze(checker, OVERFIT, OVERFIT.read_text().replace("def test_halfway():", "def test_halfway(:"))
-    assert not checker.runnable(check)
-    assert check.not_run == "the buffer has a syntax error (line 13)"
+    assert not check.runnable
+    assert check.state.reason == "the buffer has a syntax error (line 13)"
     assert state_of(check) == ("idle", "not run: the buffer has a syntax error (line 13)")
     assert file_title(check) == "Prism: not run: the buffer has a syntax error (line 13)"
 
@@ -43,7 +43,7 @@ def test_a_syntax_error_is_not_run_with_its_line(checker):
 @pytest.mark.parametrize("text", ["", "from solution import mean_rounded\n", "def helper():\n    return 1\n"])
 def test_a_test_file_without_tests_is_not_run_and_says_so(checker, text):
     check = _analyze(checker, TASK / "suites" / "test_new.py", text)
-    assert not checker.runnable(check) and check.is_suite
+    assert not check.runnable and check.is_suite
     assert state_of(check) == ("idle", "not run: no tests yet") and not check.static
     assert checker.run_panel(check, Settings()) is check
 
@@ -56,15 +56,15 @@ def test_a_test_file_without_tests_is_not_run_and_says_so(checker, text):
 def test_program_and_other_python_files_get_static_hints_only(checker, path, why):
     text = "def test_like():\n    assert isinstance(f(1), int)\n"
     check = _analyze(checker, path, text)
-    assert not checker.runnable(check) and not check.is_suite and check.not_run == why
+    assert not check.runnable and not check.is_suite and check.state.reason == why
     assert [f.kind for f in check.static] == ["weak-assertion"]
     assert state_of(check) == ("idle", f"not run: {why}")
     assert build_lenses("file:///x.py", check, check.suite_map, Lines(text)) == []
 
 
 def test_test_files_by_pytest_default_names_are_suites(checker):
-    assert checker.runnable(_analyze(checker, OVERFIT, OVERFIT.read_text()))
-    assert checker.runnable(_analyze(checker, TASK / "suites" / "rounding_test.py", OVERFIT.read_text()))
+    assert _analyze(checker, OVERFIT, OVERFIT.read_text()).runnable
+    assert _analyze(checker, TASK / "suites" / "rounding_test.py", OVERFIT.read_text()).runnable
 
 
 def test_pytest_python_files_patterns():

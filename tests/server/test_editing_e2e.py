@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from lsprotocol import types
 
-from tests.lsp.harness import FIXTURES, of_kind, open_doc, replace_all
+from tests.server.harness import FIXTURES, of_kind, open_doc, replace_all
 
 OVERFIT = FIXTURES / "mean-rounded" / "suites" / "test_overfit.py"
 WEAK_TEST = "\n\ndef test_type():\n    assert isinstance(mean_rounded([1, 2]), int)\n"

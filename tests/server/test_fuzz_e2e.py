@@ -14,10 +14,10 @@ import random
 import pytest
 from lsprotocol import types
 
-from prism_lsp.server.checker import Checker
+from prism_lsp.document.checker import Checker
 from prism_lsp.server.diagnostics import Options, build_diagnostics
 from prism_lsp.server.settings import parse_settings
-from tests.lsp.harness import CACHE, FAST, FIXTURES, open_doc
+from tests.server.harness import CACHE, FAST, FIXTURES, open_doc
 
 OVERFIT = FIXTURES / "mean-rounded" / "suites" / "test_overfit.py"
 EDITS = 1000
@@ -93,8 +93,7 @@ async def test_thousand_random_edits_always_end_in_a_fresh_result(client):
     rec = client.recorder
     editor = Editor(random.Random(20261201), OVERFIT.read_text())
     uri = open_doc(client, OVERFIT, editor.text)
-    fresh = Checker(CACHE)
-    fresh.runner.enabled = False  # warm runners, but no result cache: every check is a fresh run
+    fresh = Checker(CACHE, reuse=False)  # warm runners, but no result cache: every check is a fresh run
     settings = parse_settings(SETTINGS).settings
     ran = 0
     try:

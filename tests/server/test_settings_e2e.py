@@ -11,7 +11,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from tests.lsp.harness import CACHE, FIXTURES, init_params, of_kind, open_doc, replace_all, server_config
+from tests.server.harness import CACHE, FIXTURES, init_params, of_kind, open_doc, replace_all, server_config
 
 OVERFIT = FIXTURES / "mean-rounded" / "suites" / "test_overfit.py"
 CANDIDATE_IDS = [m for m in re.findall(r'^id = "([^"]+)"', (FIXTURES / "mean-rounded" / "prism.toml").read_text(), re.M)
