@@ -106,3 +106,25 @@ def test_an_overlay_candidates_files_are_not_suites(tmp_path):
     task = dataclasses.replace(task, root=tmp_path, initial=tmp_path / "initial", candidates=(cand,))
     assert not_a_suite(overlay / "tests" / "test_x.py", task) == "this file is part of a candidate, not a suite"
     assert not_a_suite(tmp_path / "tests" / "test_x.py", task) is None
+
+
+def test_a_test_file_inside_the_initial_program_is_a_suite_unless_the_program_owns_it(tmp_path):
+    import shutil
+
+    shutil.copytree(TASK, tmp_path / "task")
+    initial = tmp_path / "task" / "initial"
+    (initial / "tests").mkdir()
+    for rel in ("tests/test_author.py", "test_imported.py", "test_patched.py"):
+        (initial / rel).write_text("def test_a():\n    assert True\n")
+    (initial / "solution.py").write_text("import test_imported\n" + (initial / "solution.py").read_text())
+    task = load_task(tmp_path / "task")
+    patched = tmp_path / "patched.diff"
+    patched.write_text(task.candidates[0].source.read_text() + "--- a/test_patched.py\n+++ b/test_patched.py\n"
+                       "@@ -1,2 +1,2 @@\n def test_a():\n-    assert True\n+    assert 1\n")
+    task = dataclasses.replace(task, candidates=(dataclasses.replace(task.candidates[0], source=patched),
+                                                 *task.candidates[1:]))
+    assert not_a_suite(initial / "tests" / "test_author.py", task) is None  # the author's workspace
+    program = "this file is part of the initial program, not a suite"
+    assert not_a_suite(initial / "test_imported.py", task) == program  # the program imports it
+    assert not_a_suite(initial / "test_patched.py", task) == program  # a candidate changes it
+    assert not_a_suite(initial / "solution.py", task) == program

@@ -57,3 +57,16 @@ async def test_files_that_are_not_runnable_suites_get_no_run_and_no_error(privat
         assert lenses[0].command.title == f"Prism: not run: {why}"
     else:
         assert not lenses  # nothing runs a program file: no lens offers to
+
+
+async def test_a_test_file_in_the_initial_programs_folder_runs_against_the_panel(private_client, task):
+    """The author's workspace is the initial program's folder: `tests/test_x.py` there is a suite."""
+    client, rec = private_client, private_client.recorder
+    path = task / "initial" / "tests" / "test_x.py"
+    path.parent.mkdir()
+    path.write_text((task / "suites" / "test_overfit.py").read_text())
+    uri = open_doc(client, path)
+    diags = await rec.final_diagnostics(uri, 1)
+    assert of_kind(diags, "rejects-valid")
+    final = [s for s in rec.statuses if s["uri"] == uri and s["state"] != "running"]
+    assert final[-1]["metrics"] is not None
