@@ -14,7 +14,7 @@ from lsprotocol.converters import get_converter
 
 from prism_lsp.document.candidates import changed_target, list_candidates
 from prism_lsp.engine.reveal import anonymous_ids
-from prism_lsp.server.status import status_params
+from prism_lsp.server.status import state_of, status_params
 
 if TYPE_CHECKING:
     from prism_lsp.server.prism_server import PrismServer
@@ -44,7 +44,10 @@ async def run_panel(server: PrismServer, args: list[Any] | None) -> dict | None:
         raise CommandError(f"{uri} is not open")
     await asyncio.wait({task})
     check = server.checked(uri)
-    return status_params(uri, "idle", check) if check is not None else None
+    if check is None:
+        return None
+    state, message = state_of(check)  # says when the answer came from the cache
+    return status_params(uri, state, check, message=message)
 
 
 async def _task_of(server: PrismServer, uri: str):

@@ -1,4 +1,5 @@
-"""Code lenses: one above each test (`initial: caught · valid 4/4 · invalid 3/5`) and one
+"""Code lenses: one above each test (`initial: caught · valid 4/4 · invalid 3/5`,
+valid candidates counted without the reference, as everywhere) and one
 for the file (`Prism: JSF ✗ · RAR ✓ · valid 1/4 · invalid 3/5`). Counts only, so every
 reveal level may show them. Both run the panel when clicked."""
 

@@ -27,7 +27,8 @@ from prism_lsp.document.check import Check
 from prism_lsp.document.checker import Checker
 from prism_lsp.server.diagnostics import Options, build_diagnostics
 from prism_lsp.server.settings import ParsedSettings, Settings, SettingsLayers
-from prism_lsp.server.status import STATUS, PanelProgress, dropped_status, state_of, status_params
+from prism_lsp.server.status import (STATUS, PanelProgress, dropped_status, finished_status, run_summary, state_of,
+                                     status_params)
 from prism_lsp.scheduler import Job, Scheduler
 
 log = logging.getLogger(__name__)
@@ -139,9 +140,10 @@ class PrismServer(LanguageServer):
             self.apply_settings(answer[0], rerun=True)
 
     # ------------------------------------------------------------ messages
-    def log(self, message: str) -> None:
+    def log(self, message: str, kind: types.MessageType = types.MessageType.Log) -> None:
+        """One line in the client's output (window/logMessage) and the server's own log."""
         log.info(message)
-        self.window_log_message(types.LogMessageParams(types.MessageType.Log, message))
+        self.window_log_message(types.LogMessageParams(kind, message))
 
     def tell_once(self, kind: types.MessageType, message: str) -> None:
         if message not in self._told:
@@ -232,7 +234,8 @@ class PrismServer(LanguageServer):
         if check.report is not None:
             record.last_run = check
         state, message = state_of(check)
-        self.status(status_params(uri, state, check, message=message))
+        self.log(run_summary(uri, check), types.MessageType.Error if state == "error" else types.MessageType.Log)
+        self.status(finished_status(uri, check, record.last_run))
         if state == "no-task":
             self.tell_once(types.MessageType.Info,
                            "Prism: no prism.toml found above this file, so only static hints are shown.")
@@ -249,7 +252,7 @@ class PrismServer(LanguageServer):
 
     async def _failed(self, job: Job, exc: BaseException) -> None:
         self.status(status_params(job.uri, "error", message=f"internal error: {exc!r}"))
-        self.log(f"checking {job.uri} failed: {exc!r}")
+        self.log(f"checking {job.uri} failed: {exc!r}", types.MessageType.Error)
 
     def forget(self, uri: str) -> None:
         self.scheduler.forget(uri)

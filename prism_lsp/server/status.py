@@ -46,6 +46,30 @@ def state_of(check: Check) -> tuple[str, str | None]:
     return "idle", None
 
 
+def finished_status(uri: str, check: Check, last_run: Check | None) -> dict[str, Any]:
+    """The status once a check is over. A suite that cannot run now (a syntax error while typing)
+    keeps showing the last run's counts, said to be from that run, rather than "no results"."""
+    state, message = state_of(check)
+    if (check.state.kind == "not-run" and check.is_suite and last_run is not None and last_run.report is not None
+            and last_run.task == check.task and last_run.reveal == check.reveal):
+        return status_params(uri, state, last_run,
+                             message=f"{message}; the counts are from the last run (version {last_run.version})")
+    return status_params(uri, state, check, message=message)
+
+
+def run_summary(uri: str, check: Check) -> str:
+    """One line for the client's log: what the check of one version came to, and how long the run took."""
+    name = uri.rsplit("/", 1)[-1]
+    state, message = state_of(check)
+    line = f"{name} v{check.version}: {state}" + (f" ({message})" if message else "")
+    if check.report is not None and check.run is not None:
+        accepted, valid, rejected, invalid = check.report.panel_counts()
+        m = check.report.metrics
+        line += (f"; JSF {'yes' if m.jsf else 'no'}, valid {accepted}/{valid} accepted, "
+                 f"invalid {rejected}/{invalid} rejected; panel {check.run.elapsed_ms:.0f} ms")
+    return line
+
+
 def dropped_status(uri: str, last: Check | None, run_on: str) -> dict[str, Any]:
     """The status after a run whose buffer changed before it ended (its result was dropped).
 

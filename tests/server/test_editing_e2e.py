@@ -72,3 +72,18 @@ async def test_a_syntax_error_says_not_run_in_the_lens_and_the_status(client):
     assert (status["state"], status["message"]) == ("idle", "not run: the buffer has a syntax error (line 13)")
     lenses = await client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(uri)))
     assert lenses[0].command.title == "Prism: not run: the buffer has a syntax error (line 13)"
+
+
+async def test_after_a_syntax_error_the_status_keeps_the_last_runs_counts_and_the_log_says_why(client):
+    rec = client.recorder
+    uri = open_doc(client, OVERFIT)
+    await rec.final_diagnostics(uri, 1)
+    replace_all(client, uri, 2, OVERFIT.read_text().replace("def test_halfway():", "def test_halfway(:"))
+    await rec.final_diagnostics(uri, 2)
+    status = [s for s in rec.statuses if s["uri"] == uri][-1]
+    assert status["state"] == "idle" and status["message"] == (
+        "not run: the buffer has a syntax error (line 13); the counts are from the last run (version 1)")
+    assert status["metrics"]["jsf"] is False and status["valid"] == {"accepted": 1, "total": 4}
+    logged = [m.message for m in client.log_messages if "test_overfit.py" in m.message]
+    assert any(line.startswith("test_overfit.py v1: idle") and "panel" in line and " ms" in line for line in logged)
+    assert any(line.startswith("test_overfit.py v2: idle (not run: the buffer has a syntax error") for line in logged)

@@ -8,12 +8,12 @@ from prism_lsp.analysis.suite_map import parse_suite
 from prism_lsp.server.hover import hover_text
 from tests.document.recorded import TEXT, at_reveal, leaks
 
-HEAD = "**Prism** — outcome at this assertion\n\n"
+TAIL = "\n\n_Prism — outcome at this assertion_"  # the table first, the caption after it
 
 
 @pytest.mark.parametrize("line", [9, 10, 11])
 def test_full_shows_every_program_with_its_value_on_any_line_of_the_assert(unit_check, line):
-    assert hover_text(unit_check, unit_check.suite_map, line, markdown=True) == HEAD + "\n".join([  # noqa: FLY002 (one row a line reads as the table)
+    assert hover_text(unit_check, unit_check.suite_map, line, markdown=True) == "\n".join([  # noqa: FLY002 (one row a line reads as the table)
         "| program | label | outcome | value |",
         "|---|---|---|---|",
         "| initial | baseline | fail ✗ | `assert 2 == 3` |",
@@ -27,12 +27,12 @@ def test_full_shows_every_program_with_its_value_on_any_line_of_the_assert(unit_
         "| `forgets-last` | invalid | fail ✗ | `assert 1 == 3` |",
         "| `median` | invalid | fail ✗ | `assert 4 == 3` |",
         "| `ceiling` | invalid | pass ✓ | `3 == 3` |",
-    ])
+    ]) + TAIL
 
 
 def test_labels_names_candidates_anonymously_without_values(unit_check):
     text = hover_text(at_reveal(unit_check, "labels"), unit_check.suite_map, 23, markdown=True)
-    assert text == HEAD + "\n".join([  # noqa: FLY002
+    assert text == "\n".join([  # noqa: FLY002
         "| program | label | outcome |",
         "|---|---|---|",
         "| initial | baseline | fail ✗ |",
@@ -46,13 +46,13 @@ def test_labels_names_candidates_anonymously_without_values(unit_check):
         "| invalid-3 | invalid | fail ✗ |",
         "| invalid-4 | invalid | fail ✗ |",
         "| invalid-5 | invalid | pass ✓ |",
-    ])
+    ]) + TAIL
     assert not leaks(text) and "reference" not in text
 
 
 def test_counts_says_only_how_many_fail_here(unit_check):
     text = hover_text(at_reveal(unit_check, "counts"), unit_check.suite_map, 5, markdown=True)
-    assert text == HEAD + "- initial program: pass\n- valid: 0 of 5 fail here\n- invalid: 1 of 5 fail here"
+    assert text == "- initial program: pass\n- valid: 0 of 5 fail here\n- invalid: 1 of 5 fail here" + TAIL
     assert not leaks(text)
 
 
@@ -75,10 +75,10 @@ def test_plain_text_hover_for_clients_without_markdown(unit_check):
 
     text = hover_text(unit_check, unit_check.suite_map, 9, markdown=False)
     lines = text.splitlines()
-    assert lines[0] == "Prism — outcome at this assertion" and lines[1] == ""
-    assert lines[2].split() == ["program", "label", "outcome", "value"]
-    assert lines[4].split() == ["reference", "valid", "(reference)", "pass", "✓", "3", "==", "3"]
-    assert lines[3].index("baseline") == lines[5].index("valid"), "columns are aligned"
+    assert lines[-1] == "Prism — outcome at this assertion" and lines[-2] == ""
+    assert lines[0].split() == ["program", "label", "outcome", "value"]
+    assert lines[2].split() == ["reference", "valid", "(reference)", "pass", "✓", "3", "==", "3"]
+    assert lines[1].index("baseline") == lines[3].index("valid"), "columns are aligned"
     assert not any(mark in text for mark in ("|", "**", "`"))
     counts = hover_text(at_reveal(unit_check, "counts"), unit_check.suite_map, 9, markdown=False)
-    assert counts.startswith("Prism — outcome at this assertion") and "**" not in counts
+    assert counts.endswith("Prism — outcome at this assertion") and "**" not in counts

@@ -23,7 +23,7 @@ import { adviseInstall, runProcess, serverCwd } from './installFlow';
 import { resolve } from './pythonBridge';
 import { SECTION, ServerSettings, toServerSettings } from './settings';
 import { PrismState, describe, log } from './state';
-import { STATUS_NOTIFICATION, parseStatus } from './status';
+import { STATUS_NOTIFICATION, parseStatus, runPanelMessage } from './status';
 import { updateStatusBar } from './statusBar';
 
 // ---------------------------------------------------------------- settings
@@ -56,11 +56,31 @@ function settingsSection(state: PrismState, section: string, scope?: vscode.Uri)
 
 // ---------------------------------------------------------------- middleware
 
+/**
+ * A panel run asked for by the user (Run Panel, a lens): a progress indicator while it runs and
+ * a message with its result once it is back, so a run served from the cache in a few
+ * milliseconds is still seen to happen.
+ */
+export function runPanelWithFeedback(send: () => Thenable<unknown>): Thenable<unknown> {
+  return vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Prism: running the panel' }, async () => {
+    const result = await send();
+    const message = runPanelMessage(result);
+    if (message !== undefined) {
+      void vscode.window.showInformationMessage(message);
+    }
+    return result;
+  });
+}
+
 /** Commands that act on a document get the active editor's uri when called without one. */
 function executeCommandWithDocument(): NonNullable<Middleware['executeCommand']> {
   return (command, args: unknown[], next): vscode.ProviderResult<unknown> => {
-    if (command === SERVER_COMMANDS.runPanel || command === SERVER_COMMANDS.showCandidate || command === SERVER_COMMANDS.listCandidates) {
-      return next(command, withDocumentUri(args, vscode.window.activeTextEditor?.document.uri.toString()));
+    const active = vscode.window.activeTextEditor?.document.uri.toString();
+    if (command === SERVER_COMMANDS.runPanel) {
+      return runPanelWithFeedback(() => Promise.resolve(next(command, withDocumentUri(args, active))));
+    }
+    if (command === SERVER_COMMANDS.showCandidate || command === SERVER_COMMANDS.listCandidates) {
+      return next(command, withDocumentUri(args, active));
     }
     return next(command, args);
   };

@@ -11,7 +11,7 @@ import { ExecuteCommandRequest } from 'vscode-languageclient/node';
 
 import { reactToConfigChange } from './applies';
 import { pickCandidate } from './candidatePicker';
-import { currentSettings, restartIfNeeded, restartServerNow, stopClient } from './client';
+import { currentSettings, restartIfNeeded, restartServerNow, runPanelWithFeedback, stopClient } from './client';
 import { CLIENT_COMMANDS, SERVER_DOWN_ACTIONS, planRunPanel } from './commands';
 import { DebouncedRunner } from './debounce';
 import { PrismState, createState, describe, log, serverRunning } from './state';
@@ -46,7 +46,10 @@ async function runPanel(s: PrismState, args: unknown[]): Promise<unknown> {
         return undefined;
       }
       try {
-        return await s.client.sendRequest(ExecuteCommandRequest.type, { command: plan.command, arguments: plan.arguments });
+        const client = s.client;
+        return await runPanelWithFeedback(() =>
+          client.sendRequest(ExecuteCommandRequest.type, { command: plan.command, arguments: plan.arguments }),
+        );
       } catch (err) {
         void vscode.window.showErrorMessage(`Prism: Run Panel failed: ${describe(err)}`);
         return undefined;
