@@ -183,6 +183,9 @@ def build_parser() -> argparse.ArgumentParser:
         pass
     else:
         add_import_parser(sub)
+    from prism_lsp.mcp_server.app import add_mcp_parser
+
+    add_mcp_parser(sub)
     return p
 
 

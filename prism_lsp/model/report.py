@@ -64,6 +64,7 @@ class FindingOut(BaseModel):
     message: str
     tests: list[str] = Field(default_factory=list)
     rule: str | None = None
+    count: int | None = None
 
 
 class PanelReport(BaseModel):
