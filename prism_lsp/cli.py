@@ -186,6 +186,9 @@ def build_parser() -> argparse.ArgumentParser:
         log.debug("`prism import` is unavailable: %r", exc)
     else:
         add_import_parser(sub)
+    from prism_lsp.mcp_server.app import add_mcp_parser
+
+    add_mcp_parser(sub)
     return p
 
 

@@ -67,6 +67,7 @@ class FindingOut(BaseModel):
     message: str
     tests: list[str] = Field(default_factory=list)
     rule: str | None = None
+    count: int | None = None
 
 
 class PanelReport(BaseModel):
