@@ -43,13 +43,23 @@ class InitOffers:
 
     def __init__(self) -> None:
         self._told: set[Path] = set()
+        self._roots: dict[Path, Path | None] = {}  # folder -> its repository (asked of git once)
         self._lock = threading.Lock()
+
+    def _root(self, folder: Path) -> Path | None:
+        with self._lock:
+            if folder in self._roots:
+                return self._roots[folder]
+        root = _repo_root(folder)
+        with self._lock:
+            self._roots[folder] = root
+        return root
 
     def offer(self, path: Path | None) -> Offer | None:
         """The offer for `path` when it applies now (no task, a test file in a git repository)."""
         if path is None or not path.is_file() or find_task_root(path) is not None:
             return None
-        root = _repo_root(path.parent)
+        root = self._root(path.parent)
         if root is None or not matches(path, python_files(root)):
             return None
         return Offer(root, path.resolve())
