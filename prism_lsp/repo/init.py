@@ -164,7 +164,8 @@ def init_task(path: Path, *, base: str | None = None, fix: str | None = None,
         roots = import_roots(initial, split.suites)
         manifest = Manifest(id=slug(repo.root.name), statement=statement or old_statement or chosen.statement,
                             initial=INITIAL, python=str(venv.python) if venv.python else None, pythonpath=roots,
-                            origin=f"base {chosen.base[:12]}, fix {chosen.describe}", kept=kept)
+                            origin=f"base {chosen.base[:12]}, fix {chosen.describe}", kept=kept,
+                            statement_from_git=not (statement or old_statement))
         write_manifest(staging, manifest)
         updated = publish(repo, staging)
     finally:

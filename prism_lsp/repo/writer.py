@@ -2,7 +2,7 @@
 
 A task already at the repository root is updated only when `prism init` made it (the marker
 on its first line) and it still loads; its hand-made candidates (every one but `reference`)
-and its statement are kept, their files under `.prism/` carried over. Anything else there is a
+and a statement the author wrote are kept, their files under `.prism/` carried over. Anything else there is a
 conflict, reported, never overwritten.
 """
 
@@ -20,6 +20,9 @@ from prism_lsp.repo.errors import InitError
 from prism_lsp.tasks.native import MANIFEST, load_task
 
 MARKER = "# Made by `prism init`"
+# The statement prism init wrote itself (from a commit message): replaced on update, unlike one the
+# author wrote (--statement, or an edit of prism.toml), which is kept.
+AUTO_STATEMENT = ".prism/statement-from-git.txt"
 EXCLUDES = ["/prism.toml", "/.prism/"]
 
 
@@ -32,6 +35,7 @@ class Manifest:
     pythonpath: list[str]
     origin: str
     kept: list[dict] = field(default_factory=list)
+    statement_from_git: bool = False
 
 
 def _value(value) -> str:
@@ -53,12 +57,14 @@ def write_manifest(staging: Path, m: Manifest) -> None:
     for cand in m.kept:
         lines += ["", "[[candidate]]"] + [f"{k} = {_value(v)}" for k, v in cand.items() if v not in (None, "")]
     (staging / MANIFEST).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    if m.statement_from_git:
+        (staging / AUTO_STATEMENT).write_text(m.statement, encoding="utf-8")
     load_task(staging)  # what was written must load as a task
 
 
 def kept_candidates(repo_root: Path, staging: Path) -> tuple[list[dict], str]:
     """The hand-made candidates of the task already at `repo_root` (copied into `staging`) and its
-    statement; ([], "") when there is none. `InitError` when what is there is not ours to update."""
+    statement when the author wrote it; ([], "") when there is none. `InitError` when what is there is not ours to update."""
     manifest = repo_root / MANIFEST
     if not manifest.exists():
         if (repo_root / ".prism").exists():
@@ -89,7 +95,9 @@ def kept_candidates(repo_root: Path, staging: Path) -> tuple[list[dict], str]:
                 shutil.copy2(src, dest)
         kept.append({"id": c.id, "label": c.label, "patch": c.patch, "overlay": c.overlay,
                      "sha256": c.sha256, "note": c.note})
-    return kept, parsed.task.statement
+    auto = repo_root / AUTO_STATEMENT
+    written_by_init = auto.is_file() and auto.read_text(encoding="utf-8") == parsed.task.statement
+    return kept, "" if written_by_init else parsed.task.statement
 
 
 def publish(repo: git.Repo, staging: Path) -> bool:
