@@ -13,6 +13,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from prism_lsp.repo.errors import InitError
 from prism_lsp.repo.init import InitResult, init_task
 from prism_lsp.tasks.native import find_task_root
 from prism_lsp.tasks.suites import matches, python_files
@@ -45,6 +46,7 @@ class InitOffers:
         self._told: set[Path] = set()
         self._roots: dict[Path, Path | None] = {}  # folder -> its repository (asked of git once)
         self._lock = threading.Lock()
+        self._making = threading.Lock()  # one `prism init` at a time (a double click is not two tasks)
 
     def _root(self, folder: Path) -> Path | None:
         with self._lock:
@@ -74,9 +76,8 @@ class InitOffers:
 
     def accept(self, path: Path) -> InitResult:
         """Make the task (`InitError` when it cannot be made); the offer no longer applies after."""
-        offer = self.offer(path)
-        if offer is None:
-            from prism_lsp.repo.errors import InitError
-
-            raise InitError(f"{path}: no offer here (a task exists, or it is not a test file in a git repository)")
-        return init_task(offer.repo_root)
+        with self._making:
+            offer = self.offer(path)
+            if offer is None:
+                raise InitError(f"{path}: no offer here (a task exists, or it is not a test file in a git repository)")
+            return init_task(offer.repo_root)

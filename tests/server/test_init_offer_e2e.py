@@ -3,6 +3,7 @@ repository with no task, once per file; accepting runs `prism init` and judges t
 
 from __future__ import annotations
 
+import pytest
 from lsprotocol import types
 
 from prism_lsp.repo.offer import TITLE
@@ -69,3 +70,15 @@ async def test_no_offer_outside_a_git_repository(client, tmp_path):
     await _settled(rec, uri, "no-task")
     assert not _offers(client) and await _lenses(client, uri) == []
     assert any("no prism.toml found above this file" in m.message for m in client.messages)
+
+
+async def test_accepting_the_offer_without_a_fix_says_why_and_writes_nothing(client, tmp_path):
+    rec = client.recorder
+    repo = make_repo(tmp_path / "clean", {**BASE, **FIX})
+    uri = open_doc(client, repo / "tests" / "test_calc.py")
+    await _settled(rec, uri, "no-task")
+    assert await _lenses(client, uri) == [TITLE]
+    with pytest.raises(Exception, match="no task made: no change between .* and the working tree"):
+        await client.workspace_execute_command_async(types.ExecuteCommandParams(
+            command="prism.initTask", arguments=[uri]))
+    assert not (repo / "prism.toml").exists() and not (repo / ".prism").exists() and status(repo) == ""
