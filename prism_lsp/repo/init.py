@@ -113,7 +113,7 @@ def _apply_support(repo: git.Repo, fix: Fix, split: Split, initial: Path) -> Non
 
 
 def _check_applies(initial: Path, patch: Path, what: str, staging: Path) -> None:
-    tree = staging / "check"
+    tree = staging / ".apply-check"  # beside the staged task, never part of it
     copy_tree(initial, tree)
     try:
         apply_patch(patch, tree)
@@ -157,9 +157,9 @@ def init_task(path: Path, *, base: str | None = None, fix: str | None = None,
         reference.write_bytes(git.diff(repo, chosen.base, chosen.fix, split.reference_paths))
         kept, old_statement = kept_candidates(repo.root, staging)
         for cand in kept:
-            if cand.get("patch", "").startswith(".prism/"):
-                _check_applies(initial, staging / cand["patch"], f"candidate {cand['id']!r} (kept from "
-                               "the task already there)", staging)
+            if cand["patch"]:  # an overlay applies to any initial state
+                _check_applies(initial, staging / cand["patch"],
+                               f"candidate {cand['id']!r} (kept from the task already there)", staging)
         venv = find_venv(repo.root)
         roots = import_roots(initial, split.suites)
         manifest = Manifest(id=slug(repo.root.name), statement=statement or old_statement or chosen.statement,
@@ -175,6 +175,7 @@ def init_task(path: Path, *, base: str | None = None, fix: str | None = None,
         notes.append("no suite found: the fix adds or changes no test module (pytest collects "
                      f"{' or '.join(patterns)}); write one, then `prism run` it")
     return InitResult(root=repo.root, suites=split.suites, support=[c.path for c in split.support],
-                      reference=[f"{c.old} -> {c.path}" if c.old else c.path for c in split.reference], generated=generated,
+                      reference=[f"{c.old} -> {c.path}" if c.old else c.path for c in split.reference],
+                      generated=generated,
                       python=manifest.python, venv_note=venv.note, pythonpath=roots,
                       kept=[c["id"] for c in kept], updated=updated, patterns=patterns, notes=notes)

@@ -83,16 +83,19 @@ def kept_candidates(repo_root: Path, staging: Path) -> tuple[list[dict], str]:
     for c in parsed.candidate:
         if c.id == "reference":
             continue
+        # Copied into the staging folder: those under .prism/ to move with it, the others (a diff the
+        # repository tracks) only so that the staged task loads as it will at the root.
         source = c.patch or c.overlay or ""
-        if source.startswith(".prism/"):
-            src, dest = repo_root / source, staging / source
-            if not src.exists():
-                raise InitError(f"{manifest}: candidate {c.id!r} names {source}, which does not exist")
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            if src.is_dir():
-                shutil.copytree(src, dest, symlinks=True)
-            else:
-                shutil.copy2(src, dest)
+        src, dest = repo_root / source, staging / source
+        if not src.resolve().is_relative_to(repo_root.resolve()):
+            raise InitError(f"{manifest}: candidate {c.id!r} names {source}, outside the repository")
+        if not src.exists():
+            raise InitError(f"{manifest}: candidate {c.id!r} names {source}, which does not exist")
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        if src.is_dir():
+            shutil.copytree(src, dest, symlinks=True)
+        else:
+            shutil.copy2(src, dest)
         kept.append({"id": c.id, "label": c.label, "patch": c.patch, "overlay": c.overlay,
                      "sha256": c.sha256, "note": c.note})
     auto = repo_root / AUTO_STATEMENT

@@ -40,3 +40,22 @@ def test_a_prism_folder_without_a_manifest_is_not_overwritten(tmp_path, capsys):
     code, _, err = prism(capsys, "init", str(repo))
     assert code == 2 and ".prism exists without a prism.toml beside it" in err
     assert snapshot(repo) == files
+
+
+def test_hand_made_overlay_and_patch_candidates_are_kept(tmp_path, capsys):
+    repo = make_repo(tmp_path / "r", {**CODE, "patches/.keep": ""})
+    write(repo, FIXED)
+    assert prism(capsys, "init", str(repo))[0] == 0
+    write(repo, {".prism/candidates/product/calc.py": "def add(a, b):\n    return a * b\n",
+                 "patches/zero.diff": "--- a/calc.py\n+++ b/calc.py\n@@ -1,2 +1,2 @@\n def add(a, b):\n"
+                                      "-    return a - b\n+    return 0\n"})
+    with open(repo / "prism.toml", "a") as fh:
+        fh.write('\n[[candidate]]\nid = "product"\nlabel = "invalid"\noverlay = ".prism/candidates/product"\n'
+                 '\n[[candidate]]\nid = "zero"\nlabel = "invalid"\npatch = "patches/zero.diff"\n')
+    commit(repo, "fix")
+    code, out, err = prism(capsys, "init", str(repo), "--fix", "HEAD")
+    assert code == 0, err
+    task = load_task(repo)
+    assert [(c.id, c.label, c.kind) for c in task.candidates] == [
+        ("reference", "valid", "patch"), ("product", "invalid", "overlay"), ("zero", "invalid", "patch")]
+    assert (repo / ".prism" / "candidates" / "product" / "calc.py").read_text().endswith("a * b\n")
