@@ -79,8 +79,13 @@ def parents(repo: Repo, commit: str) -> list[str]:
 
 def dirty_paths(repo: Repo) -> list[str]:
     """Tracked or untracked (not ignored) paths whose working state differs from HEAD."""
-    out = git(repo.root, "status", "--porcelain=v1", "-z", "--untracked-files=all")
-    paths = [entry[3:] for entry in out.split("\0") if len(entry) > 3]
+    entries = iter(git(repo.root, "status", "--porcelain=v1", "-z", "--untracked-files=all").split("\0"))
+    paths = []
+    for entry in entries:
+        if len(entry) > 3:
+            paths.append(entry[3:])
+            if entry[0] in "RC":
+                next(entries, None)  # a rename's or copy's source path follows as its own entry
     return [p for p in paths if p.split("/", 1)[0] not in TASK_PATHS]
 
 
