@@ -7,10 +7,8 @@ loose objects to the object store, as `git stash create` would.
 
 from __future__ import annotations
 
-import io
 import os
 import subprocess
-import tarfile
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -147,16 +145,25 @@ def blob(repo: Repo, treeish: str, path: str) -> bytes:
 
 
 def export(repo: Repo, treeish: str, dest: Path, paths: list[str] | None = None) -> None:
-    """Extract `treeish` (or only `paths` of it) into `dest`, from git's objects, never the work tree.
+    """Write `treeish` (or only `paths` of it) into `dest`, from git's objects, never the work tree.
 
-    The "data" filter keeps relative symlinks that stay inside the tree and refuses the rest."""
-    data = git_bytes(repo.root, "archive", "--format=tar", treeish, *(["--", *paths] if paths else []))
-    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
-        try:
-            tar.extractall(dest, filter="data")
-        except tarfile.FilterError as exc:
-            raise InitError(f"{exc.tarinfo.name!r} at {treeish[:12]} links outside the repository "
-                            f"({exc.tarinfo.linkname!r}); refused: a program tree may only link inside itself") from None
+    `checkout-index` through a temporary index, not `git archive`: an archive leaves out what
+    `.gitattributes` marks `export-ignore` (often tests/ or conftest.py) and rewrites
+    `export-subst` files, while a checkout writes every file as the user's own checkout has it
+    (line endings, filters). A symlink must stay inside the tree; any other is refused."""
+    dest.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="prism-index-") as tmp:
+        env = {"GIT_INDEX_FILE": str(Path(tmp) / "index")}
+        git(repo.root, "read-tree", treeish, env=env)
+        git(repo.root, f"--work-tree={dest}", "checkout-index", "--force",
+            *(["--", *paths] if paths else ["--all"]), env=env)
+    root = dest.resolve()
+    for link in (p for p in dest.rglob("*") if p.is_symlink()):
+        target = os.readlink(link)
+        if os.path.isabs(target) or not (link.parent / target).resolve().is_relative_to(root):
+            rel = link.relative_to(dest).as_posix()
+            raise InitError(f"{rel!r} at {treeish[:12]} links outside the repository ({target!r}); refused: "
+                            "a program tree may only link inside itself")
 
 
 def ignored_files(repo: Repo) -> list[str]:

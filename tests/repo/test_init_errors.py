@@ -148,3 +148,17 @@ def test_the_users_diff_settings_do_not_change_the_reference(tmp_path, capsys):
     assert code == 0, err
     diff = (repo / ".prism" / "candidates" / "reference.diff").read_text()
     assert diff.startswith("diff --git a/calc.py b/calc.py\n") and "+++ b/calc.py" in diff
+
+
+def test_a_symlink_leaving_the_repository_is_refused(tmp_path, capsys):
+    repo = make_repo(tmp_path / "r", CODE)
+    (repo / "passwd").symlink_to("/etc/passwd")
+    (repo / "alias.py").symlink_to("calc.py")  # inside the tree: fine on its own
+    commit(repo, "links")
+    write(repo, {**FIXED, **TEST})
+    _fails(capsys, repo, match="'passwd' at ")
+    git(repo, "rm", "-q", "passwd")
+    git(repo, "-c", "user.name=a", "-c", "user.email=a@b", "commit", "-q", "-m", "no outside link", "--", "passwd")
+    code, _, err = prism(capsys, "init", str(repo))
+    assert code == 0, err
+    assert (repo / ".prism" / "initial" / "alias.py").is_symlink()

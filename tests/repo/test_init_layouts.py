@@ -50,8 +50,10 @@ LAYOUTS = {
         {"calc.py": BUGGY, "pyproject.toml": '[tool.pytest]\npython_files = ["spec_*.py"]\n'},
         {"calc.py": FIXED, "spec_calc.py": TEST.format(module="calc")},
         "spec_calc.py", ["calc.py"], []),
-    "tox.ini, a conftest fixture the fix adds": (
-        {"calc.py": BUGGY, "tox.ini": "[pytest]\ntestpaths = tests\n", "tests/conftest.py": "import pytest\n"},
+    "tox.ini, a conftest fixture the fix adds (export-ignore)": (
+        {"calc.py": BUGGY, "tox.ini": "[pytest]\ntestpaths = tests\n", "tests/conftest.py": "import pytest\n",
+         # Left out of `git archive`, so of a release tarball; every program tree still needs it.
+         ".gitattributes": "tests/conftest.py export-ignore\n"},
         {"calc.py": FIXED,
          "tests/conftest.py": "import pytest\n\n\n@pytest.fixture\ndef pair():\n    return (2, 3)\n",
          "tests/test_calc.py": "from calc import add\n\n\ndef test_add(pair):\n    assert add(*pair) == 5\n"},
