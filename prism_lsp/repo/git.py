@@ -145,25 +145,40 @@ def blob(repo: Repo, treeish: str, path: str) -> bytes:
 
 
 def export(repo: Repo, treeish: str, dest: Path, paths: list[str] | None = None) -> None:
-    """Write `treeish` (or only `paths` of it) into `dest`, from git's objects, never the work tree.
+    """Write `treeish` (or only `paths` of it) into `dest`: git's blobs as they are stored.
 
-    `checkout-index` through a temporary index, not `git archive`: an archive leaves out what
-    `.gitattributes` marks `export-ignore` (often tests/ or conftest.py) and rewrites
-    `export-subst` files, while a checkout writes every file as the user's own checkout has it
-    (line endings, filters). A symlink must stay inside the tree; any other is refused."""
-    dest.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="prism-index-") as tmp:
-        env = {"GIT_INDEX_FILE": str(Path(tmp) / "index")}
-        git(repo.root, "read-tree", treeish, env=env)
-        git(repo.root, f"--work-tree={dest}", "checkout-index", "--force",
-            *(["--", *paths] if paths else ["--all"]), env=env)
-    root = dest.resolve()
-    for link in (p for p in dest.rglob("*") if p.is_symlink()):
-        target = os.readlink(link)
-        if os.path.isabs(target) or not (link.parent / target).resolve().is_relative_to(root):
-            rel = link.relative_to(dest).as_posix()
-            raise InitError(f"{rel!r} at {treeish[:12]} links outside the repository ({target!r}); refused: "
-                            "a program tree may only link inside itself")
+    Not `git archive`, which leaves out what `.gitattributes` marks `export-ignore` (often tests/
+    or conftest.py) and rewrites `export-subst` files; nor a checkout, whose line-ending and
+    filter conversions would make files the diffs (taken between blobs) no longer apply to.
+    A symlink must stay inside the tree; any other is refused."""
+    listing = git(repo.root, "ls-tree", "-r", "-z", "--full-tree", treeish, *(["--", *paths] if paths else []))
+    entries = []
+    for entry in filter(None, listing.split("\0")):
+        meta, rel = entry.split("\t", 1)
+        mode, kind, oid = meta.split()
+        if kind == "blob":
+            entries.append((mode, oid, rel))
+    proc = subprocess.run(["git", "-C", str(repo.root), "cat-file", "--batch"], capture_output=True, timeout=600,
+                          input="".join(f"{oid}\n" for _, oid, _ in entries).encode())
+    if proc.returncode != 0:
+        raise InitError(f"git cat-file failed: {proc.stderr.decode(errors='replace').strip()}")
+    data, at, root = proc.stdout, 0, dest.resolve()
+    for mode, _, rel in entries:
+        header_end = data.index(b"\n", at)
+        size = int(data[at:header_end].split()[2])
+        content, at = data[header_end + 1: header_end + 1 + size], header_end + 2 + size
+        target = dest / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if mode == "120000":
+            link = content.decode("utf-8", errors="surrogateescape")
+            if os.path.isabs(link) or not (target.parent / link).resolve().is_relative_to(root):
+                raise InitError(f"{rel!r} at {treeish[:12]} links outside the repository ({link!r}); refused: "
+                                "a program tree may only link inside itself")
+            os.symlink(link, target)
+        else:
+            target.write_bytes(content)
+            if mode == "100755":
+                target.chmod(0o755)
 
 
 def ignored_files(repo: Repo) -> list[str]:

@@ -66,15 +66,17 @@ LAYOUTS = {
     "a binary file, a renamed file, a deleted file": (
         {"calc.py": "from helpers import BUGGY_OFFSET\n\n\ndef add(a, b):\n    return a + b + BUGGY_OFFSET\n",
          "helpers.py": "# The offset added to every sum.\n# Kept in one place.\nBUGGY_OFFSET = 1\n", "legacy.py": "OLD = True\n", "data.bin": bytes(range(256)),
-         "tests/data/blob.bin": b"\x00\x01"},
+         "tests/data/blob.bin": b"\x00\x01",
+         # Checked out with CRLF, stored with LF: the program trees hold what git stores, as the diffs do.
+         ".gitattributes": "*.cmd text eol=crlf\n", "run.cmd": "echo 1\n"},
         {"calc.py": "from offsets import OFFSET\n\n\ndef add(a, b):\n    return a + b + OFFSET\n",
          "helpers.py": None, "offsets.py": "# The offset added to every sum.\n# Kept in one place.\nOFFSET = 0\n", "legacy.py": None,
-         "data.bin": bytes(range(255, -1, -1)), "tests/data/blob.bin": b"\x00\x02\xff",
+         "data.bin": bytes(range(255, -1, -1)), "tests/data/blob.bin": b"\x00\x02\xff", "run.cmd": "echo 2\n",
          "tests/test_calc.py": "import pathlib\n\nfrom calc import add\n\n\ndef test_add():\n"
                                "    assert add(2, 3) == 5\n\n\ndef test_data():\n"
                                "    here = pathlib.Path(__file__).parent\n"
                                "    assert (here / 'data' / 'blob.bin').read_bytes() == b'\\x00\\x02\\xff'\n"},
-        "tests/test_calc.py", ["calc.py", "data.bin", "legacy.py", "helpers.py -> offsets.py"],
+        "tests/test_calc.py", ["calc.py", "data.bin", "legacy.py", "run.cmd", "helpers.py -> offsets.py"],
         ["tests/data/blob.bin"]),
 }
 
@@ -99,7 +101,8 @@ def test_init_then_run_detects_the_bug_and_accepts_the_fix(name, committed, tmp_
     code, out, err = prism(capsys, *args)
     assert code == 0, err
     assert f"suites:    {suite}" in out
-    assert f"reference: the fix's changes to {', '.join(reference)}\n" in out
+    listed = next(line for line in out.splitlines() if line.startswith("  reference: the fix's changes to "))
+    assert sorted(listed.split(" to ", 1)[1].split(", ")) == sorted(reference)
     roots = [line for line in out.splitlines() if line.startswith("  import roots first on sys.path: ")]
     assert roots == ([f"  import roots first on sys.path: {ROOTS[name]}"] if name in ROOTS else [])
     for rel in support:
