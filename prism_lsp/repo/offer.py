@@ -1,6 +1,6 @@
 """The editor's offer: "Prism: create a task from this fix", for a test file with no task.
 
-Offered for a file pytest would collect (the repository's `python_files`) inside a git
+Offered for a file pytest would collect (the `python_files` of the configuration nearest it) in a git
 repository with no `prism.toml` above the file; the message is offered once per file, the
 code lens stays while no task exists. Accepting runs `prism init` on the working tree (the
 fix against `HEAD`). Knows nothing of LSP: the server shows what this decides.
@@ -16,7 +16,8 @@ from pathlib import Path
 from prism_lsp.repo.errors import InitError
 from prism_lsp.repo.init import InitResult, init_task
 from prism_lsp.tasks.native import find_task_root
-from prism_lsp.tasks.suites import matches, python_files
+from prism_lsp.tasks.pytest_config import nearest_config
+from prism_lsp.tasks.suites import matches
 
 TITLE = "Prism: create a task from this fix"
 MESSAGE = ("Prism: no task for this test file yet. Use the code lens \u201cPrism: create a task from this "
@@ -62,7 +63,10 @@ class InitOffers:
         if path is None or not path.is_file() or find_task_root(path) is not None:
             return None
         root = self._root(path.parent)
-        if root is None or not matches(path, python_files(root)):
+        if root is None or not path.resolve().is_relative_to(root.resolve()):
+            return None
+        rel = path.resolve().relative_to(root.resolve()).as_posix()
+        if not matches(path, nearest_config(root, rel).python_files):
             return None
         return Offer(root, path.resolve())
 
