@@ -26,7 +26,7 @@ from prism_lsp.materialize import TreeCache
 from prism_lsp.materialize.cache import default_cache_dir
 from prism_lsp.model.report import PanelReport
 from prism_lsp.model.task import Task
-from prism_lsp.sandbox import Limits, resolve_backend
+from prism_lsp.sandbox import Limits, chosen_sandbox, resolve_backend
 
 
 @dataclass(frozen=True)
@@ -62,7 +62,7 @@ class EngineSession:
 
     @contextmanager
     def _lease(self, task: Task, sandbox: str | None):
-        key, pool, evicted = self._acquire(task, sandbox or task.sandbox)
+        key, pool, evicted = self._acquire(task, chosen_sandbox(sandbox, task.sandbox, task.manifest))
         try:
             self._close_all(evicted)
             yield pool

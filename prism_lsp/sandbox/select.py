@@ -9,6 +9,21 @@ from prism_lsp.sandbox.base import Backend, SandboxUnavailable
 NAMES = ("auto", "bubblewrap", "docker", "none")
 
 
+def chosen_sandbox(requested: str | None, task_sandbox: str, manifest: Path) -> str:
+    """The backend name for a run: the one whoever started Prism asked for, else the task's.
+
+    A task folder is untrusted: it may ask for any sandbox but `none`, which would run its
+    candidates and suites unisolated on this machine. Only the command line or settings choose that.
+    """
+    if requested:
+        return requested
+    if task_sandbox == "none":
+        raise SandboxUnavailable(
+            f"{manifest}: task.sandbox: a task folder cannot choose 'none' (candidates would run unisolated, "
+            "with your files and network); if you trust this task's code, pass --sandbox none yourself")
+    return task_sandbox
+
+
 def _docker(cache_root: Path, image: str | None, dockerfile: Path | None) -> Backend:
     try:
         from prism_lsp.sandbox.docker_backend import DockerBackend
