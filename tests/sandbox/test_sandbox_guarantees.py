@@ -49,22 +49,35 @@ def probe_result(tmp_path, engine, sandbox, body: str) -> dict:
     return json.loads(probe.tests[0].message.split("SEEN ", 1)[1].split("\n", 1)[0])
 
 
-def test_host_environment_stays_out_and_the_hash_seed_is_fixed(tmp_path, monkeypatch, cache_dir, sandbox):
+def environment_seen(tmp_path, monkeypatch, cache_dir, sandbox) -> dict:
+    """What a program sees of its environment when Prism was started with a token and PYTEST_ADDOPTS set."""
     # Set before this session starts its runners, as a token in the shell that starts Prism would be.
     monkeypatch.setenv("PRISM_SECRET_TOKEN", SECRET)
     monkeypatch.setenv("PYTEST_ADDOPTS", "-p no_such_plugin")
     session = EngineSession(cache_dir, workers=1)
     try:
-        seen = probe_result(tmp_path, session, sandbox,
+        return probe_result(tmp_path, session, sandbox,
                             "    raise AssertionError('SEEN ' + json.dumps({'env': dict(os.environ),"
                             " 'seed': sys.flags.hash_randomization}))\n")
     finally:
         session.close()
+
+
+def assert_allowlisted(seen: dict) -> None:
     env = seen["env"]
     assert not any(SECRET in v for v in env.values()), env
     assert "PRISM_SECRET_TOKEN" not in env and "PYTEST_ADDOPTS" not in env, sorted(env)
     # PYTHONHASHSEED=0 from the runner's start: hash order (pytest's dict diffs) is the same every run.
     assert seen["seed"] == 0 and env["PYTHONHASHSEED"] == "0"
+
+
+def test_host_environment_stays_out_and_the_hash_seed_is_fixed(tmp_path, monkeypatch, cache_dir, sandbox):
+    assert_allowlisted(environment_seen(tmp_path, monkeypatch, cache_dir, sandbox))
+
+
+def test_the_none_backend_runs_with_the_same_environment(tmp_path, monkeypatch, cache_dir):
+    """`none` isolates nothing, but its runs are the same: same hash order, no tokens in os.environ."""
+    assert_allowlisted(environment_seen(tmp_path, monkeypatch, cache_dir, "none"))
 
 
 def test_every_writable_tmpfs_is_capped_from_one_budget_and_dev_is_read_only(tmp_path, engine, sandbox):
