@@ -23,13 +23,13 @@ import random
 import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 from prism_lsp.sandbox.base import AGENT, Limits, RunnerProcess, SandboxUnavailable, popen_runner, runner_environment
 from prism_lsp.sandbox.cgroup import Cgroup
 from prism_lsp.sandbox.host_view import (bind_args, interpreter_view, resolve_python, runner_paths, system_args,
                                          system_real_roots)
+from prism_lsp.sandbox.unprivileged import STAGE
 
 LAUNCHER = Path(__file__).resolve().parent / "unprivileged.py"
 # The host uid runners start as when Prism runs as root: one of its own per Prism process,
@@ -48,12 +48,10 @@ def probe() -> str | None:
     try:
         # The same mounts and namespaces as a real runner, so a host that allows namespaces but
         # not, say, a fresh /proc (inside an unprivileged container) is found out here.
-        argv, stage = _unprivileged([*_isolation_args(Limits(tmpfs_mb=64)), "--", "/bin/true"])
+        argv = _unprivileged([*_isolation_args(Limits(tmpfs_mb=64)), "--", "/bin/true"])
         proc = subprocess.run(argv, capture_output=True, text=True, timeout=20, env=runner_environment("/", "/tmp"))
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"bwrap failed to start: {exc}"
-    if stage:
-        shutil.rmtree(stage, ignore_errors=True)
     if proc.returncode != 0:
         hint = ("; as root, Prism starts bwrap as an unprivileged uid (so root-only files stay unreadable)"
                 if os.geteuid() == 0 else "")
@@ -78,25 +76,20 @@ def _isolation_args(limits: Limits, mounts: list[str] | None = None) -> list[str
             "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
 
 
-def _unprivileged(argv: list[str]) -> tuple[list[str], Path | None]:
+def _unprivileged(argv: list[str]) -> list[str]:
     """`argv` (a bwrap command) as Prism should start it: unchanged unless Prism runs as root; as
-    root, through `LAUNCHER` as `SANDBOX_UID`, each non-system bind source staged (see there).
-    Returns the command and the staging folder to remove once the runner is gone."""
+    root, through `LAUNCHER` as `SANDBOX_UID`, each non-system bind source staged (see there)."""
     if os.geteuid() != 0:
-        return argv, None
-    stage = Path(tempfile.mkdtemp(prefix="prism-stage-"))
-    stage.chmod(0o755)  # bwrap, as SANDBOX_UID, walks through it
+        return argv
     system = system_real_roots()
-    argv, pairs = list(argv), []
+    argv, sources = list(argv), []
     end = argv.index("--") if "--" in argv else len(argv)
     for i in range(end - 2):
         source = argv[i + 1]
         if argv[i] == "--ro-bind" and not any(Path(source).is_relative_to(r) for r in system):
-            staged = stage / str(len(pairs))
-            staged.mkdir(mode=0o755)
-            pairs.append(f"{staged}={source}")
-            argv[i + 1] = str(staged)
-    return [sys.executable, "-I", "-S", str(LAUNCHER), str(SANDBOX_UID), *pairs, "--", *argv], stage
+            argv[i + 1] = f"{STAGE}/{len(sources)}"
+            sources.append(source)
+    return [sys.executable, "-I", "-S", str(LAUNCHER), str(SANDBOX_UID), *sources, "--", *argv]
 
 
 class BubblewrapBackend:
@@ -131,9 +124,9 @@ class BubblewrapBackend:
     def spawn(self, python: str, limits: Limits) -> RunnerProcess:
         # The trees folder must exist now to be bound: one made later would not appear inside.
         (self.cache_root / "trees").mkdir(mode=0o755, parents=True, exist_ok=True)
-        argv, stage = _unprivileged(self.argv(python, limits))
+        argv = _unprivileged(self.argv(python, limits))
         cgroup = Cgroup.create(memory_bytes=(limits.memory_mb * 2 + 512) << 20, pids_max=limits.pids_max)
-        return popen_runner(argv, cgroup, [stage] if stage else None, env=runner_environment("/tmp", "/tmp"))
+        return popen_runner(argv, cgroup, env=runner_environment("/tmp", "/tmp"))
 
     def close(self) -> None:
         pass

@@ -7,12 +7,12 @@ no groups, like any unprivileged user; the runner is then that uid in its user n
 
 That uid cannot walk through root's 0700 folders (/root, /tmp/pytest-of-root) to the folders
 bwrap must bind (a pyenv Python in /root, the tree cache). So before dropping root this
-launcher enters a private mount namespace and binds each of those folders onto an empty
-0755 folder of a staging directory; bwrap then binds the staging folders to their real
-paths. The staging binds exist in this process's mount namespace only: the host sees
-empty folders.
+launcher opens each of those folders, enters a private mount namespace, mounts a small
+tmpfs over /tmp there and binds each opened folder onto `STAGE/<i>` in it; bwrap then binds
+the staged folders to their real paths. All of this exists in this process's mount
+namespace only: the host sees nothing, and nothing is left to clean up.
 
-Usage: python -I -S unprivileged.py UID STAGE=SOURCE... -- BWRAP ARGS...
+Usage: python -I -S unprivileged.py UID SOURCE... -- BWRAP ARGS...  (SOURCE i is staged at STAGE/i)
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import ctypes
 import os
 import sys
 
+STAGE = "/tmp/prism-stage"
 CLONE_NEWNS = 0x00020000
 MS_BIND = 4096
 MS_REC = 16384
@@ -36,14 +37,22 @@ def _mount(libc, source: str | None, target: str, flags: int) -> None:
 def main(argv: list[str]) -> None:
     uid = int(argv[0])
     split = argv.index("--")
-    stages = [arg.split("=", 1) for arg in argv[1:split]]
     command = argv[split + 1:]
     libc = ctypes.CDLL(None, use_errno=True)
     if libc.unshare(CLONE_NEWNS) != 0:
         raise OSError(ctypes.get_errno(), "unshare(CLONE_NEWNS)")
     _mount(libc, None, "/", MS_REC | MS_PRIVATE)  # nothing below propagates back to the host
-    for stage, source in stages:
-        _mount(libc, source, stage, MS_BIND | MS_REC)
+    # Opened in the new namespace (a bind's source must be in it), before /tmp is covered:
+    # a source may lie under the host's /tmp.
+    sources = [os.open(source, os.O_PATH | os.O_DIRECTORY) for source in argv[1:split]]
+    if libc.mount(b"tmpfs", b"/tmp", b"tmpfs", 0, b"mode=0755,size=64k") != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"mount tmpfs on /tmp: {os.strerror(err)}")
+    os.mkdir(STAGE, 0o755)
+    for i, fd in enumerate(sources):
+        os.mkdir(f"{STAGE}/{i}", 0o755)
+        _mount(libc, f"/proc/self/fd/{fd}", f"{STAGE}/{i}", MS_BIND | MS_REC)
+        os.close(fd)
     os.setgroups([])
     os.setresgid(uid, uid, uid)
     os.setresuid(uid, uid, uid)
