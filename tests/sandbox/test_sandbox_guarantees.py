@@ -116,3 +116,4 @@ def test_root_only_host_files_are_unreadable(tmp_path, engine, sandbox):
         assert seen["/etc/shadow"] == "PermissionError", seen  # there, but not for the runner's uid
     if os.geteuid() == 0:
         assert seen["uid"] != 0, seen
+
