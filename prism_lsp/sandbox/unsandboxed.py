@@ -7,6 +7,7 @@ process a program leaves), but there is no filesystem or network isolation.
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -26,7 +27,8 @@ class UnsandboxedBackend:
         cgroup = Cgroup.create(memory_bytes=(limits.memory_mb * 2 + 512) << 20, pids_max=limits.pids_max)
         # The same allowlisted environment as in a sandbox: not a protection here (the host's
         # files are open), but the same runs, hash seed included.
-        env = runner_environment(str(scratch), str(scratch), (os.path.dirname(os.path.abspath(python)),))
+        bin_dir = os.path.dirname(os.path.abspath(shutil.which(python) or python))
+        env = runner_environment(str(scratch), str(scratch), (bin_dir,))
         return popen_runner([python, str(AGENT), "--scratch", str(scratch)], cgroup, [scratch], env=env)
 
     def close(self) -> None:
