@@ -18,6 +18,7 @@ class Candidate:
     source: Path
     note: str = ""
     sha256: str | None = None
+    origin: Literal["hand", "mutant", "sample"] = "hand"
 
     @property
     def valid(self) -> bool:
@@ -43,6 +44,8 @@ class Task:
     reveal: str = "full"
     # A non-pytest task (e.g. Terminal-Bench) judges with its own command's exit status.
     test_command: str | None = None
+    # The trusted suite that decides validity (`[verifier] suite`), absolute; None when absent.
+    verifier: Path | None = None
 
     @property
     def reference(self) -> Candidate:
