@@ -51,6 +51,11 @@ class Task:
     def reference(self) -> Candidate:
         return next(c for c in self.candidates if c.reference)
 
+    @property
+    def verifier_rel(self) -> str:
+        """The verifier's path as the author wrote it (relative to the task folder)."""
+        return self.verifier.relative_to(self.root).as_posix() if self.verifier else ""
+
     def candidate(self, candidate_id: str) -> Candidate | None:
         return next((c for c in self.candidates if c.id == candidate_id), None)
 
