@@ -43,6 +43,8 @@ class Task:
     reveal: str = "full"
     # A non-pytest task (e.g. Terminal-Bench) judges with its own command's exit status.
     test_command: str | None = None
+    # Entry points `module:function` declared by the manifest (empty: inferred from the suite).
+    entry: tuple[str, ...] = ()
 
     @property
     def reference(self) -> Candidate:

@@ -102,4 +102,5 @@ def load_task(folder: Path) -> Task:
         python=t.python,
         reveal=t.reveal,
         test_command=t.test_command,
+        entry=tuple(t.entry or ()),
     )
