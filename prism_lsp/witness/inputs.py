@@ -11,7 +11,7 @@ they are where behaviour changes. Random inputs follow the observed shape of the
 arguments with a fixed seed, so a search is reproducible.
 
 Every input is an argument tuple whose `repr` is a literal that reads back equal;
-inputs are returned smallest first (by the length of that literal).
+inputs are returned in the seeds' shape first (see `shape`), then smallest first.
 """
 
 from __future__ import annotations
@@ -62,9 +62,18 @@ def _sequence_mutations(v: list | tuple, dictionary: dict[type, list]) -> Iterat
                 yield kind(items[:i] + [m] + items[i + 1:])
 
 
+def _record(v: object) -> bool:
+    """A tuple of mixed types (`("ann", 3)`) is a record: its fields change, its shape does not."""
+    return isinstance(v, tuple) and len({type(x) for x in v}) > 1
+
+
 def mutations(v: object, dictionary: dict[type, list]) -> Iterator[object]:
     """Values near `v`, one change each."""
-    if isinstance(v, (list, tuple)):
+    if _record(v):
+        for i, item in enumerate(v):
+            for m in mutations(item, dictionary):
+                yield v[:i] + (m,) + v[i + 1:]
+    elif isinstance(v, (list, tuple)):
         yield from _sequence_mutations(v, dictionary)
     elif isinstance(v, dict):
         yield {}
@@ -124,6 +133,40 @@ def _random_like(v: object, rng: random.Random, dictionary: dict[type, list], de
     return v
 
 
+def shape(v: object) -> object:
+    """The type skeleton of a value, signs included: inputs of a seed's shape come first (a
+    witness outside what the suite already passes, e.g. a negative duration, is a weaker one)."""
+    if isinstance(v, bool):
+        return "bool"
+    if isinstance(v, (int, float)):
+        return (type(v).__name__, v >= 0)
+    if isinstance(v, tuple) and _record(v):
+        return ("record", tuple(shape(x) for x in v))
+    if isinstance(v, (list, tuple, set)):
+        return (type(v).__name__, frozenset(shape(x) for x in v))
+    if isinstance(v, dict):
+        return ("dict", frozenset(shape(x) for x in v), frozenset(shape(x) for x in v.values()))
+    return type(v).__name__
+
+
+def _fits(args: tuple, shapes: list[object]) -> bool:
+    """`args` has the shape of some seed (an empty container fits any of its kind; fewer kinds of
+    items than the seed is fine)."""
+    mine = shape(args)
+
+    def fits(a, b) -> bool:
+        if a == b:
+            return True
+        if isinstance(a, tuple) and isinstance(b, tuple) and a and b and a[0] == b[0]:
+            if a[0] == "record" or a[0] == "tuple" and len(a[1]) == len(b[1]) and not isinstance(a[1], frozenset):
+                return len(a[1]) == len(b[1]) and all(fits(x, y) for x, y in zip(a[1], b[1]))
+            if isinstance(a[1], frozenset) and isinstance(b[1], frozenset):
+                return all(any(fits(x, y) for y in b[1]) for x in a[1])
+        return False
+
+    return any(fits(mine, s) for s in shapes)
+
+
 def generate(seeds: Iterable[tuple], dictionary: dict[type, list], *, limit: int = MAX_INPUTS,
              randoms: int = 80, seed: int = 0) -> list[tuple]:
     """Seeds, then mutations (two rounds), then random inputs of the seeds' shape; deduplicated,
@@ -146,11 +189,21 @@ def generate(seeds: Iterable[tuple], dictionary: dict[type, list], *, limit: int
     rng.shuffle(second)
     for m in second[: limit * 4]:
         add(m)
+    drawn: dict[str, tuple] = {}
     for _ in range(randoms):
         if seeds:
-            add(tuple(_random_like(a, rng, dictionary) for a in rng.choice(seeds)))
-    keep = sorted(seen.values(), key=lambda a: (len(repr(a)), repr(a)))
+            args = tuple(_random_like(a, rng, dictionary) for a in rng.choice(seeds))
+            if repr(args) not in seen and len(repr(args)) <= _MAX_LEN and round_trips(args):
+                drawn[repr(args)] = args
+    shapes = [shape(s) for s in seeds]
+
+    def order(a: tuple) -> tuple:
+        return (not _fits(a, shapes), len(repr(a)), repr(a))
+
+    keep = sorted(seen.values(), key=order)
     own = {repr(s) for s in seeds}
-    # Seeds always stay (the suite's own inputs), the rest fill up to the limit smallest first.
-    rest = [a for a in keep if repr(a) not in own][: max(0, limit - len(own))]
-    return sorted([a for a in keep if repr(a) in own] + rest, key=lambda a: (len(repr(a)), repr(a)))
+    # Seeds always stay (the suite's own inputs), the rest fill up to the limit: seed-shaped
+    # inputs first, smallest first.
+    # Random inputs keep their own share: they reach what no few mutations of a seed do.
+    rest = [a for a in keep if repr(a) not in own][: max(0, limit - len(own) - len(drawn))]
+    return sorted([a for a in keep if repr(a) in own] + rest + list(drawn.values()), key=order)

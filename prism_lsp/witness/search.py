@@ -84,6 +84,7 @@ def find_witnesses(prober: Prober, entry: Entry, valid: list[Program], others: l
     calls = [repr(a) for a in inputs]
     seen = prober.probe(valid + others, entry.spec, calls)
     name = entry.local_names[0] if entry.local_names else entry.function
+    fallback: dict[str, Witness] = {}
     for i, args in enumerate(inputs):
         vb = [seen[p.id][i] for p in valid]
         if not all(b.judged for b in vb):
@@ -107,9 +108,16 @@ def find_witnesses(prober: Prober, entry: Entry, valid: list[Program], others: l
                 if mine is not None and not same(mine, want):
                     kind = "raises" if want[0] == "raises" else "value"
                     expected = want[1] if kind == "raises" else literal(want[2])
-                    result.witnesses[p.id] = Witness(p.id, entry.spec, args, call, kind, view.name, expected, got)
+                    w = Witness(p.id, entry.spec, args, call, kind, view.name, expected, got)
+                    if kind == "raises":
+                        # A returned value is the stronger evidence: keep looking, this is the fallback.
+                        fallback.setdefault(p.id, w)
+                    else:
+                        result.witnesses[p.id] = w
                     continue
             if keeps_args and b.mutated:
                 result.witnesses[p.id] = Witness(p.id, entry.spec, args, call, "mutates", EXACT.name,
                                                  literal(args), {p.id: "changes its arguments"})
+    for pid, w in fallback.items():
+        result.witnesses.setdefault(pid, w)
     return result
