@@ -61,6 +61,17 @@ class TaskSection(BaseModel):
     reveal: RevealLevel = "full"
     # A non-pytest task's own test command, run with /bin/sh -c in the program tree; exit 0 = pass.
     test_command: str | None = None
+    # Entry points (`module:function`) that witness search probes; inferred from the suite when absent.
+    entry: list[str] | None = None
+
+    @field_validator("entry")
+    @classmethod
+    def _entry_shape(cls, v: list[str] | None) -> list[str] | None:
+        for item in v or []:
+            module, sep, func = item.partition(":")
+            if not sep or not all(p.isidentifier() for p in module.split(".") + func.split(".")):
+                raise ValueError(f"expected \"module:function\" entries such as \"solution:mean_rounded\", got {item!r}")
+        return v
 
 
 class CandidateSection(BaseModel):

@@ -46,6 +46,8 @@ class Task:
     test_command: str | None = None
     # The trusted suite that decides validity (`[verifier] suite`), absolute; None when absent.
     verifier: Path | None = None
+    # Entry points `module:function` declared by the manifest (empty: inferred from the suite).
+    entry: tuple[str, ...] = ()
 
     @property
     def reference(self) -> Candidate:

@@ -109,4 +109,5 @@ def load_task(folder: Path) -> Task:
         reveal=t.reveal,
         test_command=t.test_command,
         verifier=verifier,
+        entry=tuple(t.entry or ()),
     )
