@@ -149,6 +149,14 @@ def cmd_panel_label(args: argparse.Namespace, out: Console, err: Console) -> int
                       timeout_s=args.timeout, as_json=args.json)
 
 
+def cmd_panel_build(args: argparse.Namespace, out: Console, err: Console) -> int:
+    from prism_lsp.console.panel_build import build_command
+    from prism_lsp.panel.build import BuildOptions
+
+    options = BuildOptions(max_invalid=args.max_invalid, seed=args.seed, sandbox=args.sandbox, timeout_s=args.timeout)
+    return build_command(_panel_task(args), usable_cache_dir(args.cache_dir), out, options, as_json=args.json)
+
+
 def cmd_panel_sensitivity(args: argparse.Namespace, out: Console, err: Console) -> int:
     from prism_lsp.console.sensitivity import run_sensitivity
 
@@ -169,6 +177,15 @@ def _add_panel_parser(sub, common) -> None:
         sp.add_argument("--sandbox", choices=SANDBOXES, help="override the manifest's sandbox")
         sp.add_argument("--timeout", type=seconds, help="seconds per program run, > 0 (overrides the manifest)")
         common(sp)
+
+    build = psub.add_parser("build", help="add invalid candidates made from mutants of the reference, "
+                                          "labelled by the verifier, each with a witness")
+    build.add_argument("task")
+    build.add_argument("--max-invalid", type=positive_int, default=5, help="mutants to keep (default 5)")
+    build.add_argument("--seed", type=int, default=0, help="the same seed gives the same panel (default 0)")
+    build.add_argument("--out", help="write into a copy of the task at this new folder instead of the task")
+    engine_options(build)
+    build.set_defaults(func=cmd_panel_build)
 
     label = psub.add_parser("label", help="label implementations from a jsonl file ({id, code} or {id, patch} "
                                           "rows) with the verifier and add them to the panel")
