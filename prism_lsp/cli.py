@@ -126,7 +126,8 @@ def cmd_check(args: argparse.Namespace, out: Console, err: Console) -> int:
     from prism_lsp.console.check import check_panel
 
     task = load_task(Path(args.task))
-    return check_panel(task, out, usable_cache_dir(args.cache_dir), as_json=args.json)
+    return check_panel(task, out, usable_cache_dir(args.cache_dir), as_json=args.json,
+                       sandbox=getattr(args, "sandbox", None))
 
 
 def _panel_task(args: argparse.Namespace):
@@ -195,6 +196,12 @@ def _add_panel_parser(sub, common) -> None:
     engine_options(label)
     label.set_defaults(func=cmd_panel_label)
 
+    pcheck = psub.add_parser("check", help="the same as `prism check`: is the panel fit to judge suites")
+    pcheck.add_argument("task")
+    pcheck.add_argument("--sandbox", choices=SANDBOXES, help="override the manifest's sandbox")
+    common(pcheck)
+    pcheck.set_defaults(func=cmd_check)
+
     sens = psub.add_parser("sensitivity", help="expected joint success of SUITE on every sub-panel size")
     sens.add_argument("task")
     sens.add_argument("suite")
@@ -235,8 +242,10 @@ def build_parser() -> argparse.ArgumentParser:
     common(run)
     run.set_defaults(func=cmd_run)
 
-    check = sub.add_parser("check", help="check that a task's panel is well formed and every candidate builds")
+    check = sub.add_parser("check", help="check that a task's panel is well formed, every candidate builds, "
+                                         "and the panel is fit to judge suites")
     check.add_argument("task")
+    check.add_argument("--sandbox", choices=SANDBOXES, help="override the manifest's sandbox")
     common(check)
     check.set_defaults(func=cmd_check)
 

@@ -51,8 +51,7 @@ def probe_candidates(session: EngineSession, task: Task, new: list[Candidate], *
     text = seed_text(task)
     panel = replace(task, candidates=(*task.candidates, *new))
     search = search_panel(session, panel, text, sandbox=sandbox, targets={c.id for c in new})
-    out = Probing(witnesses=dict(search.result.witnesses), entries=[e.spec for e in search.entries],
-                  inputs=search.result.inputs)
+    out = Probing(witnesses=dict(search.result.witnesses), entries=[e.spec for e in search.entries])
     programs = [p for p in programs_of(panel, session.cache) if p.id != BASELINE]
     if not search.entries or not programs:
         return out
@@ -65,6 +64,7 @@ def probe_candidates(session: EngineSession, task: Task, new: list[Candidate], *
     for entry in [e for e in search.entries if any(c.entry == e.spec for c in calls)]:
         seeds = [c.args for c in calls if c.entry == entry.spec]
         inputs = generate(seeds, dictionary)
+        out.inputs += len(inputs)
         seen = prober.probe(programs, entry.spec, [repr(a) for a in inputs])
         for pid, behaviours in seen.items():
             signatures[pid] += [(b.value, b.exception, b.mutated, b.error) for b in behaviours]
