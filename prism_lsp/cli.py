@@ -22,6 +22,7 @@ from prism_lsp.engine.session import EngineSession, RunOptions
 from prism_lsp.engine.static import weak_assertion_findings
 from prism_lsp.materialize.cache import default_cache_dir
 from prism_lsp.model.manifest import MAX_TIMEOUT_S, ManifestError
+from prism_lsp.panel.verifier import VerifierError
 from prism_lsp.sandbox import SandboxUnavailable
 from prism_lsp.sandbox.select import NAMES as SANDBOXES
 from prism_lsp.tasks import find_task_root, load_task
@@ -283,7 +284,7 @@ def prism_main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         code = args.func(args, out, err)
-    except (ManifestError, UsageError) as exc:
+    except (ManifestError, UsageError, VerifierError) as exc:
         code = _fail(err, str(exc))
     except SandboxUnavailable as exc:
         code = _fail(err, str(exc))

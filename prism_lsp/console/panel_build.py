@@ -29,8 +29,8 @@ def build_command(task: Task, cache_dir: Path, console: Console, options: BuildO
                           "kept": kept, "seconds": round(result.elapsed_s, 2)}, indent=2))
         return 0 if kept else 1
     if result.labelled_by == "witnesses":
-        console.print("no verifier in the manifest: labels come from witnesses against the reference and the "
-                      "other valid candidates (add `[verifier] suite = ...` for labels you can trust)")
+        console.print(Text("no verifier in the manifest: labels come from witnesses against the reference and the "
+                           "other valid candidates (add `[verifier] suite = ...` for labels you can trust)"))
     console.print(f"{result.generated} mutants of the reference, {result.tried} tried, {len(kept)} kept "
                   f"in {result.elapsed_s:.1f} s")
     for reason, n in sorted(result.dropped.items()):

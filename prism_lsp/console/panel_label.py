@@ -11,7 +11,7 @@ from rich.text import Text
 
 from prism_lsp.engine.session import EngineSession
 from prism_lsp.model.task import Task
-from prism_lsp.panel.label import label_diffs
+from prism_lsp.panel.label import label_by_witnesses, label_diffs
 from prism_lsp.panel.samples import read_samples
 from prism_lsp.panel.write import NewCandidate, append_candidates
 
@@ -22,7 +22,10 @@ def label_rows(task: Task, rows: Path, cache_dir: Path, console: Console, *, san
     with EngineSession(cache_dir) as session:
         samples = read_samples(task, session.cache, rows)
         readable = {s.id: s.diff for s in samples if not s.error}
-        judged = label_diffs(session, task, readable, "sample", sandbox=sandbox, timeout_s=timeout_s)
+        if task.verifier is not None:
+            judged = label_diffs(session, task, readable, "sample", sandbox=sandbox, timeout_s=timeout_s)
+        else:
+            judged = label_by_witnesses(session, task, readable, "sample", sandbox=sandbox)
     results = []
     new = []
     for s in samples:
@@ -32,16 +35,21 @@ def label_rows(task: Task, rows: Path, cache_dir: Path, console: Console, *, san
         results.append({"row": s.row, "id": s.id, "label": label, "error": error,
                         "failed": list(j.failed) if j and label == "invalid" else []})
         if label:
-            note = "sample; verifier failures: " + ", ".join(j.failed) if label == "invalid" else "sample"
+            why = "verifier failures" if task.verifier is not None else "witness"
+            note = f"sample; {why}: " + ", ".join(j.failed) if label == "invalid" else "sample"
             new.append(NewCandidate(id=s.id, label=label, origin="sample", diff=s.diff, note=note))
     if new:
         append_candidates(task, new)
     ok = all(r["label"] for r in results)
+    by = "verifier" if task.verifier is not None else "witnesses"
     if as_json:
-        print(json.dumps({"task": task.id, "rows": results, "written": [c.id for c in new]}, indent=2))
+        print(json.dumps({"task": task.id, "labelled_by": by, "rows": results, "written": [c.id for c in new]}, indent=2))
         return 0 if ok else 1
+    if by == "witnesses":
+        console.print(Text("no verifier in the manifest: labels come from witnesses against the reference and the "
+                           "other valid candidates (add `[verifier] suite = ...` for labels you can trust)"))
     table = Table(header_style="bold")
-    for col in ("row", "id", "label", "verifier tests failed / why no label"):
+    for col in ("row", "id", "label", "verifier tests failed / witness / why no label"):
         table.add_column(col)
     for r in results:
         label = Text(r["label"] or "none", style="green" if r["label"] == "valid" else

@@ -136,7 +136,9 @@ def build_panel(session: EngineSession, task: Task, options: BuildOptions = Buil
     seen_signatures: set = set()
     for cid in tried:  # in the seeded order
         sig = probing.signatures.get(cid)
-        if cid in probing.crash_only:
+        if cid in probing.unprobed:
+            result.dropped["could not be probed (does not import, or hangs)"] += 1
+        elif cid in probing.crash_only:
             result.dropped["crashes on every one of the suites' own inputs"] += 1
         elif cid not in probing.witnesses:
             result.dropped["no witness (open dimension or equivalent)"] += 1

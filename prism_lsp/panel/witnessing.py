@@ -14,6 +14,7 @@ from pathlib import Path
 from prism_lsp.engine.session import EngineSession
 from prism_lsp.model.task import Candidate, Task
 from prism_lsp.witness import BASELINE, Witness, prober_for, programs_of, search_panel
+from prism_lsp.witness.entry import entry_points
 from prism_lsp.witness.inputs import generate, program_literals
 from prism_lsp.witness.seeds import suite_calls
 
@@ -43,15 +44,45 @@ class Probing:
     signatures: dict[str, Signature] = field(default_factory=dict)  # every program but the initial one
     entries: list[str] = field(default_factory=list)
     inputs: int = 0
+    unprobed: dict[str, str] = field(default_factory=dict)  # new candidate id -> why it could not be probed
+
+# Calls tried first on each new candidate: one that fails all of them (does not import, hangs)
+# is left out of the search, where every one of hundreds of inputs would cost it a time-out.
+SCREEN_CALLS = 3
+
+
+def _screen(session: EngineSession, panel: Task, new: list[Candidate], text: str,
+            sandbox: str | None) -> dict[str, str]:
+    """New candidates that fail every one of the suites' smallest calls: id -> the error."""
+    entries = [e for e in entry_points(text, panel.initial, panel.entry) if e.local_names or panel.entry]
+    calls = suite_calls(text, entries)
+    programs = [p for p in programs_of(panel, session.cache) if p.id in {c.id for c in new}]
+    if not calls or not programs:
+        return {}
+    prober = prober_for(session.pool_for(panel, sandbox), panel)
+    failing: dict[str, str] = {}
+    for n, entry in enumerate(e for e in entries if any(c.entry == e.spec for c in calls)):
+        smallest = sorted({repr(c.args) for c in calls if c.entry == entry.spec}, key=lambda r: (len(r), r))
+        seen = prober.probe(programs, entry.spec, smallest[:SCREEN_CALLS])
+        for pid, behaviours in seen.items():
+            errors = [b.error for b in behaviours if b.error is not None]
+            if len(errors) == len(behaviours) and (n == 0 or pid in failing):
+                failing.setdefault(pid, errors[0])
+            else:
+                failing.pop(pid, None)
+    return failing
 
 
 def probe_candidates(session: EngineSession, task: Task, new: list[Candidate], *,
                      sandbox: str | None = None) -> Probing:
     """Witnesses, crash-only verdicts and signatures for `new` (and signatures for the panel)."""
     text = seed_text(task)
+    unprobed = _screen(session, replace(task, candidates=(*task.candidates, *new)), new, text, sandbox)
+    new = [c for c in new if c.id not in unprobed]
     panel = replace(task, candidates=(*task.candidates, *new))
     search = search_panel(session, panel, text, sandbox=sandbox, targets={c.id for c in new})
-    out = Probing(witnesses=dict(search.result.witnesses), entries=[e.spec for e in search.entries])
+    out = Probing(witnesses=dict(search.result.witnesses), entries=[e.spec for e in search.entries],
+                  unprobed=unprobed)
     programs = [p for p in programs_of(panel, session.cache) if p.id != BASELINE]
     if not search.entries or not programs:
         return out
