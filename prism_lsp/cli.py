@@ -131,6 +131,14 @@ def cmd_check(args: argparse.Namespace, out: Console, err: Console) -> int:
                        sandbox=getattr(args, "sandbox", None))
 
 
+def _needs(module: str, what: str) -> None:
+    """A `UsageError` naming the extra to install when an optional library is missing."""
+    import importlib.util
+
+    if importlib.util.find_spec(module) is None:
+        raise UsageError(f"{what} needs {module}: pip install 'prism-lsp[panel]'")
+
+
 def _panel_task(args: argparse.Namespace):
     """The task to work on: TASK itself, or a copy of it at `--out` (TASK is then left untouched)."""
     task = load_task(Path(args.task))
@@ -152,6 +160,7 @@ def cmd_panel_label(args: argparse.Namespace, out: Console, err: Console) -> int
 
 
 def cmd_panel_build(args: argparse.Namespace, out: Console, err: Console) -> int:
+    _needs("libcst", "prism panel build")
     from prism_lsp.console.panel_build import build_command
     from prism_lsp.panel.build import BuildOptions
 
@@ -160,6 +169,8 @@ def cmd_panel_build(args: argparse.Namespace, out: Console, err: Console) -> int
 
 
 def cmd_panel_sensitivity(args: argparse.Namespace, out: Console, err: Console) -> int:
+    if args.plot:
+        _needs("matplotlib", "--plot")
     from prism_lsp.console.sensitivity import run_sensitivity
 
     suite_path = Path(args.suite)
