@@ -42,6 +42,7 @@ import {
 } from './install';
 import { ResolvedInterpreter, expandPath, interpreterFromPythonApi, resolveInterpreter, withTimeout } from './interpreter';
 import { SECTION, ServerSettings, toServerSettings } from './settings';
+import { registerPanelCommands } from './panelCommands';
 import { STATUS_NOTIFICATION, StatusStore, formatStatus, parseStatus } from './status';
 
 const PYTHON_EXTENSION_ID = 'ms-python.python';
@@ -593,6 +594,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
   );
 
+  registerPanelCommands(context, () => running?.command, () => output);
   await restartServerNow();
 }
 
