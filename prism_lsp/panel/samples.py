@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from prism_lsp.materialize import TreeCache
 from prism_lsp.model.task import Task
@@ -31,8 +31,13 @@ class Sample:
 
 
 def _target_file(task: Task, cache: TreeCache, row: dict) -> str:
-    if isinstance(row.get("file"), str):
-        return row["file"]
+    if "file" in row:
+        rel = row["file"]
+        # A row is untrusted: its path must name a file inside the program tree.
+        if not isinstance(rel, str) or not rel or PurePosixPath(rel).is_absolute() or \
+                ".." in PurePosixPath(rel).parts or "\\" in rel or rel.split("/")[0] == ".git":
+            raise ValueError(f"`file` must be a relative path inside the program, got {rel!r}")
+        return PurePosixPath(rel).as_posix()
     changed = sorted(rel for rel in cache.candidate(task, task.reference).changed if rel.endswith(".py"))
     if len(changed) != 1:
         raise ValueError(f"`code` needs a `file` key: the reference changes {len(changed)} Python files "

@@ -19,6 +19,7 @@ ROWS = [
     {"id": "good", "code": GOOD},
     {"id": "Not An Id", "code": GOOD},
     {"id": "both", "code": GOOD, "patch": "x"},
+    {"id": "escapes", "code": GOOD, "file": "../../etc/passwd"},
 ]
 
 
@@ -35,7 +36,7 @@ def test_label_rows_with_the_verifier(tmp_path, capsys, cache_dir):
     data = json.loads(capsys.readouterr().out)
     assert code == 1  # some rows could not be labelled
     by_row = {r["row"]: r for r in data["rows"]}
-    assert sorted(by_row) == list(range(1, 9))  # nothing lost
+    assert sorted(by_row) == list(range(1, 10))  # nothing lost
     assert by_row[1]["label"] == "valid" and not by_row[1]["error"]
     assert by_row[2]["label"] == "invalid"
     assert "test_returned_lower_case_and_stripped" in by_row[2]["failed"]
@@ -44,7 +45,8 @@ def test_label_rows_with_the_verifier(tmp_path, capsys, cache_dir):
     assert "used by an earlier row" in by_row[5]["error"]
     assert "[a-z0-9._-]+" in by_row[6]["error"]
     assert "exactly one of `code`" in by_row[7]["error"]
-    assert by_row[8]["error"].startswith("not JSON")
+    assert "relative path inside the program" in by_row[8]["error"]
+    assert by_row[9]["error"].startswith("not JSON")
     assert data["written"] == ["good", "no-lower"]
     task = load_task(out)
     added = {c.id: c for c in task.candidates if c.origin == "sample"}
