@@ -69,6 +69,8 @@ def matches(path: Path, patterns: tuple[str, ...]) -> bool:
 def not_a_suite(path: Path, task: Task) -> str | None:
     """Why the file at `path` is not a suite of `task` (a phrase for "not run: ..."), or None."""
     path = path.resolve()
+    if task.verifier is not None and path == task.verifier.resolve():
+        return "this file is the task's verifier (trusted: it decides validity), not a suite"
     initial = task.initial.resolve()
     # When the initial program is the task root itself, its location says nothing.
     if initial != task.root.resolve() and path.is_relative_to(initial):

@@ -33,3 +33,12 @@ def test_bad_origin_is_named(tmp_path):
     with pytest.raises(ManifestError) as err:
         load_task(make(tmp_path, TASK + GOOD_CANDIDATES.replace('overlay = "bad"', 'overlay = "bad"\norigin = "llm"')))
     assert err.value.key == "candidate[1] (bad).origin" and "'llm'" in err.value.problem
+
+
+def test_the_verifier_is_never_a_suite_under_judgement():
+    from prism_lsp.tasks.suites import not_a_suite
+    from tests.conftest import FIXTURES
+
+    task = load_task(FIXTURES / "top-tags")
+    assert "verifier" in not_a_suite(task.verifier, task)
+    assert not_a_suite(FIXTURES / "top-tags" / "suites" / "test_strong.py", task) is None
