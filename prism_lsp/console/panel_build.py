@@ -26,7 +26,7 @@ def build_command(task: Task, cache_dir: Path, console: Console, options: BuildO
     if as_json:
         print(json.dumps({"task": written.id, "labelled_by": result.labelled_by, "generated": result.generated,
                           "tried": result.tried, "dropped": dict(sorted(result.dropped.items())),
-                          "kept": kept, "seconds": round(result.elapsed_s, 2)}, indent=2))
+                          "kept": kept, "notes": result.notes, "seconds": round(result.elapsed_s, 2)}, indent=2))
         return 0 if kept else 1
     if result.labelled_by == "witnesses":
         console.print(Text("no verifier in the manifest: labels come from witnesses against the reference and the "
@@ -35,6 +35,8 @@ def build_command(task: Task, cache_dir: Path, console: Console, options: BuildO
                   f"in {result.elapsed_s:.1f} s")
     for reason, n in sorted(result.dropped.items()):
         console.print(f"  dropped {n}: {reason}")
+    for note in result.notes:
+        console.print(Text(f"note: {note}", style="yellow"))
     table = Table(header_style="bold")
     for col in ("candidate", "change", "witness"):
         table.add_column(col)

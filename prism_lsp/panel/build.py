@@ -22,9 +22,13 @@ from prism_lsp.model.task import Task
 from prism_lsp.panel.diffs import tree_diff
 from prism_lsp.panel.label import label_diffs, staged_candidates
 from prism_lsp.panel.mutate import Mutant, mutants_of
+from prism_lsp.panel.verifier import reference_seconds
 from prism_lsp.panel.witnessing import probe_candidates
 from prism_lsp.panel.write import NewCandidate, replace_mutants
 from prism_lsp.witness import Witness
+
+
+MIN_MUTANT_TIMEOUT_S = 2.0
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,7 @@ class BuildResult:
     dropped: Counter = field(default_factory=Counter)   # reason -> how many
     kept: list[Kept] = field(default_factory=list)
     elapsed_s: float = 0.0
+    notes: list[str] = field(default_factory=list)
 
 
 def _ids(mutants: list[Mutant]) -> list[str]:
@@ -107,6 +112,12 @@ def build_panel(session: EngineSession, task: Task, options: BuildOptions = Buil
     task = replace(task, candidates=tuple(c for c in task.candidates if not (
         c.origin == "mutant" and c.source.resolve().is_relative_to(generated))))
     result = BuildResult(labelled_by="verifier" if task.verifier else "witnesses")
+    timeout_s = options.timeout_s
+    if task.verifier is not None:
+        # Checked before anything else; a mutant that loops forever then costs a few times the
+        # reference's run, not the task's whole limit.
+        reference_s = reference_seconds(session, task, sandbox=options.sandbox)
+        timeout_s = timeout_s or min(task.timeout_s, max(MIN_MUTANT_TIMEOUT_S, 10 * reference_s))
     ids, mutants, diffs = generate_mutants(session, task)
     result.generated = len(ids)
     order = list(range(len(ids)))
@@ -117,7 +128,7 @@ def build_panel(session: EngineSession, task: Task, options: BuildOptions = Buil
     tried = {ids[i]: diffs[ids[i]] for i in order}
     failed: dict[str, tuple[str, ...]] = {}
     if task.verifier is not None:
-        judged = label_diffs(session, task, tried, "mutant", sandbox=options.sandbox, timeout_s=options.timeout_s)
+        judged = label_diffs(session, task, tried, "mutant", sandbox=options.sandbox, timeout_s=timeout_s)
         for cid, j in judged.items():
             if j.label is None:
                 result.dropped["does not run (import error, timeout...)"] += 1
@@ -131,6 +142,9 @@ def build_panel(session: EngineSession, task: Task, options: BuildOptions = Buil
     with tempfile.TemporaryDirectory(prefix="prism-build-") as tmp:
         staged = staged_candidates(Path(tmp), tried, "mutant")
         probing = probe_candidates(session, task, staged, sandbox=options.sandbox)
+    if tried and not probing.entries:
+        result.notes.append("no entry point called with literal arguments in the verifier or the task's "
+                            "suites: witness search has no inputs, so no mutant can be kept")
     panel_signatures = {probing.signatures.get(c.id) for c in task.candidates}
     kept: list[Kept] = []
     seen_signatures: set = set()

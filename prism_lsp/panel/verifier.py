@@ -73,6 +73,14 @@ def check_verifier(task: Task, run: PanelRun) -> None:
         raise VerifierError(f"{name} does not pass on the reference ({_why(ref)}); a verifier must accept it")
 
 
+def reference_seconds(session: EngineSession, task: Task, *, sandbox: str | None = None) -> float:
+    """Check the verifier on the initial program and the reference alone; the reference's run time."""
+    run = session.run(replace(task, candidates=(task.reference,)), verifier_suite(task),
+                      RunOptions(sandbox=sandbox, reveal="full"))
+    check_verifier(task, run)
+    return run.results[0][1].duration_ms / 1000
+
+
 def run_verifier(session: EngineSession, task: Task, candidates: list[Candidate] | None = None, *,
                  sandbox: str | None = None, timeout_s: float | None = None) -> list[Judgement]:
     """Judge `candidates` (default: the whole panel) with the task's verifier, checked first.
