@@ -8,6 +8,7 @@ from pathlib import Path
 from prism_lsp.engine.session import EngineSession
 from prism_lsp.model.task import Candidate, Task
 from prism_lsp.panel.verifier import Judgement, run_verifier
+from prism_lsp.panel.witnessing import probe_candidates
 
 
 def staged_candidates(folder: Path, diffs: dict[str, str], origin: str) -> list[Candidate]:
@@ -36,8 +37,6 @@ def label_by_witnesses(session: EngineSession, task: Task, diffs: dict[str, str]
                        sandbox: str | None = None) -> dict[str, Judgement]:
     """Without a verifier: invalid when a witness tells it apart from every valid candidate, valid
     when none does (it differs at most where they disagree), no label when it could not be probed."""
-    from prism_lsp.panel.witnessing import probe_candidates
-
     with tempfile.TemporaryDirectory(prefix="prism-label-") as tmp:
         candidates = staged_candidates(Path(tmp), diffs, origin)
         probing = probe_candidates(session, task, candidates, sandbox=sandbox)
