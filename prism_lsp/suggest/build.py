@@ -43,6 +43,7 @@ class Suggestion:
     verified: Verified
     fixes: list[str] = field(default_factory=list)  # program ids it newly rejects / accepts ("initial" too)
     witness: Witness | None = None
+    adds: list[str] = field(default_factory=list)  # tests a relaxation adds to keep rejecting what it rejected
 
 
 def _accepted(r: ProgramResult) -> bool:
@@ -63,7 +64,7 @@ def _reached_test(run: PanelRun, program: str) -> str | None:
 
 
 def _witness_suggestions(task: Task, suite: Suite, run: PanelRun, search: PanelSearch,
-                         session: EngineSession, options: RunOptions) -> list[Suggestion]:
+                         session: EngineSession, options: RunOptions, taken: set[str]) -> list[Suggestion]:
     tree = ast.parse(suite.text)
     wanted = [c.id for c, r in run.results if not c.valid and _accepted(r)]
     if run.baseline.outcome == "pass":
@@ -75,7 +76,6 @@ def _witness_suggestions(task: Task, suite: Suite, run: PanelRun, search: PanelS
             groups.setdefault(statement_text(w), []).append(w)
     if not groups:
         return []
-    taken = test_names(tree)
     has_pytest = imports_pytest(tree)
     planned: list[tuple[str, list[Witness], Edit]] = []
     for ws in groups.values():
@@ -137,8 +137,24 @@ def _view_key(value: object, view) -> str | None:
     return repr(seen) if round_trips(seen) else None
 
 
+def _compensation(task: Task, suite: Suite, tree: ast.Module, session: EngineSession, options: RunOptions,
+                  lost: set[str], taken: set[str]) -> list[tuple[str, list[str]]] | None:
+    """New tests (name, body) rejecting every program of `lost`, or None when one has no witness."""
+    found = search_panel(session, task, suite.text, sandbox=options.sandbox, targets=lost).result.witnesses
+    if not lost <= set(found):
+        return None
+    tests: dict[str, tuple[str, list[str]]] = {}
+    for pid in sorted(lost):
+        w = found[pid]
+        fn = snake(w.entry.split(":")[1])
+        if statement_text(w) not in tests:
+            base = f"test_{fn}_leaves_input_unchanged" if w.kind == "mutates" else f"test_{fn}_case"
+            tests[statement_text(w)] = (fresh_name(base, taken), witness_body(w, imports_pytest(tree)))
+    return list(tests.values())
+
+
 def _relax_suggestions(task: Task, suite: Suite, run: PanelRun, search: PanelSearch,
-                       session: EngineSession, options: RunOptions) -> list[Suggestion]:
+                       session: EngineSession, options: RunOptions, taken: set[str]) -> list[Suggestion]:
     tree = ast.parse(suite.text)
     by_line: dict[int, set[str]] = {}
     for c, r in run.results:
@@ -163,8 +179,17 @@ def _relax_suggestions(task: Task, suite: Suite, run: PanelRun, search: PanelSea
         if not all(b.judged and not b.exception and decode(b.value) is not OPAQUE for b in behaviours):
             continue  # only values the valid candidates return can be written into the suite
         for statement in _relaxations([b.value for b in behaviours], target.call_source):
-            edit = replace_assert_edit(suite.text, target, statement)
+            edit = replace_assert_edit(suite.text, tree, target, statement)
             check = session.run(task, Suite(suite.rel_path, apply_edits(suite.text, [edit])), options)
+            extra: list[tuple[str, list[str]]] = []
+            lost = rejected_before - {c.id for c, r in check.results if not c.valid and r.outcome == "fail"}
+            if lost:
+                # The relaxed assert was all that rejected these: the same edit adds their witnesses.
+                extra = _compensation(task, suite, tree, session, options, lost, taken)
+                if extra is None:
+                    continue
+                edit = replace_assert_edit(suite.text, tree, target, statement, extra)
+                check = session.run(task, Suite(suite.rel_path, apply_edits(suite.text, [edit])), options)
             still_failing = any(c.valid and any(t.outcome != "pass" and t.line == line for t in r.tests)
                                 or (c.valid and r.outcome == "error") for c, r in check.results)
             rejected_now = {c.id for c, r in check.results if not c.valid and r.outcome == "fail"}
@@ -173,7 +198,8 @@ def _relax_suggestions(task: Task, suite: Suite, run: PanelRun, search: PanelSea
             valid = [(c, r) for c, r in check.results if c.valid]
             verified = Verified(sum(_accepted(r) for _, r in valid), len(valid), len(rejected_now),
                                 sum(not c.valid for c, _ in check.results), check.baseline.outcome == "fail")
-            out.append(Suggestion("rejects-valid", line, statement, edit, verified, sorted(rejected_valid)))
+            out.append(Suggestion("rejects-valid", line, statement, edit, verified, sorted(rejected_valid),
+                                  adds=[name for name, _ in extra] if lost else []))
             break
     return out
 
@@ -190,8 +216,9 @@ def suggest(session: EngineSession, task: Task, suite: Suite, run: PanelRun,
         targets.add(BASELINE)
     if search is None:
         search = search_panel(session, task, suite.text, sandbox=options.sandbox, targets=targets)
-    found = _witness_suggestions(task, suite, run, search, session, options)
-    found += _relax_suggestions(task, suite, run, search, session, options)
+    taken = test_names(ast.parse(suite.text))  # test names, shared so no two suggestions add the same one
+    found = _witness_suggestions(task, suite, run, search, session, options, taken)
+    found += _relax_suggestions(task, suite, run, search, session, options, taken)
     return sorted(found, key=lambda s: (s.line, s.kind))
 
 

@@ -145,7 +145,20 @@ def failing_assert(text: str, tree: ast.Module, line: int, call_sources: set[str
     return None
 
 
-def replace_assert_edit(text: str, target: FailingAssert, statement: str) -> Edit:
+def replace_assert_edit(text: str, tree: ast.Module, target: FailingAssert, statement: str,
+                        extra_tests: list[tuple[str, list[str]]] = ()) -> Edit:
+    """Replace the assert with `statement`; with `extra_tests`, also add those tests right after the
+    enclosing test, in the same edit (one range: from the assert to the end of that test)."""
     lines = text.splitlines()
-    last = lines[target.end_line - 1]
-    return Edit(target.start_line - 1, 0, target.end_line - 1, len(last), target.indent + statement)
+    end = target.end_line
+    tail = ""
+    if extra_tests:
+        func = next((n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                     and n.lineno <= target.start_line <= (n.end_lineno or n.lineno)), None)
+        if func is None:
+            raise ValueError("the assert is not inside a top-level test")
+        end = func.end_lineno or end
+        tail = "\n".join(lines[target.end_line:end])
+        tail = ("\n" + tail if tail else "") + "".join(
+            "\n\n\ndef " + name + "():\n" + "\n".join(f"    {b}" if b else "" for b in body) for name, body in extra_tests)
+    return Edit(target.start_line - 1, 0, end - 1, len(lines[end - 1]), target.indent + statement + tail)
