@@ -40,7 +40,7 @@ def apply_edits(text: str, edits: list[Edit]) -> str:
 
 
 def unified_diff(old: str, new: str, rel_path: str) -> str:
-    """A diff `patch -p0` and `git apply` accept (same path on both sides)."""
+    """A diff `patch -p0` and `git apply -p0` accept (the suite's path in its task, on both sides)."""
     return "".join(difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
                                         fromfile=rel_path, tofile=rel_path))
 
