@@ -19,6 +19,7 @@ from prism_lsp.server.hover import hover_text
 from prism_lsp.server.lenses import build_lenses
 from prism_lsp.server.positions import Lines
 from prism_lsp.server.prism_server import PrismServer
+from prism_lsp.server.suggestions import suggestion_actions
 
 server = PrismServer()
 
@@ -90,15 +91,17 @@ def hover(ls: PrismServer, params: types.HoverParams) -> types.Hover | None:
 
 
 @server.feature(types.TEXT_DOCUMENT_CODE_ACTION)
-def code_action(ls: PrismServer, params: types.CodeActionParams) -> list[types.CodeAction | types.Command]:
+async def code_action(ls: PrismServer, params: types.CodeActionParams) -> list[types.CodeAction | types.Command]:
     uri = params.text_document.uri
     found = _lines(ls, uri)
     if found is None:
         return []
     check = ls.checks.get(uri)
-    return build_actions(uri, ls.scheduler.latest(uri), found[0], list(params.context.diagnostics),
-                         in_task=check is not None and check.task is not None and check.is_suite,
-                         literals=ls.supports_code_action_literals(), apply_edit=ls.supports_apply_edit())
+    version = ls.scheduler.latest(uri)
+    fixes = await suggestion_actions(ls, uri, version, found[0], found[1], list(params.context.diagnostics))
+    return fixes + build_actions(uri, version, found[0], list(params.context.diagnostics),
+                                 in_task=check is not None and check.task is not None and check.is_suite,
+                                 literals=ls.supports_code_action_literals(), apply_edit=ls.supports_apply_edit())
 
 
 async def _command(ls: PrismServer, name: str, args: tuple) -> object:

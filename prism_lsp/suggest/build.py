@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
+from prism_lsp.engine.findings import build_findings
 from prism_lsp.engine.panel import PanelRun, Suite
 from prism_lsp.engine.session import EngineSession, RunOptions
 from prism_lsp.model.outcome import ProgramResult
@@ -37,7 +38,7 @@ class Verified:
 @dataclass
 class Suggestion:
     kind: str  # the finding it answers: accepts-invalid | misses-baseline | rejects-valid
-    line: int  # 1-based line of that finding
+    line: int  # 1-based line of that finding (where the editor shows it)
     statement: str  # what the edit writes, in one line
     edit: Edit
     verified: Verified
@@ -219,7 +220,23 @@ def suggest(session: EngineSession, task: Task, suite: Suite, run: PanelRun,
     taken = test_names(ast.parse(suite.text))  # test names, shared so no two suggestions add the same one
     found = _witness_suggestions(task, suite, run, search, session, options, taken)
     found += _relax_suggestions(task, suite, run, search, session, options, taken)
+    _on_finding_lines(found, run, suite.text)
     return sorted(found, key=lambda s: (s.line, s.kind))
+
+
+def _on_finding_lines(found: list[Suggestion], run: PanelRun, text: str) -> None:
+    """Put each witness suggestion on the line of the finding it answers (where the editor shows
+    that finding), not where its new test goes."""
+    findings = build_findings(run.baseline, run.results, "full", text)
+    for s in found:
+        if s.kind == "accepts-invalid":
+            hit = next((f for f in findings if f.kind == s.kind and set(f.candidates) & set(s.fixes)), None)
+        elif s.kind == "misses-baseline":
+            hit = next((f for f in findings if f.kind == s.kind), None)
+        else:
+            continue
+        if hit is not None:
+            s.line = hit.line
 
 
 def apply_all(text: str, suggestions: list[Suggestion]) -> str:
