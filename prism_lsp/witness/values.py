@@ -14,6 +14,7 @@ search asserts in the strongest view on which every valid candidate agrees.
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -49,9 +50,14 @@ OPAQUE = Opaque()
 
 
 def decode(text: str | None) -> object:
-    """The Python value of a probe's repr, or OPAQUE."""
+    """The Python value of a probe's repr, or OPAQUE (callers must not change the value: it is shared)."""
     if text is None:
         return OPAQUE
+    return _decode(text)
+
+
+@functools.lru_cache(maxsize=65536)  # a search compares the same few reprs thousands of times
+def _decode(text: str) -> object:
     try:
         value = ast.literal_eval(text)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
