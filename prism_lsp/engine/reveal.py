@@ -6,6 +6,18 @@ from collections.abc import Sequence
 
 from prism_lsp.model.task import Candidate
 
+LEVELS = ("full", "labels", "counts")  # from most to least shown
+
+
+def strictest(*levels: str | None) -> str:
+    """The level that shows least among those given (None ignored; `full` when none is given).
+
+    Whoever starts Prism, the task's manifest and the editor settings each may hide the panel;
+    none of them can show more than another allows.
+    """
+    given = [level for level in levels if level is not None]
+    return max(given, key=LEVELS.index) if given else "full"
+
 
 def anonymous_ids(candidates: Sequence[Candidate], reveal: str) -> dict[str, str]:
     """Candidate id -> the name shown at this reveal level.

@@ -35,8 +35,8 @@ async def suggestion_actions(ls, uri: str, version: int | None, lines: Lines, te
                              diagnostics: list[types.Diagnostic]) -> list[types.CodeAction | types.Command]:
     ours = [d for d in diagnostics if d.source == SOURCE and d.code in ("accepts-invalid", "rejects-valid",
                                                                          "misses-baseline")]
-    check = ls.checks.get(uri)
-    if not ours or check is None or not check.has_results or check.task is None or check.path is None:
+    check = ls.checked(uri)
+    if not ours or check is None or check.run is None or check.task is None or check.path is None:
         return []
     if check.reveal not in SHOWN_AT or check.text != text:
         return []  # never at counts; and an edit computed for other text would land in the wrong place
