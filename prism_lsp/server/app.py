@@ -19,7 +19,7 @@ from prism_lsp.server.hover import hover_text
 from prism_lsp.server.lenses import build_lenses
 from prism_lsp.server.positions import Lines
 from prism_lsp.server.prism_server import PrismServer
-from prism_lsp.server.suggestions import suggestion_actions
+from prism_lsp.server.suggestions import open_dimension_note, suggestion_actions
 
 server = PrismServer()
 
@@ -79,13 +79,16 @@ def code_lens(ls: PrismServer, params: types.CodeLensParams) -> list[types.CodeL
 
 
 @server.feature(types.TEXT_DOCUMENT_HOVER)
-def hover(ls: PrismServer, params: types.HoverParams) -> types.Hover | None:
+async def hover(ls: PrismServer, params: types.HoverParams) -> types.Hover | None:
     found = _lines(ls, params.text_document.uri)
     if found is None:
         return None
     markdown = ls.supports_markdown_hover()
     text = hover_text(ls.checked(params.text_document.uri), parse_suite(found[1]), params.position.line + 1,
                       markdown=markdown)
+    note = await open_dimension_note(ls, params.text_document.uri, found[1], params.position.line + 1, markdown)
+    if note:
+        text = f"{text}\n\n{note}" if text else note  # the table stays first (see hover.py)
     kind = types.MarkupKind.Markdown if markdown else types.MarkupKind.PlainText
     return types.Hover(types.MarkupContent(kind, text)) if text else None
 

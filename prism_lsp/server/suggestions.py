@@ -1,8 +1,9 @@
-"""Code actions from verified suggestions: "Add `assert f(x) == y` (rejects `c`; valid 5/5 still accepted)".
+"""Code actions from verified suggestions: "Add `assert f(x) == y` (rejects `c`; valid 5/5 still accepted)",
+and the hover's note on the statement's open dimension.
 
 LSP translation only: the suggestions come from `prism_lsp.suggest` (computed once per
-buffer text, off the event loop); an action is offered on the diagnostic it answers, only
-for the text the panel ran on, and never at reveal `counts`.
+buffer text, off the event loop), open inputs from `prism_lsp.witness`; both only for the
+text the panel ran on, and never at reveal `counts`.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from prism_lsp.server.positions import Lines
 from prism_lsp.suggest import Suggestion
 from prism_lsp.suggest.memo import SHOWN_AT, SuggestionMemo
 from prism_lsp.suggest.titles import title
+from prism_lsp.witness.open_dimension import describe, open_at_line
 
 MEMO = SuggestionMemo()
 
@@ -66,3 +68,18 @@ async def suggestion_actions(ls, uri: str, version: int | None, lines: Lines, te
             actions.append(types.Command(title=name, command=APPLY_EDIT,
                                          arguments=[get_converter().unstructure(workspace_edit)]))
     return actions
+
+
+async def open_dimension_note(ls, uri: str, text: str, line: int, markdown: bool) -> str | None:
+    """What the valid candidates disagree on at 1-based `line` (None: nothing, or not shown here)."""
+    check = ls.checked(uri)
+    if check is None or check.run is None or check.task is None or check.reveal not in SHOWN_AT \
+            or check.text != text:
+        return None
+    settings = ls.settings
+    sandbox = None if settings.sandbox == "auto" else settings.sandbox
+    found = await asyncio.to_thread(open_at_line, ls.checker.session, check.task, text, line, sandbox)
+    if not found:
+        return None
+    notes = [describe(o) for o in found]
+    return "\n".join(notes if markdown else [n.replace("`", "") for n in notes])

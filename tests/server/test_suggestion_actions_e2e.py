@@ -14,6 +14,7 @@ from prism_lsp.suggest.edits import Edit, apply_edits
 from tests.server.harness import CACHE, FAST, FIXTURES, ROOT, of_kind, open_doc, replace_all, server_config
 
 WEAK = FIXTURES / "mean-rounded" / "suites" / "test_weak.py"
+OVERFIT = FIXTURES / "mean-rounded" / "suites" / "test_overfit.py"
 INVALID = ["trunc-negative", "consumes-input", "forgets-last", "median", "ceiling"]
 
 
@@ -89,3 +90,27 @@ async def test_counts_offers_no_suggestion_and_shows_no_value(counts_client):
         types.TextDocumentIdentifier(uri), types.Position(found[0].range.start.line, 4)))
     assert hover is None or ("mean_rounded([-" not in hover.contents.value
                              and not any(c in hover.contents.value for c in INVALID))
+    uri = open_doc(client, OVERFIT)
+    diags = await client.recorder.final_diagnostics(uri, 1, "rejects-valid")
+    (rv,) = of_kind(diags, "rejects-valid")
+    hover = await client.text_document_hover_async(types.HoverParams(
+        types.TextDocumentIdentifier(uri), types.Position(rv.range.start.line, 8)))
+    assert hover is None or "disagree" not in hover.contents.value
+    actions = await _actions(client, uri, [rv])
+    assert not any(a.title.startswith(("Add ", "Relax ")) for a in actions)
+
+
+@pytest.mark.slow
+async def test_relaxation_action_and_open_dimension_hover(full_client):
+    client = full_client
+    uri = open_doc(client, OVERFIT)
+    diags = await client.recorder.final_diagnostics(uri, 1, "rejects-valid")
+    (rv,) = of_kind(diags, "rejects-valid")
+    hover = await client.text_document_hover_async(types.HoverParams(
+        types.TextDocumentIdentifier(uri), types.Position(rv.range.start.line, 8)))
+    text = hover.contents.value
+    assert "valid candidates disagree on `mean_rounded([1, 4])`: " in text and "the statement leaves this open" in text
+    assert {"2", "3"} <= set(text.split("`mean_rounded([1, 4])`: ")[1].split(" —")[0].replace(" or ", ", ").split(", "))
+    actions = await _actions(client, uri, [rv])
+    relax = [a for a in actions if a.title.startswith("Relax to `assert mean_rounded([1, 4]) in {2, 3}`")]
+    assert relax and "still rejects" in relax[0].title
