@@ -50,3 +50,16 @@ def test_humaneval_import_sets_the_entry_point(tmp_path):
     src.write_text(json.dumps(row) + "\n")
     task = write_native(read_humaneval(src), tmp_path / "out")
     assert task.entry == ("solution:add",)
+
+
+def test_hypothesis_examples_follow_annotations_else_the_suites_shapes(tmp_path):
+    from prism_lsp.witness.strategies import examples
+
+    (tmp_path / "m.py").write_text("def f(xs: list[int], s: str) -> int:\n    return 0\n\ndef g(x):\n    return x\n")
+    typed = examples([([1], "a")], tmp_path, "m", "f")
+    assert typed and all(isinstance(xs, list) and all(type(i) is int for i in xs) and isinstance(s, str)
+                         for xs, s in typed)
+    assert examples([([1], "a")], tmp_path, "m", "f") == typed  # derandomized: the same every time
+    shaped = examples([([("ann", 3)], 2)], tmp_path, "m", "g")
+    assert shaped and all(isinstance(k, int) and all(isinstance(n, str) and isinstance(v, int) for n, v in players)
+                          for players, k in shaped)
