@@ -1,9 +1,11 @@
 """Suggestions, verified on the panel before they are offered.
 
-- accepts-invalid / misses-baseline: a new test checking a witness, placed after the test
-  that reaches the candidate's change (else at the end). All of them are verified by one
-  run of the suite with every new test added: each new test must pass on every valid
-  candidate and fail on the programs it is meant to reject.
+- accepts-invalid / misses-baseline: the witness's check goes at the end of the test that
+  reaches the candidate's change (matching its indentation), or into a new test right after
+  it (or at the end) when that test is parametrized, fails on a valid candidate or already
+  received a check. All of them are verified by one run of the suite with every edit made:
+  each edited or new test must pass on every valid candidate and fail on the programs it is
+  meant to reject (one check per test keeps that exact).
 - rejects-valid: the failing `assert CALL == VALUE` is relaxed to what the valid candidates
   produce (a view they agree in, else membership in their values), verified by a run of
   its own: no valid candidate fails there any more, and every invalid candidate the
@@ -20,8 +22,9 @@ from prism_lsp.engine.panel import PanelRun, Suite
 from prism_lsp.engine.session import EngineSession, RunOptions
 from prism_lsp.model.outcome import ProgramResult
 from prism_lsp.model.task import Task
-from prism_lsp.suggest.edits import (Edit, apply_edits, failing_assert, fresh_name, imports_pytest, new_test_edit,
-                                     replace_assert_edit, snake, statement_text, test_names, witness_body)
+from prism_lsp.suggest.edits import (Edit, append_to_test_edit, apply_edits, failing_assert, fresh_name,
+                                     imports_pytest, new_test_edit, replace_assert_edit, snake, statement_text,
+                                     test_names, witness_body)
 from prism_lsp.witness import BASELINE, PanelSearch, Witness, prober_for, search_panel
 from prism_lsp.witness.values import OPAQUE, VIEWS, decode, literal, round_trips
 
@@ -64,6 +67,15 @@ def _reached_test(run: PanelRun, program: str) -> str | None:
     return None
 
 
+def _common_passes(run: PanelRun) -> list:
+    """Tests that pass on every valid candidate (only those may receive a check: a failing one
+    could not say whether the check holds)."""
+    valid = [r for c, r in run.results if c.valid]
+    if not valid:
+        return []
+    return [t for t in valid[0].tests if all(_test(r, t.name) == "pass" for r in valid)]
+
+
 def _witness_suggestions(task: Task, suite: Suite, run: PanelRun, search: PanelSearch,
                          session: EngineSession, options: RunOptions, taken: set[str]) -> list[Suggestion]:
     tree = ast.parse(suite.text)
@@ -79,13 +91,22 @@ def _witness_suggestions(task: Task, suite: Suite, run: PanelRun, search: PanelS
         return []
     has_pytest = imports_pytest(tree)
     planned: list[tuple[str, list[Witness], Edit]] = []
+    extended: set[str] = set()  # tests that already received a check: one per test keeps each verifiable
+    valid_pass = {t.name for t in _common_passes(run)}
     for ws in groups.values():
         w = ws[0]
+        after = _reached_test(run, w.program)
+        body = witness_body(w, has_pytest)
+        if after and after not in extended and after in valid_pass:
+            inside = append_to_test_edit(suite.text, tree, after, body)
+            if inside is not None:
+                extended.add(after)
+                planned.append((after, ws, inside))
+                continue
         fn = w.entry.split(":")[1]
         base = f"test_{snake(fn)}_leaves_input_unchanged" if w.kind == "mutates" else f"test_{snake(fn)}_case"
         name = fresh_name(base, taken)
-        after = _reached_test(run, w.program)
-        planned.append((name, ws, new_test_edit(suite.text, tree, name, witness_body(w, has_pytest), after)))
+        planned.append((name, ws, new_test_edit(suite.text, tree, name, body, after)))
     text = apply_edits(suite.text, [e for _, _, e in planned])
     check = session.run(task, Suite(suite.rel_path, text), options)
     valid = [(c, r) for c, r in check.results if c.valid]

@@ -22,6 +22,9 @@ class Edit:
     end_line: int
     end_col: int
     new_text: str
+    # Of two insertions at one place, the lower `after` goes first: a check appended to a test
+    # (0) must stay in that test when a new test is inserted at the same place (1).
+    after: int = 0
 
 
 def _offset(lines: list[str], line: int, col: int) -> int:
@@ -32,9 +35,9 @@ def apply_edits(text: str, edits: list[Edit]) -> str:
     """`text` with every edit applied (ranges refer to the original text; they must not overlap)."""
     lines = text.splitlines(keepends=True)
     # Last first; of two insertions at one place, the later one first, so they end up in order.
-    spans = sorted(((_offset(lines, e.start_line, e.start_col), _offset(lines, e.end_line, e.end_col), i, e.new_text)
-                    for i, e in enumerate(edits)), reverse=True)
-    for start, end, _, new in spans:
+    spans = sorted(((_offset(lines, e.start_line, e.start_col), _offset(lines, e.end_line, e.end_col), e.after, i,
+                     e.new_text) for i, e in enumerate(edits)), reverse=True)
+    for start, end, _, _, new in spans:
         text = text[:start] + new + text[end:]
     return text
 
@@ -100,11 +103,35 @@ def new_test_edit(text: str, tree: ast.Module, name: str, body: list[str], after
     lines = text.splitlines(keepends=True)
     line = _end_of(tree, after_test)
     if line is not None and line < len(lines):
-        return Edit(line, 0, line, 0, f"\n\n{func}")
+        return Edit(line, 0, line, 0, f"\n\n{func}", after=1)
     end = len(lines)
     if text and not text.endswith("\n"):
-        return Edit(end - 1, len(lines[-1]), end - 1, len(lines[-1]), f"\n\n\n{func}")
-    return Edit(end, 0, end, 0, ("\n\n" if text.strip() else "") + func)
+        return Edit(end - 1, len(lines[-1]), end - 1, len(lines[-1]), f"\n\n\n{func}", after=1)
+    return Edit(end, 0, end, 0, ("\n\n" if text.strip() else "") + func, after=1)
+
+
+def append_to_test_edit(text: str, tree: ast.Module, test: str, body: list[str]) -> Edit | None:
+    """Append `body` at the end of the top-level test `test`, at its body's indentation; None when the
+    test is decorated (parametrized: the check would run once per case), has no plain body, or
+    already uses a name the body binds."""
+    func = next((n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == test),
+                None)
+    if func is None or func.decorator_list or not func.body or func.end_lineno is None:
+        return None
+    used = {n.id for n in ast.walk(func) if isinstance(n, ast.Name)}
+    if used & {"value", "arguments", "pytest"} and any(b.startswith(("value =", "arguments =", "import pytest"))
+                                                      for b in body):
+        return None
+    lines = text.splitlines(keepends=True)
+    first = lines[func.body[0].lineno - 1]
+    indent = first[: func.body[0].col_offset]
+    if indent.strip() or func.body[0].lineno == func.lineno:
+        return None  # a one-line `def test(): ...`: no block to extend
+    block = "".join(f"{indent}{line}\n" if line else "\n" for line in body)
+    end = func.end_lineno
+    if end < len(lines) or text.endswith("\n"):
+        return Edit(end, 0, end, 0, block)
+    return Edit(end - 1, len(lines[-1]), end - 1, len(lines[-1]), "\n" + block.rstrip("\n"))
 
 
 def snake(text: str) -> str:
