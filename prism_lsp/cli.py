@@ -181,25 +181,23 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--json", action="store_true", help="print the JSON report instead of tables")
         sp.add_argument("--cache-dir", help="where built program trees are cached (default ~/.cache/prism)")
 
+    def panel_run(sp: argparse.ArgumentParser, suite_help: str) -> None:
+        """TASK [SUITE] and the options of one panel run (`run`, `suggest`)."""
+        sp.add_argument("task", help="task folder (holding prism.toml), or the suite alone")
+        sp.add_argument("suite", nargs="?", help=suite_help)
+        sp.add_argument("--sandbox", choices=SANDBOXES, help="override the manifest's sandbox")
+        sp.add_argument("--timeout", type=seconds, help="seconds per program run, > 0 (overrides the manifest)")
+        sp.add_argument("--reveal", choices=("full", "labels", "counts"))
+        sp.add_argument("--workers", type=positive_int, help="programs run at once, >= 1 (default: cores)")
+        common(sp)
+
     run = sub.add_parser("run", help="run a suite on the initial program and the panel")
-    run.add_argument("task", help="task folder (holding prism.toml), or the suite alone")
-    run.add_argument("suite", nargs="?", help="the pytest file to judge")
-    run.add_argument("--sandbox", choices=SANDBOXES, help="override the manifest's sandbox")
-    run.add_argument("--timeout", type=seconds, help="seconds per program run, > 0 (overrides the manifest)")
-    run.add_argument("--reveal", choices=("full", "labels", "counts"))
-    run.add_argument("--workers", type=positive_int, help="programs run at once, >= 1 (default: cores)")
-    common(run)
+    panel_run(run, "the pytest file to judge")
     run.set_defaults(func=cmd_run)
 
     sug = sub.add_parser("suggest", help="verified edits of the suite that fix its findings (diffs; --write applies)")
-    sug.add_argument("task", help="task folder (holding prism.toml), or the suite alone")
-    sug.add_argument("suite", nargs="?", help="the pytest file to improve")
+    panel_run(sug, "the pytest file to improve")
     sug.add_argument("--write", action="store_true", help="write the suggestions into the suite file")
-    sug.add_argument("--sandbox", choices=SANDBOXES, help="override the manifest's sandbox")
-    sug.add_argument("--timeout", type=seconds, help="seconds per program run, > 0 (overrides the manifest)")
-    sug.add_argument("--reveal", choices=("full", "labels", "counts"))
-    sug.add_argument("--workers", type=positive_int, help="programs run at once, >= 1 (default: cores)")
-    common(sug)
     sug.set_defaults(func=cmd_suggest)
 
     check = sub.add_parser("check", help="check that a task's panel is well formed and every candidate builds")
