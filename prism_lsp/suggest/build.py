@@ -15,7 +15,8 @@
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 
 from prism_lsp.engine.findings import build_findings
 from prism_lsp.engine.panel import PanelRun, Suite
@@ -108,7 +109,8 @@ def _witness_suggestions(task: Task, suite: Suite, run: PanelRun, search: PanelS
         name = fresh_name(base, taken)
         planned.append((name, ws, new_test_edit(suite.text, tree, name, body, after)))
     text = apply_edits(suite.text, [e for _, _, e in planned])
-    check = session.run(task, Suite(suite.rel_path, text), options)
+    # Only the edited and new tests decide (the others' outcomes are the original run's).
+    check = session.run(task, Suite(suite.rel_path, text), replace(options, tests=tuple(n for n, _, _ in planned)))
     valid = [(c, r) for c, r in check.results if c.valid]
     before_valid = sum(_accepted(r) for c, r in run.results if c.valid)
     invalid = [(c, r) for c, r in run.results if not c.valid]
@@ -132,22 +134,24 @@ def _witness_suggestions(task: Task, suite: Suite, run: PanelRun, search: PanelS
     return out
 
 
-def _relaxations(values: list, call: str) -> list[str]:
-    """Relaxed statements for `call`, strongest first, from the valid candidates' values."""
-    out = []
+def _relaxations(values: list, call: str) -> list[tuple[str, Callable[[object], bool]]]:
+    """Relaxed statements for `call`, strongest first, from the valid candidates' values, each with
+    the test it applies to a returned value (to foresee which invalid candidates it lets through)."""
+    out: list[tuple[str, Callable[[object], bool]]] = []
     decoded = [decode(v) for v in values]
     for view in VIEWS[1:]:
         keys = [_view_key(v, view) for v in decoded]
         if all(k is not None for k in keys) and all(k == keys[0] for k in keys):
-            out.append(f"assert {view.wrap(call)} == {literal(view.apply(decoded[0]))}")
+            out.append((f"assert {view.wrap(call)} == {literal(view.apply(decoded[0]))}",
+                        lambda v, view=view, k=keys[0]: _view_key(v, view) == k))
     distinct = list(dict.fromkeys(repr(v) for v in decoded))
     objs = [decode(v) for v in distinct]
     try:
         group = set(objs)
         if round_trips(group):
-            out.append(f"assert {call} in {literal(group)}")
+            out.append((f"assert {call} in {literal(group)}", lambda v: repr(v) in distinct))
     except TypeError:
-        out.append(f"assert {call} in [{', '.join(literal(o) for o in objs)}]")
+        out.append((f"assert {call} in [{', '.join(literal(o) for o in objs)}]", lambda v: repr(v) in distinct))
     return out
 
 
@@ -159,10 +163,21 @@ def _view_key(value: object, view) -> str | None:
     return repr(seen) if round_trips(seen) else None
 
 
+def _fails_only_at(run: PanelRun, program: str, line: int) -> bool:
+    """`program` failed the suite, and only at `line`."""
+    for c, r in run.results:
+        if c.id == program:
+            failing = [t for t in r.tests if t.outcome != "pass"]
+            return r.outcome == "fail" and bool(failing) and all(t.line == line for t in failing)
+    return False
+
+
 def _compensation(task: Task, suite: Suite, tree: ast.Module, session: EngineSession, options: RunOptions,
-                  lost: set[str], taken: set[str]) -> list[tuple[str, list[str]]] | None:
+                  lost: set[str], taken: set[str], search: PanelSearch) -> list[tuple[str, list[str]]] | None:
     """New tests (name, body) rejecting every program of `lost`, or None when one has no witness."""
-    found = search_panel(session, task, suite.text, sandbox=options.sandbox, targets=lost).result.witnesses
+    found = search.result.witnesses
+    if not lost <= set(found):
+        found = search_panel(session, task, suite.text, sandbox=options.sandbox, targets=lost).result.witnesses
     if not lost <= set(found):
         return None
     tests: dict[str, tuple[str, list[str]]] = {}
@@ -200,18 +215,28 @@ def _relax_suggestions(task: Task, suite: Suite, run: PanelRun, search: PanelSea
         behaviours = [seen[p.id][0] for p in valid_programs]
         if not all(b.judged and not b.exception and decode(b.value) is not OPAQUE for b in behaviours):
             continue  # only values the valid candidates return can be written into the suite
-        for statement in _relaxations([b.value for b in behaviours], target.call_source):
-            edit = replace_assert_edit(suite.text, tree, target, statement)
-            check = session.run(task, Suite(suite.rel_path, apply_edits(suite.text, [edit])), options)
+        only_here = [p for p in search.programs.values() if p.id in rejected_before
+                     and _fails_only_at(run, p.id, line)]
+        theirs = prober.probe(only_here, call.entry, [repr(call.args)])
+        for statement, accepts in _relaxations([b.value for b in behaviours], target.call_source):
+            # Invalid candidates rejected only here, whose value the relaxed assert accepts, would get
+            # through: the same edit adds their witnesses (the run below checks the forecast).
+            lost = {pid for pid, (b,) in theirs.items() if b.judged and not b.exception
+                    and decode(b.value) is not OPAQUE and accepts(decode(b.value))}
             extra: list[tuple[str, list[str]]] = []
-            lost = rejected_before - {c.id for c, r in check.results if not c.valid and r.outcome == "fail"}
-            if lost:
-                # The relaxed assert was all that rejected these: the same edit adds their witnesses.
-                extra = _compensation(task, suite, tree, session, options, lost, taken)
-                if extra is None:
-                    continue
+            for _ in range(2):
+                if lost:
+                    extra = _compensation(task, suite, tree, session, options, lost, taken, search)
+                    if extra is None:
+                        break
                 edit = replace_assert_edit(suite.text, tree, target, statement, extra)
                 check = session.run(task, Suite(suite.rel_path, apply_edits(suite.text, [edit])), options)
+                missed = rejected_before - {c.id for c, r in check.results if not c.valid and r.outcome == "fail"}
+                if not missed or missed <= lost:
+                    break
+                lost |= missed  # the forecast missed some (an error, a value it could not read): once more
+            if extra is None:
+                continue
             still_failing = any(c.valid and any(t.outcome != "pass" and t.line == line for t in r.tests)
                                 or (c.valid and r.outcome == "error") for c, r in check.results)
             rejected_now = {c.id for c, r in check.results if not c.valid and r.outcome == "fail"}
@@ -233,11 +258,10 @@ def suggest(session: EngineSession, task: Task, suite: Suite, run: PanelRun,
         ast.parse(suite.text)
     except (SyntaxError, ValueError):
         return []
-    targets = {c.id for c, r in run.results if not c.valid and _accepted(r)}
-    if run.baseline.outcome == "pass":
-        targets.add(BASELINE)
     if search is None:
-        search = search_panel(session, task, suite.text, sandbox=options.sandbox, targets=targets)
+        # Every invalid candidate, not only those let through: a relaxation may need a witness for
+        # one the original assert rejected, and probes of all programs run in parallel anyway.
+        search = search_panel(session, task, suite.text, sandbox=options.sandbox)
     taken = test_names(ast.parse(suite.text))  # test names, shared so no two suggestions add the same one
     found = _witness_suggestions(task, suite, run, search, session, options, taken)
     found += _relax_suggestions(task, suite, run, search, session, options, taken)
