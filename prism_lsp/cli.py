@@ -1,4 +1,4 @@
-"""Command lines: `prism` (run, check, score, panel, doctor, import) and `prism-lsp` (the server).
+"""Command lines: `prism` (run, suggest, check, score, panel, doctor, import) and `prism-lsp` (the server).
 
 Thin: parse arguments, call the engine, print. Exit status of `prism run`:
 0 when jsf holds, 1 when it does not, 2 for a usage, manifest or sandbox error.
@@ -104,19 +104,33 @@ def _suite_for(task, suite_path: Path) -> Suite:
     return Suite(task.suite_rel(suite_path), suite_path.read_text(encoding="utf-8"))
 
 
-def cmd_run(args: argparse.Namespace, out: Console, err: Console) -> int:
+def _task_and_suite(args: argparse.Namespace):
+    """(task, suite path) of `prism run|suggest TASK [SUITE]`; UsageError when either is missing."""
     suite_path = Path(args.suite if args.suite else args.task)
     task_dir = Path(args.task) if args.suite else find_task_root(suite_path)
     if task_dir is None:
-        return _fail(err, f"no prism.toml found above {suite_path}; pass the task folder first")
+        raise UsageError(f"no prism.toml found above {suite_path}; pass the task folder first")
     if not suite_path.is_file():
-        return _fail(err, f"suite {suite_path} does not exist")
-    task = load_task(task_dir)
+        raise UsageError(f"suite {suite_path} does not exist")
+    return load_task(task_dir), suite_path
+
+
+def cmd_run(args: argparse.Namespace, out: Console, err: Console) -> int:
+    task, suite_path = _task_and_suite(args)
     suite = _suite_for(task, suite_path)
     cache_dir = usable_cache_dir(args.cache_dir)
     options = RunOptions(sandbox=args.sandbox, timeout_s=args.timeout, reveal=args.reveal)
     with EngineSession(cache_dir, args.workers) as session:
-        report = session.report(task, suite, options, extra_findings=weak_assertion_findings(suite.text))
+        run = session.run(task, suite, options)
+        report = session.report_of(task, suite, run, options, extra_findings=weak_assertion_findings(suite.text))
+        reveal = options.reveal or task.reveal
+        if reveal != "counts" and any(f.kind == "accepts-invalid" for f in report.findings):
+            from prism_lsp.witness import search_panel
+            from prism_lsp.witness.report import attach_witnesses
+
+            accepted = {c.id for c, r in run.results if not c.valid and r.outcome == "pass"}
+            found = search_panel(session, task, suite.text, sandbox=options.sandbox, targets=accepted)
+            attach_witnesses(report, task, run, suite.text, found.result, reveal)
     if args.json:
         print(report.model_dump_json(indent=2))
     else:
@@ -124,6 +138,19 @@ def cmd_run(args: argparse.Namespace, out: Console, err: Console) -> int:
 
         render_report(report, out)
     return 0 if report.metrics.jsf else 1
+
+
+def cmd_suggest(args: argparse.Namespace, out: Console, err: Console) -> int:
+    from prism_lsp.console.suggest import run_suggest
+
+    task, suite_path = _task_and_suite(args)
+    reveal = args.reveal or task.reveal
+    if reveal == "counts":
+        raise UsageError("reveal level `counts` shows no suggestions (there the panel is an answer key)")
+    options = RunOptions(sandbox=args.sandbox, timeout_s=args.timeout, reveal=args.reveal)
+    with EngineSession(usable_cache_dir(args.cache_dir), args.workers) as session:
+        return run_suggest(task, suite_path, _suite_for(task, suite_path), session, options, out,
+                           as_json=args.json, write=args.write)
 
 
 def cmd_check(args: argparse.Namespace, out: Console, err: Console) -> int:
@@ -247,15 +274,24 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--json", action="store_true", help="print the JSON report instead of tables")
         sp.add_argument("--cache-dir", help="where built program trees are cached (default ~/.cache/prism)")
 
+    def panel_run(sp: argparse.ArgumentParser, suite_help: str) -> None:
+        """TASK [SUITE] and the options of one panel run (`run`, `suggest`)."""
+        sp.add_argument("task", help="task folder (holding prism.toml), or the suite alone")
+        sp.add_argument("suite", nargs="?", help=suite_help)
+        sp.add_argument("--sandbox", choices=SANDBOXES, help="override the manifest's sandbox")
+        sp.add_argument("--timeout", type=seconds, help="seconds per program run, > 0 (overrides the manifest)")
+        sp.add_argument("--reveal", choices=("full", "labels", "counts"))
+        sp.add_argument("--workers", type=positive_int, help="programs run at once, >= 1 (default: cores)")
+        common(sp)
+
     run = sub.add_parser("run", help="run a suite on the initial program and the panel")
-    run.add_argument("task", help="task folder (holding prism.toml), or the suite alone")
-    run.add_argument("suite", nargs="?", help="the pytest file to judge")
-    run.add_argument("--sandbox", choices=SANDBOXES, help="override the manifest's sandbox")
-    run.add_argument("--timeout", type=seconds, help="seconds per program run, > 0 (overrides the manifest)")
-    run.add_argument("--reveal", choices=("full", "labels", "counts"))
-    run.add_argument("--workers", type=positive_int, help="programs run at once, >= 1 (default: cores)")
-    common(run)
+    panel_run(run, "the pytest file to judge")
     run.set_defaults(func=cmd_run)
+
+    sug = sub.add_parser("suggest", help="verified edits of the suite that fix its findings (diffs; --write applies)")
+    panel_run(sug, "the pytest file to improve")
+    sug.add_argument("--write", action="store_true", help="write the suggestions into the suite file")
+    sug.set_defaults(func=cmd_suggest)
 
     check = sub.add_parser("check", help="check that a task's panel is well formed, every candidate builds, "
                                          "and the panel is fit to judge suites")

@@ -17,6 +17,7 @@ from prism_lsp.witness import BASELINE, Witness, prober_for, programs_of, search
 from prism_lsp.witness.entry import entry_points
 from prism_lsp.witness.inputs import generate, program_literals
 from prism_lsp.witness.seeds import suite_calls
+from prism_lsp.witness.strategies import examples
 
 Signature = tuple
 
@@ -94,7 +95,9 @@ def probe_candidates(session: EngineSession, task: Task, new: list[Candidate], *
     signatures: dict[str, list] = {p.id: [] for p in programs}
     for entry in [e for e in search.entries if any(c.entry == e.spec for c in calls)]:
         seeds = [c.args for c in calls if c.entry == entry.spec]
-        inputs = generate(seeds, dictionary)
+        # The same inputs the search drew (so the probe cache answers them): seeds, their
+        # mutations, random inputs of their shape and Hypothesis examples.
+        inputs = generate(seeds, dictionary, extra=examples(seeds, task.initial, entry.module, entry.function))
         out.inputs += len(inputs)
         seen = prober.probe(programs, entry.spec, [repr(a) for a in inputs])
         for pid, behaviours in seen.items():

@@ -6,7 +6,7 @@ time limit. Per call the child reports, as one JSON line written as soon as
 the call returns:
 
     {"call": i, "value": repr | null, "type": "list", "exception": "ValueError" | null,
-     "mutated": bool, "error": null | "timeout" | "repr-limit" | "bad-input"}
+     "mutated": bool, "error": null | "timeout" | "repr-limit" | "output-limit" | "bad-input"}
 
 `value` is the result's `repr`, bounded by `repr_limit` characters (a longer
 one is an error, never a value). A lazy result (generator, map...) is read
@@ -37,6 +37,7 @@ import tempfile
 import time
 import types
 
+_MAX_TIMEOUTS = 3  # calls of one batch allowed to time out before the program counts as hanging
 _LAZY = (types.GeneratorType, map, filter, zip, enumerate, reversed, itertools.chain)
 
 
@@ -130,8 +131,21 @@ def _child(req: dict, wfd: int, scratch: str, set_limits, tree_path) -> None:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
     repr_limit = int(req.get("repr_limit", 2000))
+    output_limit = int(req.get("output_limit", 16 << 20))
+    timeouts, flooded = 0, False
     for i, source in enumerate(req["calls"]):
-        _write(wfd, {"call": i, **_one_call(func, source, limit_s, repr_limit)})
+        if timeouts >= _MAX_TIMEOUTS or flooded:  # too slow (or too loud) to probe: the rest stay unjudged
+            _write(wfd, {"call": i, "value": None, "type": None, "exception": None, "mutated": False,
+                         "error": "output-limit" if flooded else "timeout"})
+            continue
+        row = _one_call(func, source, limit_s, repr_limit)
+        timeouts += row["error"] == "timeout"
+        # The output file stops growing at the limit (writes are cut short, not always killed):
+        # a call that filled it is an error, whatever it returned.
+        if os.fstat(1).st_size >= output_limit:
+            flooded = True
+            row.update(value=None, exception=None, error="output-limit")
+        _write(wfd, {"call": i, **row})
     _write(wfd, {"finished": True})
     os._exit(0)
 

@@ -8,7 +8,8 @@ sorted, one item dropped or changed. Two rounds of mutation reach inputs such as
 "a repeated item with a smaller count". Literals of the program's own source
 (dictionary keys, thresholds) are swapped in for values of the same type, since
 they are where behaviour changes. Random inputs follow the observed shape of the
-arguments with a fixed seed, so a search is reproducible.
+arguments with a fixed seed, so a search is reproducible; Hypothesis examples
+(`strategies`, from the entry's annotations or the observed types) join them.
 
 Every input is an argument tuple whose `repr` is a literal that reads back equal;
 inputs are returned in the seeds' shape first (see `shape`), then smallest first.
@@ -168,9 +169,9 @@ def _fits(args: tuple, shapes: list[object]) -> bool:
 
 
 def generate(seeds: Iterable[tuple], dictionary: dict[type, list], *, limit: int = MAX_INPUTS,
-             randoms: int = 80, seed: int = 0) -> list[tuple]:
-    """Seeds, then mutations (two rounds), then random inputs of the seeds' shape; deduplicated,
-    bounded and smallest first."""
+             randoms: int = 80, seed: int = 0, extra: Iterable[tuple] = ()) -> list[tuple]:
+    """Seeds, then mutations (two rounds), then random inputs of the seeds' shape and `extra`
+    inputs (Hypothesis examples); deduplicated, bounded and smallest first."""
     seen: dict[str, tuple] = {}
 
     def add(args: tuple) -> None:
@@ -190,11 +191,10 @@ def generate(seeds: Iterable[tuple], dictionary: dict[type, list], *, limit: int
     for m in second[: limit * 4]:
         add(m)
     drawn: dict[str, tuple] = {}
-    for _ in range(randoms):
-        if seeds:
-            args = tuple(_random_like(a, rng, dictionary) for a in rng.choice(seeds))
-            if repr(args) not in seen and len(repr(args)) <= _MAX_LEN and round_trips(args):
-                drawn[repr(args)] = args
+    randomly = [tuple(_random_like(a, rng, dictionary) for a in rng.choice(seeds)) for _ in range(randoms)] if seeds else []
+    for args in [*randomly, *extra]:
+        if isinstance(args, tuple) and repr(args) not in seen and len(repr(args)) <= _MAX_LEN and round_trips(args):
+            drawn[repr(args)] = args
     shapes = [shape(s) for s in seeds]
 
     def order(a: tuple) -> tuple:

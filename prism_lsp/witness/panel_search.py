@@ -19,6 +19,7 @@ from prism_lsp.witness.inputs import generate, program_literals
 from prism_lsp.witness.probe import Program, Prober
 from prism_lsp.witness.search import SearchResult, find_witnesses
 from prism_lsp.witness.seeds import SuiteCall, suite_calls
+from prism_lsp.witness.strategies import examples
 
 BASELINE = "initial"
 _probers: weakref.WeakKeyDictionary[RunnerPool, Prober] = weakref.WeakKeyDictionary()
@@ -77,8 +78,9 @@ def search_panel(session: EngineSession, task: Task, suite_text: str, *, sandbox
         seeds = [c.args for c in calls if c.entry == entry.spec]
         if not seeds:
             continue
+        drawn = examples(seeds, task.initial, entry.module, entry.function)
         found = find_witnesses(prober, entry, valid, [p for p in others if p.id not in result.witnesses],
-                               generate(seeds, dictionary))
+                               generate(seeds, dictionary, extra=drawn))
         result.witnesses.update(found.witnesses)
         result.open_inputs += found.open_inputs
         result.inputs += found.inputs

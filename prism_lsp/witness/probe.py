@@ -19,6 +19,8 @@ from prism_lsp.witness.values import Behaviour
 
 # Errors that are the batch's, not the call's: the call never ran to the end on its own terms.
 _LOST = {"batch-timeout", "exited"}
+# Only a program that died is asked again: one that hung past the batch limit ignored its call limits.
+_RETRY = {"exited"}
 CALL_TIMEOUT_S = 1.0
 _RETRIES = 3
 
@@ -36,7 +38,7 @@ class Prober:
     """Probes programs through a runner pool; thread-safe; results cached for the prober's life."""
 
     def __init__(self, pool: RunnerPool, *, memory_mb: int = 1024, call_timeout_s: float = CALL_TIMEOUT_S,
-                 batch_timeout_s: float = 20.0):
+                 batch_timeout_s: float = 10.0):
         self.pool = pool
         self.memory_mb = memory_mb
         self.call_timeout_s = call_timeout_s
@@ -74,7 +76,7 @@ class Prober:
 
     def _submit(self, p: Program, entry: str, calls: list[str]) -> Future:
         self.requests += 1
-        budget = min(self.batch_timeout_s, 2.0 + self.call_timeout_s * len(calls))
+        budget = min(self.batch_timeout_s, 2.0 + self.call_timeout_s * len(calls))  # hundreds of calls take ~0.1 s
         return self.pool.submit({"kind": "probe", "id": f"probe:{p.id}", "tree": str(p.tree.path), "entry": entry,
                                  "calls": calls, "call_timeout_s": self.call_timeout_s, "timeout_s": budget,
                                  "memory_mb": self.memory_mb, "repr_limit": 2000})
@@ -97,9 +99,9 @@ class Prober:
                     if first_lost:  # the call that was running when the batch died: its own fault
                         first_lost = False
                         self._cache[(p.tree.digest, entry, calls[i])] = Behaviour(error=b.error)
-                    else:
+                    elif b.error in _RETRY:
                         retry.append(i)
-                    continue
+                    continue  # not cached: a later search may ask again
                 self._cache[(p.tree.digest, entry, calls[i])] = b
         return retry
 

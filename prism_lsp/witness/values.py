@@ -14,6 +14,7 @@ search asserts in the strongest view on which every valid candidate agrees.
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -49,9 +50,14 @@ OPAQUE = Opaque()
 
 
 def decode(text: str | None) -> object:
-    """The Python value of a probe's repr, or OPAQUE."""
+    """The Python value of a probe's repr, or OPAQUE (callers must not change the value: it is shared)."""
     if text is None:
         return OPAQUE
+    return _decode(text)
+
+
+@functools.lru_cache(maxsize=65536)  # a search compares the same few reprs thousands of times
+def _decode(text: str) -> object:
     try:
         value = ast.literal_eval(text)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
@@ -69,13 +75,12 @@ def round_trips(value: object) -> bool:
 
 def literal(value: object) -> str:
     """The source text of `value` in a suite (sets sorted, so the text is stable)."""
-    if isinstance(value, (set, frozenset)) and value:
+    if isinstance(value, set) and value:
         try:
             items = sorted(value)
         except TypeError:
             items = sorted(value, key=repr)
-        inner = ", ".join(literal(v) for v in items)
-        return "{" + inner + "}" if isinstance(value, set) else f"frozenset({{{inner}}})"
+        return "{" + ", ".join(literal(v) for v in items) + "}"
     return repr(value)
 
 
