@@ -66,3 +66,11 @@ def test_diversity_ignores_names_and_sees_algorithms():
     assert jaccard_distance(a, loop) > 0.5
     assert mean_pairwise_distance([a]) is None
     assert mean_pairwise_distance([a, renamed, loop]) == (0 + 2 * jaccard_distance(a, loop)) / 3
+
+
+def test_diversity_rule_warns_below_one_half():
+    from prism_lsp.panel.fitness import diversity_rule
+
+    assert diversity_rule(None).status == "skipped"
+    assert diversity_rule(0.49).status == "warning" and "0.49" in diversity_rule(0.49).detail
+    assert diversity_rule(0.5).status == "ok"
