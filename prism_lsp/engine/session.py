@@ -130,9 +130,15 @@ class EngineSession:
         """Run the panel and build its report (what `prism run` prints)."""
         with self._lease(task, options.sandbox) as pool:
             run = self._run(task, suite, options, pool, progress, cancel)
-        warning = pool.backend.warning
+        return self.report_of(task, suite, run, options, extra_findings=extra_findings)
+
+    def report_of(self, task: Task, suite: Suite, run: PanelRun, options: RunOptions = RunOptions(), *,
+                  extra_findings: list[Finding] | None = None) -> PanelReport:
+        """The report of a finished `run` (callers that also need the raw run: `prism run`, suggestions)."""
+        backend = self.pool_for(task, options.sandbox).backend
+        warning = backend.warning
         return build_report(task, suite, run, reveal=options.reveal or task.reveal, extra_findings=extra_findings,
-                            sandbox=pool.backend.name, warnings=[warning] if warning else [])
+                            sandbox=backend.name, warnings=[warning] if warning else [])
 
     def close(self) -> None:
         with self._lock:

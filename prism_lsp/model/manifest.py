@@ -16,6 +16,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 SandboxName = Literal["auto", "bubblewrap", "docker", "none"]
 Label = Literal["valid", "invalid"]
 RevealLevel = Literal["full", "labels", "counts"]
+Origin = Literal["hand", "mutant", "sample"]
 
 _ID = re.compile(r"^[a-z0-9._-]+$")
 
@@ -73,6 +74,18 @@ class TaskSection(BaseModel):
                 raise ValueError(f"expected folders relative to the program tree, inside it; got {rel!r}")
         return v
 
+    # Entry points (`module:function`) that witness search probes; inferred from the suite when absent.
+    entry: list[str] | None = None
+
+    @field_validator("entry")
+    @classmethod
+    def _entry_shape(cls, v: list[str] | None) -> list[str] | None:
+        for item in v or []:
+            module, sep, func = item.partition(":")
+            if not sep or not all(p.isidentifier() for p in module.split(".") + func.split(".")):
+                raise ValueError(f"expected \"module:function\" entries such as \"solution:mean_rounded\", got {item!r}")
+        return v
+
 
 class CandidateSection(BaseModel):
     # Strict for the same reason: lax pydantic turns `reference = "yes"` (or "no"!) into a bool.
@@ -85,6 +98,9 @@ class CandidateSection(BaseModel):
     overlay: str | None = None
     sha256: str | None = None
     note: str = ""
+    # Where the candidate came from: written by hand, a mutant of the reference (`prism panel
+    # build`), or a labelled sample such as a model's or a student's (`prism panel label`).
+    origin: Origin = "hand"
 
     @field_validator("sha256")
     @classmethod
@@ -94,10 +110,19 @@ class CandidateSection(BaseModel):
         return v
 
 
+class VerifierSection(BaseModel):
+    """The trusted suite that decides validity; it labels candidates and is never judged itself."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    suite: str
+
+
 class Manifest(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
     task: TaskSection
+    verifier: VerifierSection | None = None
     candidate: list[CandidateSection] = Field(default_factory=list)
 
 

@@ -42,6 +42,7 @@ from importlib import import_module  # noqa: E402
 
 from _prism_collector import Collector, short  # noqa: E402
 from _prism_outcome import interpret  # noqa: E402
+from _prism_probe import run_probe  # noqa: E402
 from _prism_reaper import reap_all  # noqa: E402
 
 # Our own folder must not stay importable for the programs we run.
@@ -436,7 +437,11 @@ def main() -> None:
             out.flush()
             continue
         try:
-            result = run_one(req, scratch)
+            if req.get("kind") == "probe":  # calls of an entry point, for witness search
+                result = run_probe(req, scratch, set_limits=_set_limits, tree_path=_tree_path,
+                                   after=lambda: (reap_all(), _forget_shared_files()))
+            else:
+                result = run_one(req, scratch)
         except Exception as exc:  # the runner must answer every request
             result = {"id": req.get("id"), "outcome": "error", "reason": "runner", "line": None, "tests": [],
                       "message": short(f"runner failure: {exc!r}"), "duration_ms": 0}

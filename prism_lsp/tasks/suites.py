@@ -47,6 +47,8 @@ def not_a_suite(path: Path, task: Task) -> str | None:
     included (the author's workspace: DESIGN's suite at `<initial>/<rel path>`), unless it is
     part of the program: a candidate changes it, or the program imports it."""
     path = path.resolve()
+    if task.verifier is not None and path == task.verifier.resolve():
+        return "this file is the task's verifier (trusted: it decides validity), not a suite"
     initial = task.initial.resolve()
     for cand in task.candidates:
         if cand.kind == "overlay" and path.is_relative_to(cand.source.resolve()):
