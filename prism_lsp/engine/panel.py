@@ -5,6 +5,7 @@ Pure of LSP: the CLI, the server and the benchmarks all come through here.
 
 from __future__ import annotations
 
+import secrets
 import threading
 import time
 from collections.abc import Callable
@@ -21,6 +22,7 @@ from prism_lsp.materialize import MaterializeError, ProgramTree, TreeCache
 from prism_lsp.model.outcome import ProgramResult
 from prism_lsp.model.report import CandidateOut, FindingOut, Metrics, PanelReport
 from prism_lsp.model.task import Candidate, Task
+from prism_lsp.runner._prism_protocol import RunRequest
 
 BASELINE = "initial"
 Progress = Callable[[int, int, str], None]
@@ -44,11 +46,13 @@ class PanelRun:
     elapsed_ms: float
 
 
-def _request(tree: ProgramTree, suite: Suite, task: Task, timeout_s: float | None, tests: list[str] | None,
-             program: str) -> dict:
-    return {"id": program, "tree": str(tree.path), "suite_rel": suite.rel_path, "suite_text": suite.text,
-            "changed": {k: list(v) for k, v in tree.changed.items()}, "timeout_s": timeout_s or task.timeout_s,
-            "memory_mb": task.memory_mb, "tests": tests, "command": task.test_command}
+def run_request(tree: ProgramTree, suite: Suite, task: Task, timeout_s: float | None = None,
+                tests: list[str] | None = None) -> RunRequest:
+    """The request for one program. Its id is random, never the candidate's: what runs in the
+    sandbox must not learn which candidate it is (the panel is the answer key)."""
+    return RunRequest(id=secrets.token_hex(8), tree=str(tree.path), suite_rel=suite.rel_path, suite_text=suite.text,
+                      changed={k: sorted(v) for k, v in tree.changed.items()}, timeout_s=timeout_s or task.timeout_s,
+                      memory_mb=task.memory_mb, tests=tests, command=task.test_command)
 
 
 # Files that, once changed, let a program decide its own verdict (a conftest hook can
@@ -98,7 +102,7 @@ def run_programs(task: Task, suite: Suite, pool: RunnerPool, cache: TreeCache, *
                               "the suite; a candidate may change the program, not the tests' set-up")
             continue
         trees[program] = tree
-        futures[program] = pool.submit(_request(tree, suite, task, timeout_s, tests, program), cancel)
+        futures[program] = pool.submit(run_request(tree, suite, task, timeout_s, tests), cancel)
     total = len(programs)
     done = len(ready)
     if progress and done:

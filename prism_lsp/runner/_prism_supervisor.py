@@ -1,0 +1,127 @@
+"""The supervisor of one program: fork the child, enforce its wall-clock limit, read its pipe,
+kill and reap whatever it left, clear the shared folders, and turn it all into a `Result`."""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import time
+from dataclasses import dataclass, field
+
+from _prism_child import report_fatal, run_child
+from _prism_cleanup import SharedFolders, clear_runs
+from _prism_outcome import interpret
+from _prism_protocol import Result, RunRequest
+from _prism_reaper import reap_all
+
+# What one child may write to its pipe; the rest is dropped (its own result is far smaller).
+_PIPE_LIMIT = 32 << 20
+
+
+@dataclass
+class Settings:
+    """The runner's settings, from its command line (`--scratch DIR`, `--trees HOST=HERE`,
+    `--uid-private 1`, `--private-tmp 1`)."""
+
+    scratch: str
+    # (host prefix, path here) when the sandbox mounts the tree cache elsewhere (Docker): requests name host paths.
+    trees_map: tuple[str, str] | None = None
+    uid_private: bool = False  # this runner's uid is its own (Docker)
+    private_tmp: bool = False  # /tmp and /dev/shm are this sandbox's own: clear them between programs
+    shared: SharedFolders | None = field(default=None, repr=False)
+
+    def tree_path(self, path: str) -> str:
+        if self.trees_map and (path == self.trees_map[0] or path.startswith(self.trees_map[0] + "/")):
+            return self.trees_map[1] + path[len(self.trees_map[0]):]
+        return path
+
+
+def _fork(req: RunRequest, settings: Settings) -> tuple[int, int]:
+    """(child pid, read end of its pipe)."""
+    rfd, wfd = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(rfd)
+            run_child(req, wfd, settings.scratch, settings.tree_path(req.tree), settings.uid_private)
+        except BaseException:
+            report_fatal(wfd)
+        finally:
+            os._exit(70)
+    os.close(wfd)
+    return pid, rfd
+
+
+def _wait(pid: int, rfd: int, deadline: float) -> tuple[list[bytes], int | None, bool]:
+    """(what the child wrote, its wait status or None, whether it timed out)."""
+    chunks: list[bytes] = []
+    status = None
+    timed_out = False
+    size = 0
+    eof = False
+    while True:
+        remaining = deadline - time.perf_counter()
+        if remaining <= 0:
+            timed_out = True
+            break
+        if not eof:
+            ready, _, _ = select.select([rfd], [], [], min(remaining, 0.05))
+            if ready:
+                chunk = os.read(rfd, 1 << 16)
+                if not chunk:
+                    eof = True
+                elif size < _PIPE_LIMIT:
+                    chunks.append(chunk)
+                    size += len(chunk)
+        try:
+            done, st = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            done, st = pid, 0
+        if done == pid:
+            status = st
+            break
+        if eof:
+            time.sleep(0.002)
+    if not timed_out:
+        # Drain what the child wrote just before it exited.
+        while True:
+            ready, _, _ = select.select([rfd], [], [], 0)
+            if not ready:
+                break
+            chunk = os.read(rfd, 1 << 16)
+            if not chunk:
+                break
+            if size < _PIPE_LIMIT:
+                chunks.append(chunk)
+                size += len(chunk)
+    os.close(rfd)
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except OSError:
+        pass
+    if status is None:
+        try:
+            os.kill(pid, signal.SIGKILL)
+            _, status = os.waitpid(pid, 0)
+        except (OSError, ChildProcessError):
+            pass
+    return chunks, status, timed_out
+
+
+def run_one(req: RunRequest, settings: Settings) -> Result:
+    """Run `req` in a forked child and interpret what it left.
+
+    Raises `CleanupFailed` when the program left something that could not be removed:
+    the runner must then be replaced, never run another program in that state.
+    """
+    start = time.perf_counter()
+    pid, rfd = _fork(req, settings)
+    chunks, status, timed_out = _wait(pid, rfd, start + float(req.timeout_s))
+    reap_all()
+    elapsed = (time.perf_counter() - start) * 1000
+    result = interpret(req, b"".join(chunks).strip().splitlines(), status, timed_out, elapsed)
+    if settings.shared is not None:
+        settings.shared.forget()
+    clear_runs(settings.scratch)
+    return result
