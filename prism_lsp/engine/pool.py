@@ -9,8 +9,10 @@ answer to the request it has (a malformed or unsolicited line, a line longer tha
 
 from __future__ import annotations
 
+import hmac
 import os
 import queue
+import secrets
 import select
 import sys
 import threading
@@ -19,7 +21,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 
 from prism_lsp.runner._prism_protocol import (MAX_LINE, RUNNER_KINDS, ProtocolError, Ready, Result, RunRequest,
-                                              decode, error_result)
+                                              Seal, Started, decode, error_result)
 from prism_lsp.sandbox.base import Backend, Limits, RunnerProcess
 
 # Time the runner needs beyond a program's own limit: copying the tree, reaping.
@@ -120,10 +122,19 @@ class _Worker:
         assert self.runner is not None
         self._send(request)
         deadline = time.monotonic() + float(request.timeout_s) + _GRACE_S
+        # Known only to this process and, once the program runs in its own process, the runner:
+        # a result without it was not written by the runner for this request.
+        secret = secrets.token_hex(16)
         try:
+            started = self._read_message(deadline, Started)
+            if started.id != request.id:
+                raise RunnerMisbehaved(f"the runner started request {started.id!r:.40} while given {request.id!r}")
+            self._send(Seal(request.id, secret))
             result = self._read_message(deadline, Result)
             if result.id != request.id:
                 raise RunnerMisbehaved(f"the runner answered request {result.id!r:.40} while running {request.id!r}")
+            if not hmac.compare_digest(result.secret, secret):
+                raise RunnerMisbehaved("the runner's answer lacks this request's secret")
             return result
         except TimeoutError:
             self.stop()

@@ -18,8 +18,9 @@ import traceback
 
 import pytest
 
+import _prism_isolation as isolation
 from _prism_collector import Collector, short
-from _prism_protocol import ChildReport, CollectError, Fatal, RunRequest, TestEntry
+from _prism_protocol import ChildReport, CollectError, Fatal, ProgramExit, RunRequest, TestEntry
 
 # Built-in plugins whose work a judged run never uses (measured: much of pytest's start-up).
 # `logging` (caplog) and `legacypath` (tmpdir) stay on because suites commonly use their
@@ -88,32 +89,90 @@ def json_escaped(text: str) -> str:
     return json.dumps(text)[1:-1]
 
 
-def run_child(req: RunRequest, wfd: int, scratch: str, tree_source: str, uid_private: bool) -> None:
-    """Run one program in this forked process; write its report to `wfd`; never returns."""
+RUN_DIR = "run"  # the run folder's name in the scratch folder: the same path for every program
+
+
+def run_child(req: RunRequest, wfd: int, scratch: str, tree_source: str, uid_private: bool,
+              isolate: bool, hide: list[str]) -> None:
+    """Run one program in this forked process; write its report to `wfd`; never returns.
+
+    With `isolate`, this process makes new pid and mount namespaces and forks their init, which
+    forks the program; the init reports the program's wait status through the pipe.
+    """
+    start = time.perf_counter()
     os.setsid()
     # Files the program creates are its own: other runners of a shared sandbox run as other uids.
     os.umask(0o077)
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGPIPE, signal.SIGXFSZ):
         signal.signal(sig, signal.SIG_DFL)
-    work = tempfile.mkdtemp(prefix="run-", dir=scratch)
-    out_fd = os.open(os.path.join(work, "output.log"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    null_fd = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(null_fd, 0)
-    os.dup2(out_fd, 1)
-    os.dup2(out_fd, 2)
+    work = os.path.join(scratch, RUN_DIR)
+    os.mkdir(work, 0o700)  # fails if the last program's folder stayed: never run on its leftovers
     tree = os.path.join(work, "tree")
     shutil.copytree(tree_source, tree, symlinks=True)
     suite_path = os.path.join(tree, req.suite_rel)
     os.makedirs(os.path.dirname(suite_path), exist_ok=True)
     with open(suite_path, "w", encoding="utf-8") as fh:
         fh.write(req.suite_text)
+    phases = {"copy": round((time.perf_counter() - start) * 1000, 2)}
+    if isolate:
+        isolation.new_namespaces()
+        if os.fork() != 0:
+            _wait_and_leave(wfd)
+        # pid 1 of the new pid namespace: its init. The program runs in a child of it, so it
+        # has a normal process's signals (init ignores those it has no handler for).
+        isolation.remount_for_program(hide)
+        program = os.fork()
+        if program != 0:
+            _init(program, wfd)
+    _program(req, wfd, work, tree, suite_path, uid_private, isolate, phases, start)
+
+
+def _wait_and_leave(wfd: int) -> None:
+    """Outside the namespace: wait for its init, then end (the init reports how the program ended)."""
+    os.close(wfd)
+    while True:
+        try:
+            os.waitpid(-1, 0)
+        except ChildProcessError:
+            os._exit(0)
+        except InterruptedError:
+            continue
+
+
+def _init(program: int, wfd: int) -> None:
+    """The namespace's init: reap every process until the program ended, report its wait status."""
+    isolation.close_inherited({wfd})
+    while True:
+        try:
+            pid, status = os.waitpid(-1, 0)
+        except ChildProcessError:
+            os._exit(70)
+        except InterruptedError:
+            continue
+        if pid == program:
+            break
+    write_message(wfd, ProgramExit(status))
+    os._exit(0)  # the kernel kills whatever the program left in the namespace
+
+
+def _program(req: RunRequest, wfd: int, work: str, tree: str, suite_path: str, uid_private: bool, isolate: bool,
+             phases: dict[str, float], start: float) -> None:
+    out_fd = os.open(os.path.join(work, "output.log"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    null_fd = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null_fd, 0)
+    os.dup2(out_fd, 1)
+    os.dup2(out_fd, 2)
     home = os.path.join(work, "home")
     os.makedirs(home)
     os.environ.update(HOME=home, TMPDIR=work, PYTHONHASHSEED="0")
+    for name in ("PYTEST_ADDOPTS", "PYTEST_PLUGINS"):
+        os.environ.pop(name, None)  # the runner decides how pytest runs, not the environment
     tempfile.tempdir = None  # forget the runner's cached one: tmp_path and friends land in this run's folder
     os.chdir(tree)
     sys.path.insert(0, tree)
     set_limits(req.memory_mb, req.output_limit, req.pids_max, uid_private)
+    isolation.seal({0, 1, 2, wfd}, caps=isolate)
+    phases["isolate"] = round((time.perf_counter() - start) * 1000, 2) - phases["copy"]
     if req.command:
         _run_command(req.command, wfd)
     changed = {os.path.join(tree, rel): lines for rel, lines in req.changed.items()}
@@ -122,7 +181,7 @@ def run_child(req: RunRequest, wfd: int, scratch: str, tree_source: str, uid_pri
     target = req.suite_rel
     args = [f"{target}::{t}" for t in req.tests] if req.tests else [target]
     args += pytest_args(tree)
-    start = time.perf_counter()
+    session_start = time.perf_counter()
     collector.start_probes()
     try:
         code = pytest.main(args, plugins=[collector])
@@ -135,10 +194,11 @@ def run_child(req: RunRequest, wfd: int, scratch: str, tree_source: str, uid_pri
         code = -1
         collector.collect_errors.append(CollectError(None, short("".join(traceback.format_exception_only(type(exc), exc)))))
     collector.finish_probes()
+    phases["session"] = round((time.perf_counter() - session_start) * 1000, 2)
     report = ChildReport(exit_code=int(code) if isinstance(code, int) else -1, finished=collector.session_finished,
                          interrupted=collector.interrupted, tests=list(collector.tests.values()),
                          collect_errors=collector.collect_errors, collected=collector.collected,
-                         duration_ms=round((time.perf_counter() - start) * 1000, 2))
+                         duration_ms=phases["session"], phases=phases)
     write_message(wfd, report, tree)
     os._exit(0)
 

@@ -86,10 +86,10 @@ class SharedFolders:
 
 
 def clear_runs(scratch: str) -> None:
-    """Remove the per-run folders (`run-*`) of the scratch folder; raises CleanupFailed if one stays."""
+    """Remove the per-run folder (`run`) of the scratch folder; raises CleanupFailed if it stays."""
     stuck = []
     for entry in os.listdir(scratch):
-        if entry.startswith("run-"):
+        if entry == "run" or entry.startswith("run-"):
             try:
                 remove_tree(os.path.join(scratch, entry))
             except OSError as exc:

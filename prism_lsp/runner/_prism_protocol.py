@@ -7,7 +7,8 @@ has nothing of Prism. Messages are JSON objects, one per line, each with a `kind
   host -> runner   `run` (RunRequest), then `seal` (Seal) once the runner said `started`
   runner -> host   `ready` (Ready) once, then per request `started` (Started) and `result` (Result)
   child -> runner  `start`/`done` per test (TestStart, TestDone), then `report` (ChildReport)
-                   or `fatal` (Fatal): read only by the runner, never passed on as they are
+                   or `fatal` (Fatal), and `exit` (ProgramExit) from the program's pid-1 init:
+                   read only by the runner, never passed on as they are
 
 `from_json` validates: a message of an unknown kind, a missing field or a field of the
 wrong type raises `ProtocolError` naming it; the host turns that into an `error` outcome.
@@ -275,9 +276,18 @@ class Fatal(_Message):
     message: str
 
 
+@dataclass
+class ProgramExit(_Message):
+    """Child -> runner: how the program process ended (its wait status), from its namespace's init."""
+
+    kind: ClassVar[str] = "exit"
+    _spec: ClassVar = {"status": ((int,), ...)}
+    status: int
+
+
 REQUEST_KINDS: dict[str, type[_Message]] = {m.kind: m for m in (RunRequest, Seal)}
 RUNNER_KINDS: dict[str, type[_Message]] = {m.kind: m for m in (Ready, Started, Result)}
-CHILD_KINDS: dict[str, type[_Message]] = {m.kind: m for m in (TestStart, TestDone, ChildReport, Fatal)}
+CHILD_KINDS: dict[str, type[_Message]] = {m.kind: m for m in (TestStart, TestDone, ChildReport, Fatal, ProgramExit)}
 
 
 def decode(line: bytes | str, kinds: dict[str, type[_Message]]):

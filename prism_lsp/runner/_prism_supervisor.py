@@ -7,6 +7,7 @@ import os
 import select
 import signal
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from _prism_child import report_fatal, run_child
@@ -30,6 +31,10 @@ class Settings:
     uid_private: bool = False  # this runner's uid is its own (Docker)
     private_tmp: bool = False  # /tmp and /dev/shm are this sandbox's own: clear them between programs
     shared: SharedFolders | None = field(default=None, repr=False)
+    # Give each program its own pid and mount namespaces (found out at start-up: needs CAP_SYS_ADMIN).
+    namespaces: bool = False
+    # Folders the program must not see (the tree cache): hidden in its mount namespace.
+    hide: list[str] = field(default_factory=list)
 
     def tree_path(self, path: str) -> str:
         if self.trees_map and (path == self.trees_map[0] or path.startswith(self.trees_map[0] + "/")):
@@ -44,7 +49,8 @@ def _fork(req: RunRequest, settings: Settings) -> tuple[int, int]:
     if pid == 0:
         try:
             os.close(rfd)
-            run_child(req, wfd, settings.scratch, settings.tree_path(req.tree), settings.uid_private)
+            run_child(req, wfd, settings.scratch, settings.tree_path(req.tree), settings.uid_private,
+                      settings.namespaces, settings.hide)
         except BaseException:
             report_fatal(wfd)
         finally:
@@ -109,19 +115,40 @@ def _wait(pid: int, rfd: int, deadline: float) -> tuple[list[bytes], int | None,
     return chunks, status, timed_out
 
 
-def run_one(req: RunRequest, settings: Settings) -> Result:
+def run_one(req: RunRequest, settings: Settings, started: Callable[[str], str]) -> Result:
     """Run `req` in a forked child and interpret what it left.
 
-    Raises `CleanupFailed` when the program left something that could not be removed:
-    the runner must then be replaced, never run another program in that state.
+    `started(id)` is called once the child is forked and returns the request's secret, which
+    the result is stamped with: the child never had it in its memory. Raises `CleanupFailed`
+    when the program left something that could not be removed: the runner must then be
+    replaced, never run another program in that state.
     """
     start = time.perf_counter()
     pid, rfd = _fork(req, settings)
+    forked = time.perf_counter()
+    try:
+        secret = started(req.id)
+    except BaseException:
+        _kill(pid)
+        raise
     chunks, status, timed_out = _wait(pid, rfd, start + float(req.timeout_s))
+    waited = time.perf_counter()
     reap_all()
     elapsed = (time.perf_counter() - start) * 1000
     result = interpret(req, b"".join(chunks).strip().splitlines(), status, timed_out, elapsed)
     if settings.shared is not None:
         settings.shared.forget()
     clear_runs(settings.scratch)
+    result.secret = secret
+    result.phases = {"fork": round((forked - start) * 1000, 2), **result.phases,
+                     "child": round((waited - start) * 1000, 2),
+                     "cleanup": round((time.perf_counter() - waited) * 1000, 2)}
     return result
+
+
+def _kill(pid: int) -> None:
+    try:
+        os.killpg(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    except (OSError, ChildProcessError):
+        pass

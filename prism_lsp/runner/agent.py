@@ -28,10 +28,12 @@ import _pytest.python  # noqa: E402,F401
 import _pytest.assertion.rewrite  # noqa: E402,F401
 from importlib import import_module  # noqa: E402
 
+import _prism_isolation as isolation  # noqa: E402
 from _prism_child import warm_up  # noqa: E402
 from _prism_cleanup import CleanupFailed, SharedFolders  # noqa: E402
 from _prism_collector import short  # noqa: E402
-from _prism_protocol import REQUEST_KINDS, ProtocolError, Ready, RunRequest, decode, error_result  # noqa: E402
+from _prism_protocol import (ProtocolError, Ready, RunRequest, Seal, Started, decode,  # noqa: E402
+                             error_result)
 from _prism_supervisor import Settings, run_one  # noqa: E402
 
 _HERE = os.path.dirname(os.path.realpath(__file__))
@@ -47,13 +49,14 @@ for _name in _pytest.config.default_plugins:
 
 _PR_SET_CHILD_SUBREAPER = 36
 
-# Request kind -> handler(request, settings) -> Result. Adding a kind is one line here and its
-# message class in `_prism_protocol.REQUEST_KINDS`.
-HANDLERS = {RunRequest.kind: run_one}
+# Request kind -> (message class, handler(request, settings, started) -> Result). Adding a kind
+# is one line here (its message class lives in `_prism_protocol`).
+HANDLERS = {RunRequest.kind: (RunRequest, run_one)}
 
 
 def _settings(argv: list[str]) -> Settings:
-    opts = dict(zip(argv[1::2], argv[2::2]))  # --scratch DIR, --trees HOST=HERE, --uid-private 1, --private-tmp 1
+    # --scratch DIR, --trees HOST=HERE, --uid-private 1, --private-tmp 1, --hide DIR[:DIR...]
+    opts = dict(zip(argv[1::2], argv[2::2]))
     settings = Settings(scratch=opts.get("--scratch") or tempfile.gettempdir(),
                         uid_private=opts.get("--uid-private") == "1", private_tmp=opts.get("--private-tmp") == "1")
     if "--scratch" in opts:
@@ -70,6 +73,8 @@ def _settings(argv: list[str]) -> Settings:
     if "--trees" in opts:
         host, _, here = opts["--trees"].partition("=")
         settings.trees_map = (host.rstrip("/"), here.rstrip("/"))
+    if opts.get("--hide"):
+        settings.hide = [p for p in opts["--hide"].split(":") if p]
     return settings
 
 
@@ -78,8 +83,31 @@ def _say(out, message) -> None:
     out.flush()
 
 
+class _Channel:
+    """The runner's side of the protocol on stdin/stdout."""
+
+    def __init__(self):
+        self.out = sys.stdout
+        self.inp = sys.stdin
+
+    def say(self, message) -> None:
+        _say(self.out, message)
+
+    def started(self, request_id: str) -> str:
+        """Tell the host the program runs; read back the seal (the secret of this request)."""
+        self.say(Started(request_id))
+        line = self.inp.readline()
+        if not line:
+            sys.exit(0)  # the host is gone
+        seal = decode(line, {Seal.kind: Seal})
+        if seal.id != request_id:
+            raise ProtocolError(f"seal for request {seal.id!r:.40} while running {request_id!r}")
+        return seal.secret
+
+
 def main() -> None:
     settings = _settings(sys.argv)
+    isolation.harden_runner()
     try:
         import ctypes
 
@@ -91,36 +119,43 @@ def main() -> None:
     if settings.private_tmp:
         # Only when the sandbox gave this runner a private /tmp, never on the host's own.
         settings.shared = SharedFolders(settings.scratch)
+    settings.namespaces = isolation.namespaces_available()
     # Everything imported so far is shared with every forked run: keep the collector off it.
     import gc
 
     gc.collect()
     gc.freeze()
-    out = sys.stdout
-    _say(out, Ready(python=sys.version.split()[0], pytest=pytest.__version__, pid=os.getpid()))
-    for line in sys.stdin:
-        line = line.strip()
+    channel = _Channel()
+    mechanisms = ["non-dumpable-runner", "fds-closed", "no-new-privs", "seccomp"]
+    if settings.namespaces:
+        mechanisms += ["pid-namespace", "mount-namespace", "no-capabilities"]
+    channel.say(Ready(python=sys.version.split()[0], pytest=pytest.__version__, pid=os.getpid(),
+                      isolation=mechanisms))
+    kinds = {kind: cls for kind, (cls, _) in HANDLERS.items()}
+    while True:
+        line = channel.inp.readline()
         if not line:
+            return
+        if not line.strip():
             continue
         try:
-            req = decode(line, REQUEST_KINDS)
+            req = decode(line, kinds)
         except ProtocolError as exc:
-            _say(out, error_result(None, "protocol", f"bad request: {exc}"))
+            channel.say(error_result(None, "protocol", f"bad request: {exc}"))
             continue
-        handler = HANDLERS.get(req.kind)
-        if handler is None:
-            _say(out, error_result(getattr(req, "id", None), "protocol", f"no handler for a {req.kind!r} request"))
-            continue
+        handler = HANDLERS[req.kind][1]
         try:
-            result = handler(req, settings)
+            result = handler(req, settings, channel.started)
         except CleanupFailed as exc:
             # What the program left stays: no later program may run in this runner. Answer, then end.
-            _say(out, error_result(req.id, "sandbox", short(f"the program left files that could not be removed "
-                                                           f"({exc}); its runner was replaced")))
+            channel.say(error_result(req.id, "sandbox", short(f"the program left files that could not be removed "
+                                                             f"({exc}); its runner was replaced")))
             sys.exit(3)
+        except ProtocolError as exc:
+            result = error_result(req.id, "protocol", short(f"bad seal: {exc}"))
         except Exception as exc:  # the runner must answer every request
             result = error_result(getattr(req, "id", None), "runner", short(f"runner failure: {exc!r}"))
-        _say(out, result)
+        channel.say(result)
 
 
 if __name__ == "__main__":

@@ -72,11 +72,16 @@ class BubblewrapBackend:
         # a pyenv Python in $HOME, a task's venv in /opt): exactly those are bound back, read-only.
         links = interpreter_view(python)[1]
         mounts = bind_args(runner_paths(python, [self.cache_root / "trees"]), hidden, links)
-        return [*_isolation_args(limits.tmpfs_mb, mounts),
+        # The runner keeps CAP_SYS_ADMIN and CAP_SETPCAP inside the sandbox's own user namespace
+        # (nothing on the host): it needs them to give each program its own pid and mount
+        # namespaces and to drop every capability in that program before its code runs.
+        return [*_isolation_args(limits.tmpfs_mb, mounts), "--cap-add", "CAP_SYS_ADMIN", "--cap-add", "CAP_SETPCAP",
                 "--hostname", "prism-sandbox", "--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp",
                 "--chdir", "/tmp", "--", resolve_python(python), str(AGENT), "--scratch", "/tmp/prism",
                 # /tmp and /dev/shm are this runner's own tmpfs: it may clear them between programs.
-                "--private-tmp", "1"]
+                "--private-tmp", "1",
+                # Each program sees its own tree only: the cache is hidden in its mount namespace.
+                "--hide", str(self.cache_root / "trees")]
 
     def spawn(self, python: str, limits: Limits) -> RunnerProcess:
         # The trees folder must exist now to be bound: one made later would not appear inside.

@@ -10,8 +10,8 @@ import pytest
 
 from prism_lsp.engine.pool import WARM, RunnerPool
 from prism_lsp.runner import _prism_protocol as protocol
-from prism_lsp.runner._prism_protocol import (Assertion, ChildReport, CollectError, Fatal, ProtocolError, Ready,
-                                              Result, RunRequest, Seal, Started, TestDone, TestEntry, TestStart)
+from prism_lsp.runner._prism_protocol import (Assertion, ChildReport, CollectError, Fatal, ProgramExit, ProtocolError,
+                                              Ready, Result, RunRequest, Seal, Started, TestDone, TestEntry, TestStart)
 from prism_lsp.sandbox.base import Limits, popen_runner
 
 ENTRY = TestEntry(name="test_a[1]", outcome="fail", line=4, def_line=3, message="assert 1 == 2", reason=None,
@@ -28,6 +28,7 @@ MESSAGES = [
     ChildReport(exit_code=1, finished=True, tests=[ENTRY], collect_errors=[CollectError(2, "SyntaxError")],
                 collected=1, duration_ms=2.0),
     Fatal(message="boom"),
+    ProgramExit(status=9),
 ]
 ALL_KINDS = {**protocol.REQUEST_KINDS, **protocol.RUNNER_KINDS, **protocol.CHILD_KINDS}
 
@@ -84,22 +85,44 @@ def _run(script: str) -> tuple[Result, ScriptBackend]:
         return pool.submit(request).result(timeout=60), backend
 
 
-@pytest.mark.parametrize("answer,named", [
-    ("this is not json", "malformed message (not JSON"),
-    ('{"kind": "teleport"}', "unknown message kind 'teleport'"),
-    ('{"kind": "ready", "python": "3", "pytest": "8", "pid": 1}', "unsolicited 'ready' message"),
-    ('{"kind": "result", "id": "other", "outcome": "pass"}', "answered request 'other'"),
+STARTED = '{"kind": "started", "id": "abc"}'
+
+
+@pytest.mark.parametrize("answers,named", [
+    (["this is not json"], "malformed message (not JSON"),
+    (['{"kind": "teleport"}'], "unknown message kind 'teleport'"),
+    ([READY], "unsolicited 'ready' message"),
+    (['{"kind": "result", "id": "abc", "outcome": "pass"}'], "unsolicited 'result' message"),
+    (['{"kind": "started", "id": "other"}'], "started request 'other'"),
+    ([STARTED, '{"kind": "result", "id": "other", "outcome": "pass"}'], "answered request 'other'"),
+    # A forged answer: right request, right form, but without the secret only the runner learnt.
+    ([STARTED, '{"kind": "result", "id": "abc", "outcome": "pass", "secret": "guess"}'], "lacks this request's secret"),
 ])
-def test_a_runner_that_says_anything_else_is_an_error_naming_it(answer, named):
+def test_a_runner_that_says_anything_else_is_an_error_naming_it(answers, named):
     result, _ = _run(f"""
         import sys
         print({READY!r}, flush=True)
         sys.stdin.readline()
-        print({answer!r}, flush=True)
+        for answer in {answers!r}:
+            print(answer, flush=True)
+            sys.stdin.readline()
         sys.stdin.read()
     """)
     assert result.outcome == "error" and result.reason == "sandbox"
     assert named in result.message and "replaced" in result.message
+
+
+def test_the_host_accepts_an_answer_stamped_with_the_seal_it_sent():
+    result, _ = _run(f"""
+        import json, sys
+        print({READY!r}, flush=True)
+        sys.stdin.readline()
+        print({STARTED!r}, flush=True)
+        seal = json.loads(sys.stdin.readline())
+        print(json.dumps({{"kind": "result", "id": "abc", "outcome": "fail", "secret": seal["secret"]}}), flush=True)
+        sys.stdin.read()
+    """)
+    assert result.outcome == "fail"
 
 
 def test_an_endless_line_from_a_runner_is_an_error_and_memory_stays_bounded():
