@@ -16,6 +16,7 @@ from pathlib import PurePosixPath
 from prism_lsp.engine.findings import Finding, build_findings
 from prism_lsp.engine.metrics import Verdict, task_metrics
 from prism_lsp.engine.pool import RunnerPool
+from prism_lsp.engine.pytest_config import initial_config
 from prism_lsp.engine.reveal import anonymous_ids
 from prism_lsp.engine.results import program_from_runner, program_out
 from prism_lsp.materialize import MaterializeError, ProgramTree, TreeCache
@@ -47,12 +48,14 @@ class PanelRun:
 
 
 def run_request(tree: ProgramTree, suite: Suite, task: Task, timeout_s: float | None = None,
-                tests: list[str] | None = None) -> RunRequest:
+                tests: list[str] | None = None, config: tuple[str, str] | None = None) -> RunRequest:
     """The request for one program. Its id is random, never the candidate's: what runs in the
-    sandbox must not learn which candidate it is (the panel is the answer key)."""
+    sandbox must not learn which candidate it is (the panel is the answer key). `config` is
+    the initial state's pytest configuration (`pytest_config.initial_config`)."""
     return RunRequest(id=secrets.token_hex(8), tree=str(tree.path), suite_rel=suite.rel_path, suite_text=suite.text,
                       changed={k: sorted(v) for k, v in tree.changed.items()}, timeout_s=timeout_s or task.timeout_s,
-                      memory_mb=task.memory_mb, tests=tests, command=task.test_command)
+                      memory_mb=task.memory_mb, tests=tests, command=task.test_command,
+                      config_rel=config[0] if config else None, config_text=config[1] if config else None)
 
 
 # Files that, once changed, let a program decide its own verdict (a conftest hook can
@@ -86,6 +89,7 @@ def run_programs(task: Task, suite: Suite, pool: RunnerPool, cache: TreeCache, *
     futures: dict[str, Future] = {}
     ready: dict[str, ProgramResult] = {}
     trees: dict[str, ProgramTree] = {}
+    config = None
     for program, cand in programs:
         try:
             tree = cache.baseline(task) if cand is None else cache.candidate(task, cand)
@@ -101,8 +105,10 @@ def run_programs(task: Task, suite: Suite, pool: RunnerPool, cache: TreeCache, *
                 "test-setup", f"the candidate changes {meddling}, which decides how pytest runs and judges "
                               "the suite; a candidate may change the program, not the tests' set-up")
             continue
+        if cand is None:
+            config = initial_config(tree.path, suite.rel_path)
         trees[program] = tree
-        futures[program] = pool.submit(run_request(tree, suite, task, timeout_s, tests), cancel)
+        futures[program] = pool.submit(run_request(tree, suite, task, timeout_s, tests, config), cancel)
     total = len(programs)
     done = len(ready)
     if progress and done:

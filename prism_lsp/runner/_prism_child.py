@@ -31,8 +31,11 @@ PLUGINS_OFF = ["doctest", "junitxml", "pastebin", "stepwise", "faulthandler", "c
                "unraisableexception", "threadexception", "setuponly", "setupplan"]
 
 
-def pytest_args(tree: str) -> list[str]:
+def pytest_args(tree: str, config: str | None = None) -> list[str]:
+    """pytest's arguments for a run in `tree`; `config`: the only configuration file read."""
     args = ["-q", "--no-header", "--tb=line", "-o", "enable_assertion_pass_hook=true", "--rootdir", tree]
+    if config:
+        args += ["-c", config]
     for name in PLUGINS_OFF:
         args += ["-p", f"no:{name}"]
     return args
@@ -113,6 +116,7 @@ def run_child(req: RunRequest, wfd: int, scratch: str, tree_source: str, uid_pri
     os.makedirs(os.path.dirname(suite_path), exist_ok=True)
     with open(suite_path, "w", encoding="utf-8") as fh:
         fh.write(req.suite_text)
+    config = _owned_config(req, work, tree)
     phases = {"copy": round((time.perf_counter() - start) * 1000, 2)}
     if isolate:
         isolation.new_namespaces()
@@ -124,7 +128,27 @@ def run_child(req: RunRequest, wfd: int, scratch: str, tree_source: str, uid_pri
         program = os.fork()
         if program != 0:
             _init(program, wfd)
-    _program(req, wfd, work, tree, suite_path, uid_private, isolate, phases, start)
+    _program(req, wfd, work, tree, suite_path, config, uid_private, isolate, phases, start)
+
+
+def _owned_config(req: RunRequest, work: str, tree: str) -> str:
+    """The configuration file the program is judged with: the initial state's (`config_rel`,
+    `config_text`, written over the tree's copy so paths in it mean what they meant), else an
+    empty one outside the tree. pytest reads it (`-c`) instead of any file of the tree, and
+    before any code of the program runs.
+    """
+    if not req.config_rel:
+        path = os.path.join(work, "pytest.ini")
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write("[pytest]\n")
+        return path
+    path = os.path.join(tree, req.config_rel)
+    if os.path.lexists(path) and (os.path.islink(path) or not os.path.isdir(path)):
+        os.unlink(path)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(req.config_text or "")
+    return path
 
 
 def _wait_and_leave(wfd: int) -> None:
@@ -155,7 +179,8 @@ def _init(program: int, wfd: int) -> None:
     os._exit(0)  # the kernel kills whatever the program left in the namespace
 
 
-def _program(req: RunRequest, wfd: int, work: str, tree: str, suite_path: str, uid_private: bool, isolate: bool,
+def _program(req: RunRequest, wfd: int, work: str, tree: str, suite_path: str, config: str, uid_private: bool,
+             isolate: bool,
              phases: dict[str, float], start: float) -> None:
     out_fd = os.open(os.path.join(work, "output.log"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     null_fd = os.open(os.devnull, os.O_RDONLY)
@@ -180,7 +205,7 @@ def _program(req: RunRequest, wfd: int, work: str, tree: str, suite_path: str, u
     collector.progress = lambda event: write_message(wfd, event, tree)
     target = req.suite_rel
     args = [f"{target}::{t}" for t in req.tests] if req.tests else [target]
-    args += pytest_args(tree)
+    args += pytest_args(tree, config)
     session_start = time.perf_counter()
     collector.start_probes()
     try:

@@ -17,37 +17,60 @@ SHARED_DIRS = ("/tmp", "/dev/shm")
 
 
 class CleanupFailed(Exception):
-    """Something a program left could not be removed."""
+    """Something a program left could not be removed. `result` is the answer to give for the
+    program that left it (set by the supervisor) before the runner ends."""
+
+    result = None
 
 
 def remove_tree(path: str) -> None:
-    """Remove `path` (file, link or folder of any depth and mode); raises OSError if something stays."""
-    try:
-        st = os.lstat(path)
-    except FileNotFoundError:
-        return
+    """Remove `path` (file, link or folder of any depth and mode); raises OSError if something stays.
+
+    Walks by changing into each folder (names, never long paths: a folder 3000 deep has a path
+    far beyond PATH_MAX) and never follows a link; the working folder is restored after.
+    """
+    st = os.lstat(path)
     if not stat.S_ISDIR(st.st_mode):
         os.unlink(path)
         return
-    # Depth-first without recursion: a stack of folders, each emptied, then removed once empty.
-    stack = [path]
-    while stack:
-        folder = stack[-1]
-        try:
-            os.chmod(folder, 0o700)
-        except OSError:
-            pass
-        pushed = False
-        with os.scandir(folder) as entries:
-            for entry in entries:
-                if entry.is_dir(follow_symlinks=False):
-                    stack.append(entry.path)
-                    pushed = True
-                else:
-                    os.unlink(entry.path)
-        if not pushed:
-            os.rmdir(folder)
-            stack.pop()
+    home = os.open(".", os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        _enter(path)
+        names: list[str] = []  # the folders entered below `path`, outermost first
+        while True:
+            sub = None
+            with os.scandir(".") as entries:
+                for entry in entries:
+                    if entry.is_dir(follow_symlinks=False):
+                        sub = entry.name
+                        break
+                    os.unlink(entry.name)
+            if sub is not None:
+                _enter(sub)
+                names.append(sub)
+                continue
+            if not names:
+                break
+            os.chdir("..")
+            os.rmdir(names.pop())
+        os.fchdir(home)
+        os.rmdir(path)
+    finally:
+        os.fchdir(home)
+        os.close(home)
+
+
+def _enter(name: str) -> None:
+    """Change into folder `name` (never through a link), made readable and searchable first."""
+    try:
+        os.chmod(name, 0o700, follow_symlinks=False)
+    except (OSError, NotImplementedError):
+        pass
+    fd = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    try:
+        os.fchdir(fd)
+    finally:
+        os.close(fd)
 
 
 class SharedFolders:

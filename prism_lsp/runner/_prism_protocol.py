@@ -128,7 +128,8 @@ class RunRequest(_Message):
     _spec: ClassVar = {"id": ((str,), ...), "tree": ((str,), ...), "suite_rel": ((str,), ...),
                        "suite_text": ((str,), ...), "changed": ((dict,), {}), "timeout_s": (_NUM, 10),
                        "memory_mb": ((int,), 1024), "output_limit": ((int,), 16 << 20), "pids_max": ((int,), 0),
-                       "tests": ((list, type(None)), None), "command": (_OPT_STR, None)}
+                       "tests": ((list, type(None)), None), "command": (_OPT_STR, None),
+                       "config_rel": (_OPT_STR, None), "config_text": (_OPT_STR, None)}
     id: str
     tree: str
     suite_rel: str
@@ -140,6 +141,9 @@ class RunRequest(_Message):
     pids_max: int = 0
     tests: list[str] | None = None
     command: str | None = None
+    # The initial state's pytest configuration file (path in the tree, text): the only one read.
+    config_rel: str | None = None
+    config_text: str | None = None
 
 
 @dataclass

@@ -11,9 +11,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from _prism_child import report_fatal, run_child
-from _prism_cleanup import SharedFolders, clear_runs
+from _prism_cleanup import CleanupFailed, SharedFolders, clear_runs
+from _prism_collector import short
 from _prism_outcome import interpret
-from _prism_protocol import Result, RunRequest
+from _prism_protocol import Result, RunRequest, error_result
 from _prism_reaper import reap_all
 
 # What one child may write to its pipe; the rest is dropped (its own result is far smaller).
@@ -136,9 +137,15 @@ def run_one(req: RunRequest, settings: Settings, started: Callable[[str], str]) 
     reap_all()
     elapsed = (time.perf_counter() - start) * 1000
     result = interpret(req, b"".join(chunks).strip().splitlines(), status, timed_out, elapsed)
-    if settings.shared is not None:
-        settings.shared.forget()
-    clear_runs(settings.scratch)
+    try:
+        if settings.shared is not None:
+            settings.shared.forget()
+        clear_runs(settings.scratch)
+    except CleanupFailed as exc:
+        exc.result = error_result(req.id, "sandbox", short(f"the program left files that could not be removed "
+                                                          f"({exc}); its runner was replaced"))
+        exc.result.secret = secret
+        raise
     result.secret = secret
     result.phases = {"fork": round((forked - start) * 1000, 2), **result.phases,
                      "child": round((waited - start) * 1000, 2),

@@ -148,8 +148,7 @@ def main() -> None:
             result = handler(req, settings, channel.started)
         except CleanupFailed as exc:
             # What the program left stays: no later program may run in this runner. Answer, then end.
-            channel.say(error_result(req.id, "sandbox", short(f"the program left files that could not be removed "
-                                                             f"({exc}); its runner was replaced")))
+            channel.say(exc.result or error_result(req.id, "sandbox", short(f"clean-up failed: {exc}")))
             sys.exit(3)
         except ProtocolError as exc:
             result = error_result(req.id, "protocol", short(f"bad seal: {exc}"))
