@@ -1,4 +1,5 @@
-"""Verdict integrity (issue 8) through the real bubblewrap sandbox and engine: a program can
+"""Verdict integrity (issue 8) through the real sandboxes (bubblewrap, and Docker when an engine
+runs) and the real engine: a program can
 forge only its own result. It cannot write answers into its runner's output, ptrace the
 runner, see another tree, learn which candidate it is, leave anything for the next program,
 or change how pytest judges the suite through configuration files."""
@@ -20,9 +21,16 @@ INITIAL = {"solution.py": "def f():\n    return 1\n"}
 REFERENCE = {"id": "reference", "reference": True, "files": {"solution.py": "def f():\n    return 2\n"}}
 
 
-def _run(engine, root, suite=SUITE):
+@pytest.fixture(params=["bubblewrap", pytest.param("docker", marks=pytest.mark.docker)])
+def sandbox(request):
+    if request.param == "docker":
+        request.getfixturevalue("docker_image")
+    return request.param
+
+
+def _run(engine, root, sandbox, suite=SUITE):
     task = load_task(root)
-    run = engine.run(task, suite, RunOptions(sandbox="bubblewrap"))
+    run = engine.run(task, suite, RunOptions(sandbox=sandbox))
     return run, {c.id: r for c, r in run.results}
 
 
@@ -76,13 +84,13 @@ def _forge():
 '''
 
 
-def test_a_program_cannot_forge_the_verdicts_of_other_programs(tmp_path, one_runner):
+def test_a_program_cannot_forge_the_verdicts_of_other_programs(tmp_path, sandbox, one_runner):
     victims = [{"id": f"victim-{i}", "label": "invalid", "files": {"solution.py": "def f():\n    return 3\n"}}
                for i in range(1, 5)]
     root = write_task(tmp_path / "task", initial=INITIAL, candidates=[
         {"id": "forger", "label": "invalid", "files": {"solution.py": FORGER + "\ndef f():\n    return _forge()\n"}},
         REFERENCE, *victims])
-    run, results = _run(one_runner, root)
+    run, results = _run(one_runner, root, sandbox)
     assert run.baseline.outcome == "fail"
     assert results["reference"].outcome == "pass"
     for i in range(1, 5):
@@ -91,7 +99,7 @@ def test_a_program_cannot_forge_the_verdicts_of_other_programs(tmp_path, one_run
     assert observed(results["forger"]) == 0
 
 
-def test_a_program_cannot_ptrace_or_read_the_runner(tmp_path, engine):
+def test_a_program_cannot_ptrace_or_read_the_runner(tmp_path, sandbox, engine):
     body = '''    import ctypes, os
     libc = ctypes.CDLL(None, use_errno=True)
     reached = []
@@ -108,11 +116,11 @@ def test_a_program_cannot_ptrace_or_read_the_runner(tmp_path, engine):
                 pass
     return reached
 '''
-    run, results = _run(engine, spy_task(tmp_path, body))
+    run, results = _run(engine, spy_task(tmp_path, body), sandbox)
     assert observed(results["spy"]) == []
 
 
-def test_a_program_sees_its_own_tree_and_no_other(tmp_path, engine):
+def test_a_program_sees_its_own_tree_and_no_other(tmp_path, sandbox, engine):
     # Every mount the program can see is searched for any other program's solution.py.
     body = '''    import os
     found = []
@@ -127,11 +135,11 @@ def test_a_program_sees_its_own_tree_and_no_other(tmp_path, engine):
                 break
     return sorted(found)
 '''
-    run, results = _run(engine, spy_task(tmp_path, body))
+    run, results = _run(engine, spy_task(tmp_path, body), sandbox)
     assert observed(results["spy"]) == []
 
 
-def test_a_program_cannot_learn_which_candidate_it_is(tmp_path, engine):
+def test_a_program_cannot_learn_which_candidate_it_is(tmp_path, sandbox, engine):
     # Its runner's memory is its own (a fork): nothing in it may name the candidate.
     body = '''    import gc, os
     names = ("zq7-hidden-candidate", "zq7-twin")
@@ -142,10 +150,15 @@ def test_a_program_cannot_learn_which_candidate_it_is(tmp_path, engine):
     root = write_task(tmp_path / "task", initial=INITIAL, candidates=[
         REFERENCE, {"id": "zq7-hidden-candidate", "label": "invalid", "files": {"solution.py": "def f():\n" + body}},
         twin])
-    run, results = _run(engine, root)
+    run, results = _run(engine, root, sandbox)
     first, second = observed(results["zq7-hidden-candidate"]), observed(results["zq7-twin"])
     assert first[0] == 0 and second[0] == 0
-    assert first[1] == second[1]  # the tree's path inside the sandbox is the same for every program
+    if sandbox == "bubblewrap":
+        assert first[1] == second[1]  # the tree's path inside the sandbox is the same for every program
+    else:
+        # Docker's runners share the container's /tmp, each in its own scratch folder: the path is
+        # its runner's (uid, random), the same for every program of that runner, never the tree's.
+        assert first[1].endswith("/run/tree") and second[1].endswith("/run/tree")
 
 
 LEAVER = '''    import os
@@ -167,12 +180,12 @@ LEAVER = '''    import os
 LOOKER = "    import os\n    return sorted(n for d in ('/tmp', '/dev/shm') for n in os.listdir(d) if 'evil' in n)\n"
 
 
-def test_nothing_a_program_leaves_reaches_the_next_program_of_its_runner(tmp_path, one_runner):
+def test_nothing_a_program_leaves_reaches_the_next_program_of_its_runner(tmp_path, sandbox, one_runner):
     root = write_task(tmp_path / "task", initial=INITIAL, candidates=[
         {"id": "leaver", "label": "invalid", "files": {"solution.py": "def f():\n" + LEAVER}},
         {"id": "looker", "label": "invalid", "files": {"solution.py": "def f():\n" + LOOKER}},
         REFERENCE])
-    run, results = _run(one_runner, root)
+    run, results = _run(one_runner, root, sandbox)
     assert results["leaver"].outcome == "fail"
     assert observed(results["looker"]) == []
     assert results["reference"].outcome == "pass"
@@ -192,16 +205,16 @@ def pytest_pyfunc_call(pyfuncitem):
     ("tox.ini", "[pytest]\naddopts = -p evilplug\n"),
     ("setup.cfg", "[tool:pytest]\naddopts = -p evilplug\n"),
 ])
-def test_configuration_files_of_a_candidate_cannot_change_how_the_suite_is_judged(tmp_path, engine, name, text):
+def test_configuration_files_of_a_candidate_cannot_change_how_the_suite_is_judged(tmp_path, sandbox, engine, name, text):
     cheat = {"id": "cheat", "label": "invalid",
              "files": {"solution.py": "def f():\n    return 1\n", "evilplug.py": PLUGIN, name: text}}
     root = write_task(tmp_path / "task", initial=INITIAL, candidates=[REFERENCE, cheat])
-    run, results = _run(engine, root)
+    run, results = _run(engine, root, sandbox)
     assert results["cheat"].outcome == "fail"
     assert results["reference"].outcome == "pass"
 
 
-def test_the_initial_states_configuration_is_the_one_used(tmp_path, engine):
+def test_the_initial_states_configuration_is_the_one_used(tmp_path, sandbox, engine):
     # The initial state's pyproject.toml puts src/ on the path; a candidate's edit of it is ignored.
     initial = {"src/solution.py": "def f():\n    return 1\n",
                "pyproject.toml": '[tool.pytest.ini_options]\npythonpath = ["src"]\n'}
@@ -210,7 +223,7 @@ def test_the_initial_states_configuration_is_the_one_used(tmp_path, engine):
         {"id": "cheat", "label": "invalid", "files": {
             "src/solution.py": "def f():\n    return 1\n", "evilplug.py": PLUGIN,
             "pyproject.toml": '[tool.pytest.ini_options]\npythonpath = ["src"]\naddopts = "-p evilplug"\n'}}])
-    run, results = _run(engine, root)
+    run, results = _run(engine, root, sandbox)
     assert run.baseline.outcome == "fail"
     assert results["reference"].outcome == "pass"
     assert results["cheat"].outcome == "fail"
