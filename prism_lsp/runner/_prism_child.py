@@ -19,6 +19,7 @@ import traceback
 import pytest
 
 import _prism_isolation as isolation
+import _prism_speedups as speedups
 from _prism_collector import Collector, short
 from _prism_protocol import ChildReport, CollectError, Fatal, ProgramExit, RunRequest, TestEntry
 
@@ -292,7 +293,9 @@ def warm_up(scratch: str) -> None:
                 fh.write(_WARMUP_SUITE)
             os.chdir(tree)
             collector = Collector(suite_path, {})
-            pytest.main([suite_rel, *pytest_args(tree)], plugins=[collector])
+            speedups.install()
+            with speedups.recording():
+                pytest.main([suite_rel, *pytest_args(tree)], plugins=[collector])
         finally:
             os.chdir(cwd)
             # pytest's reports sit in sys.stdout's buffer when stdout is a pipe (pytest 7 in
