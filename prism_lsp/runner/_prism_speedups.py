@@ -9,6 +9,9 @@ program's own objects are always examined afresh: verdicts cannot change.
 - `FixtureManager._find_wrapped_fixture_def(obj)` (pytest >= 9: looks for fixtures hidden
   behind decorators, for a warning): called for every name of every plugin module in every
   session, measured at 12-20 % of a small session.
+- `PytestPluginManager.parse_hookimpl_opts(plugin, name)` and `parse_hookspec_opts(module, name)`:
+  what each attribute of each plugin (and hook specification) module declares, read with
+  `inspect` for all ~40 built-in plugins at every registration.
 """
 
 from __future__ import annotations
@@ -16,13 +19,17 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 _cache: dict[int, tuple[object, object]] = {}  # id(obj) -> (obj kept alive, its answer)
+_by_name: dict[tuple[str, int, str], tuple[object, object]] = {}  # (what, id(holder), name) -> (holder, answer)
 _recording = False
 
 
 def install() -> None:
     """Wrap the costly pure lookups with the cache (no-op on a pytest without them)."""
     from _pytest import fixtures
+    from _pytest.config import PytestPluginManager
 
+    for what in ("parse_hookimpl_opts", "parse_hookspec_opts"):
+        _memo_by_name(PytestPluginManager, what)
     manager = getattr(fixtures, "FixtureManager", None)
     original = getattr(manager, "_find_wrapped_fixture_def", None)
     if original is None:
@@ -38,6 +45,29 @@ def install() -> None:
         return answer
 
     manager._find_wrapped_fixture_def = find_wrapped_fixture_def
+
+
+def _memo_by_name(cls, what: str) -> None:
+    """Answer `cls.what(holder, name)` from the cache for module holders seen while recording
+    (a module's attributes are pytest's own code; an instance's could differ per session)."""
+    import copy
+    import types
+
+    original = getattr(cls, what, None)
+    if original is None:
+        return
+
+    def memo(self, holder, name):
+        key = (what, id(holder), name)
+        hit = _by_name.get(key)
+        if hit is not None and hit[0] is holder:
+            return copy.copy(hit[1])  # pluggy normalises the options dict in place
+        answer = original(self, holder, name)
+        if _recording and isinstance(holder, types.ModuleType):
+            _by_name[key] = (holder, copy.copy(answer))
+        return answer
+
+    setattr(cls, what, memo)
 
 
 @contextmanager
