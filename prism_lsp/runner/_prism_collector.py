@@ -146,6 +146,10 @@ class Collector:
         report = outcome.get_result()
         entry = self._entry(item)
         if call.excinfo is None:
+            if report.failed and report.when == "call":
+                # A strict xfail that passed: pytest fails it ([XPASS(strict)]), so do we.
+                _update(entry, outcome="fail", line=entry.def_line,
+                        message=short(str(report.longrepr or "[XPASS(strict)]")))
             return
         if report.skipped:
             # The suite may skip or xfail; the program may not: a test it skips judged nothing.

@@ -9,6 +9,10 @@ program's own objects are always examined afresh: verdicts cannot change.
 - `FixtureManager._find_wrapped_fixture_def(obj)` (pytest >= 9: looks for fixtures hidden
   behind decorators, for a warning): called for every name of every plugin module in every
   session, measured at 12-20 % of a small session.
+- `FixtureManager.parsefactories(holder=module)`: which names of a plugin module are fixtures;
+  every name of every built-in plugin module is looked at in every session. A module seen
+  while recording is afterwards given as a stand-in holding only its fixtures (the same
+  objects, in the same order), so the same fixtures are registered the same way.
 - `PytestPluginManager.parse_hookimpl_opts(plugin, name)` and `parse_hookspec_opts(module, name)`:
   what each attribute of each plugin (and hook specification) module declares, read with
   `inspect` for all ~40 built-in plugins at every registration.
@@ -20,6 +24,7 @@ from contextlib import contextmanager
 
 _cache: dict[int, tuple[object, object]] = {}  # id(obj) -> (obj kept alive, its answer)
 _by_name: dict[tuple[str, int, str], tuple[object, object]] = {}  # (what, id(holder), name) -> (holder, answer)
+_fixtures_only: dict[int, tuple[object, object]] = {}  # id(module) -> (module, stand-in with its fixtures only)
 _recording = False
 
 
@@ -31,6 +36,7 @@ def install() -> None:
     for what in ("parse_hookimpl_opts", "parse_hookspec_opts"):
         _memo_by_name(PytestPluginManager, what)
     manager = getattr(fixtures, "FixtureManager", None)
+    _fixture_stand_ins(manager, fixtures)
     original = getattr(manager, "_find_wrapped_fixture_def", None)
     if original is None:
         return
@@ -45,6 +51,34 @@ def install() -> None:
         return answer
 
     manager._find_wrapped_fixture_def = find_wrapped_fixture_def
+
+
+def _fixture_stand_ins(manager, fixtures) -> None:
+    import types
+
+    original = getattr(manager, "parsefactories", None)
+    definition = getattr(fixtures, "FixtureFunctionDefinition", None)
+    notset = getattr(fixtures, "NOTSET", None)
+    if original is None or definition is None or notset is None:
+        return
+    from _pytest.compat import safe_getattr
+
+    def parsefactories(self, node_or_obj=notset, nodeid=notset, *, holder=notset, node=notset):
+        if holder is notset or not isinstance(holder, types.ModuleType):
+            return original(self, node_or_obj, nodeid, holder=holder, node=node)
+        hit = _fixtures_only.get(id(holder))
+        if hit is not None and hit[0] is holder:
+            return original(self, holder=hit[1], node=node)
+        if _recording:
+            stand_in = types.ModuleType(holder.__name__)
+            for name in dir(holder):
+                raw = holder.__dict__.get(name)
+                if type(safe_getattr(holder, name, None)) is definition and type(raw) is not classmethod:
+                    setattr(stand_in, name, getattr(holder, name))
+            _fixtures_only[id(holder)] = (holder, stand_in)
+        return original(self, holder=holder, node=node)
+
+    manager.parsefactories = parsefactories
 
 
 def _memo_by_name(cls, what: str) -> None:
