@@ -131,8 +131,8 @@ def seal(keep_fds: set[int], caps: bool) -> list[str]:
         applied.append("no-capabilities")
     _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
     applied.append("no-new-privs")
-    if platform.machine() == "x86_64":
-        code = _filter()
+    if _FILTER is not None:
+        code = _FILTER
         buf = ctypes.create_string_buffer(code)
         fprog = struct.pack("HxxxxxxQ", len(code) // 8, ctypes.addressof(buf))
         fbuf = ctypes.create_string_buffer(fprog)
@@ -141,6 +141,10 @@ def seal(keep_fds: set[int], caps: bool) -> list[str]:
     # The program may read its own /proc/self; nobody outside its namespace can see it anyway.
     _libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
     return applied
+
+
+# Built once in the runner, before any fork (the machine check reads uname).
+_FILTER = _filter() if platform.machine() == "x86_64" else None
 
 
 def namespaces_available() -> bool:

@@ -60,8 +60,9 @@ def _fork(req: RunRequest, settings: Settings) -> tuple[int, int]:
     return pid, rfd
 
 
-def _wait(pid: int, rfd: int, deadline: float) -> tuple[list[bytes], int | None, bool]:
-    """(what the child wrote, its wait status or None, whether it timed out)."""
+def _wait(pid: int, rfd: int, deadline: float) -> tuple[list[bytes], int | None, bool, float]:
+    """(what the child wrote, its wait status or None, whether it timed out, when its pipe ended)."""
+    ended = 0.0
     chunks: list[bytes] = []
     status = None
     timed_out = False
@@ -78,6 +79,7 @@ def _wait(pid: int, rfd: int, deadline: float) -> tuple[list[bytes], int | None,
                 chunk = os.read(rfd, 1 << 16)
                 if not chunk:
                     eof = True
+                    ended = time.perf_counter()
                 elif size < _PIPE_LIMIT:
                     chunks.append(chunk)
                     size += len(chunk)
@@ -113,7 +115,7 @@ def _wait(pid: int, rfd: int, deadline: float) -> tuple[list[bytes], int | None,
             _, status = os.waitpid(pid, 0)
         except (OSError, ChildProcessError):
             pass
-    return chunks, status, timed_out
+    return chunks, status, timed_out, ended or time.perf_counter()
 
 
 def run_one(req: RunRequest, settings: Settings, started: Callable[[str], str]) -> Result:
@@ -132,7 +134,7 @@ def run_one(req: RunRequest, settings: Settings, started: Callable[[str], str]) 
     except BaseException:
         _kill(pid)
         raise
-    chunks, status, timed_out = _wait(pid, rfd, start + float(req.timeout_s))
+    chunks, status, timed_out, ended = _wait(pid, rfd, start + float(req.timeout_s))
     waited = time.perf_counter()
     reap_all()
     elapsed = (time.perf_counter() - start) * 1000
@@ -148,7 +150,7 @@ def run_one(req: RunRequest, settings: Settings, started: Callable[[str], str]) 
         raise
     result.secret = secret
     result.phases = {"fork": round((forked - start) * 1000, 2), **result.phases,
-                     "child": round((waited - start) * 1000, 2),
+                     "child": round((waited - start) * 1000, 2), "exit": round((waited - ended) * 1000, 2),
                      "cleanup": round((time.perf_counter() - waited) * 1000, 2)}
     return result
 
