@@ -197,7 +197,9 @@ def _program(req: RunRequest, wfd: int, work: str, tree: str, suite_path: str, c
     os.chdir(tree)
     sys.path.insert(0, tree)
     set_limits(req.memory_mb, req.output_limit, req.pids_max, uid_private)
+    sealing = time.perf_counter()
     isolation.seal({0, 1, 2, wfd}, caps=isolate)
+    phases["seal"] = round((time.perf_counter() - sealing) * 1000, 2)
     phases["isolate"] = round((time.perf_counter() - start) * 1000, 2) - phases["copy"]
     if req.command:
         _run_command(req.command, wfd)
