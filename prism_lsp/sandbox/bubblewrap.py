@@ -43,6 +43,22 @@ def probe() -> str | None:
     return None
 
 
+_RUNNER_CAPS = ["--cap-add", "CAP_SYS_ADMIN", "--cap-add", "CAP_SETPCAP"]
+
+
+@functools.lru_cache(maxsize=1)
+def runner_caps() -> list[str]:
+    """The capabilities the runner keeps inside the sandbox's own user namespace, when this bwrap
+    grants them (a setuid bwrap refuses --cap-add to non-root): the runner then gives each
+    program its own pid and mount namespaces; without them it runs programs without those."""
+    try:
+        proc = subprocess.run([*_isolation_args(64), *_RUNNER_CAPS, "--", "/bin/true"], capture_output=True,
+                              timeout=20)
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    return _RUNNER_CAPS if proc.returncode == 0 else []
+
+
 def _isolation_args(tmpfs_mb: int, mounts: list[str] | None = None) -> list[str]:
     """bwrap's mounts and namespaces, without the command; `mounts` go in before the root is made
     read-only (so bwrap can still create their mount points in it)."""
@@ -75,7 +91,7 @@ class BubblewrapBackend:
         # The runner keeps CAP_SYS_ADMIN and CAP_SETPCAP inside the sandbox's own user namespace
         # (nothing on the host): it needs them to give each program its own pid and mount
         # namespaces and to drop every capability in that program before its code runs.
-        return [*_isolation_args(limits.tmpfs_mb, mounts), "--cap-add", "CAP_SYS_ADMIN", "--cap-add", "CAP_SETPCAP",
+        return [*_isolation_args(limits.tmpfs_mb, mounts), *runner_caps(),
                 "--hostname", "prism-sandbox", "--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp",
                 "--chdir", "/tmp", "--", resolve_python(python), str(AGENT), "--scratch", "/tmp/prism",
                 # /tmp and /dev/shm are this runner's own tmpfs: it may clear them between programs.
