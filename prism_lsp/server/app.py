@@ -13,7 +13,7 @@ from pygls.cli import start_server
 from pygls.exceptions import JsonRpcInvalidParams
 
 from prism_lsp.analysis.suite_map import parse_suite
-from prism_lsp.server import commands
+from prism_lsp.server import candidate_requests, commands
 from prism_lsp.server.actions import build_actions
 from prism_lsp.server.hover import hover_text
 from prism_lsp.server.lenses import build_lenses
@@ -127,6 +127,22 @@ async def show_candidate(ls: PrismServer, *args: object) -> object:
 @server.command(commands.APPLY_EDIT)
 async def apply_edit(ls: PrismServer, *args: object) -> object:
     return await _command(ls, commands.APPLY_EDIT, args)
+
+
+@server.feature(candidate_requests.CANDIDATE)
+async def candidate(ls: PrismServer, params: object) -> object:
+    try:
+        return await candidate_requests.candidate(ls, params)
+    except commands.CommandError as exc:
+        raise JsonRpcInvalidParams(str(exc)) from None
+
+
+@server.feature(candidate_requests.CANDIDATE_FILE)
+async def candidate_file(ls: PrismServer, params: object) -> object:
+    try:
+        return await candidate_requests.candidate_file(ls, params)
+    except commands.CommandError as exc:
+        raise JsonRpcInvalidParams(str(exc)) from None
 
 
 @server.feature(types.SHUTDOWN)

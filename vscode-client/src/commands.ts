@@ -159,3 +159,38 @@ export function parseShowCandidate(raw: unknown): string | undefined {
   }
   return undefined;
 }
+
+export interface CandidateFile {
+  path: string;
+  line: number;
+  initial: string;
+  candidate: string;
+}
+
+export interface CandidateView {
+  id: string;
+  title: string;
+  files: CandidateFile[];
+}
+
+/** Validates the `prism/candidate` answer; drops malformed files. */
+export function parseCandidateView(raw: unknown): CandidateView | undefined {
+  if (typeof raw !== 'object' || raw === null) {
+    return undefined;
+  }
+  const r = raw as Record<string, unknown>;
+  if (typeof r.id !== 'string' || typeof r.title !== 'string' || !Array.isArray(r.files)) {
+    return undefined;
+  }
+  const files: CandidateFile[] = [];
+  for (const f of r.files as unknown[]) {
+    if (typeof f !== 'object' || f === null) {
+      continue;
+    }
+    const x = f as Record<string, unknown>;
+    if (typeof x.path === 'string' && typeof x.initial === 'string' && typeof x.candidate === 'string') {
+      files.push({ path: x.path, line: typeof x.line === 'number' && x.line >= 0 ? x.line : 0, initial: x.initial, candidate: x.candidate });
+    }
+  }
+  return { id: r.id, title: r.title, files };
+}

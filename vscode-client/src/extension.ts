@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import { ExecuteCommandRequest } from 'vscode-languageclient/node';
 
 import { reactToConfigChange } from './applies';
+import { registerCandidateDocuments } from './candidateDocuments';
 import { pickCandidate } from './candidatePicker';
 import { currentSettings, restartIfNeeded, restartServerNow, runPanelWithFeedback, stopClient } from './client';
 import { CLIENT_COMMANDS, SERVER_DOWN_ACTIONS, planRunPanel } from './commands';
@@ -84,6 +85,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         s.restarter?.dispose();
       },
     },
+    registerCandidateDocuments(s),
     vscode.commands.registerCommand(CLIENT_COMMANDS.runPanel, (...args: unknown[]) => runPanel(s, args)),
     vscode.commands.registerCommand(CLIENT_COMMANDS.pickCandidate, () => pickCandidate(s, (message) => offerRestart(s, message))),
     vscode.commands.registerCommand(CLIENT_COMMANDS.restartServer, () => restartServerNow(s)),

@@ -152,7 +152,7 @@ describe('extension smoke test (fake VS Code, fake server)', { skip }, () => {
     assert.deepEqual((item.command as { arguments: unknown[] }).arguments, [TEST_URI]);
   });
 
-  it('Show Candidate… lists the panel and opens the chosen candidate', async () => {
+  it('Show Candidate… lists the panel and opens the chosen candidate as a read-only diff against the initial program', async () => {
     let offered: { label: string; description?: string; detail?: string }[] = [];
     fake.state.quickPickChoice = (items) => {
       offered = items as typeof offered;
@@ -166,7 +166,22 @@ describe('extension smoke test (fake VS Code, fake server)', { skip }, () => {
         ['floor', 'invalid', undefined],
       ],
     );
-    assert.deepEqual(fake.state.opened, ['file:///task/candidates/floor.diff']);
+    assert.deepEqual(fake.state.opened, [], 'no file of the tree cache is opened');
+    const doc = (program: string): string => `prism-candidate:/${program}/solution.py?doc=file%3A%2F%2F%2Ftask%2Ftest_x.py`;
+    assert.equal(fake.state.diffs.length, 1);
+    const [left, right, title] = fake.state.diffs[0] ?? ['', '', ''];
+    assert.equal(decodeURIComponent(left), decodeURIComponent(doc('initial')));
+    assert.equal(decodeURIComponent(right), decodeURIComponent(doc('floor')));
+    assert.equal(title, 'solution.py: initial ↔ floor (invalid)');
+    const provider = fake.state.contentProviders.get('prism-candidate');
+    assert.ok(provider, 'prism-candidate documents are served');
+    const text = await provider.provideTextDocumentContent((fake.api.Uri as { parse(s: string): never }).parse(doc('floor')));
+    assert.match(String(text), /^# served for prism-candidate:\/floor\/solution\.py/);
+  });
+
+  it('tells the server it opens prism-candidate documents', async () => {
+    const dump = (await run('fake.dump')) as Dump & { experimental?: { prismCandidateDocuments?: boolean } };
+    assert.equal(dump.experimental?.prismCandidateDocuments, true);
   });
 
   it('with prism.serverPackage set, offers the exact pip command instead of starting when prism_lsp is missing', async () => {

@@ -230,6 +230,10 @@ export interface FakeState {
   diagnostics: Map<string, Diagnostic[]>;
   /** Fires (with what changed) on diagnostics, status bar text and messages: wait on this, do not sleep. */
   changes: EventEmitter<string>;
+  /** `workspace.registerTextDocumentContentProvider`, by scheme. */
+  contentProviders: Map<string, { provideTextDocumentContent(uri: Uri): unknown }>;
+  /** Every `vscode.diff` asked for: [left, right, title]. */
+  diffs: [string, string, string][];
 }
 
 /**
@@ -304,6 +308,8 @@ export function createFakeVscode(packageRoot: string): FakeVscode {
     documents: [],
     diagnostics: new Map(),
     changes: new EventEmitter(),
+    contentProviders: new Map(),
+    diffs: [],
   };
   const documentOpened = new EventEmitter<FakeTextDocument>();
   const activeEditorChanged = new EventEmitter<unknown>();
@@ -452,6 +458,12 @@ export function createFakeVscode(packageRoot: string): FakeVscode {
         return new Disposable(() => state.commands.delete(id));
       },
       executeCommand: (id: string, ...args: unknown[]) => {
+        if (id === 'vscode.diff') {
+          const [left, right, title] = args as [Uri, Uri, string];
+          state.diffs.push([left.toString(), right.toString(), title]);
+          state.changes.fire('diff');
+          return Promise.resolve(undefined);
+        }
         const fn = state.commands.get(id);
         return Promise.resolve(fn ? fn(...args) : undefined);
       },
@@ -538,6 +550,10 @@ export function createFakeVscode(packageRoot: string): FakeVscode {
         return Promise.resolve({ uri });
       },
       applyEdit: () => Promise.resolve(true),
+      registerTextDocumentContentProvider: (scheme: string, provider: { provideTextDocumentContent(uri: Uri): unknown }) => {
+        state.contentProviders.set(scheme, provider);
+        return new Disposable(() => state.contentProviders.delete(scheme));
+      },
     },
     languages: new Proxy(
       { match: matchSelector, createDiagnosticCollection: diagnosticCollection },

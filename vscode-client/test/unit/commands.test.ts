@@ -6,6 +6,7 @@ import {
   SERVER_COMMANDS,
   SERVER_DOWN_ACTIONS,
   candidatePicks,
+  parseCandidateView,
   parseCandidates,
   parseShowCandidate,
   planRunPanel,
@@ -105,5 +106,29 @@ describe('Prism: Run Panel (prism.run, always registered)', () => {
 
   it('with no document: asks for one instead of sending a request the server rejects', () => {
     assert.equal(planRunPanel(true, undefined, [], undefined).kind, 'no-document');
+  });
+});
+
+describe('parseCandidateView', () => {
+  it('keeps well-formed files and drops the rest', () => {
+    const view = parseCandidateView({
+      id: 'half-even',
+      title: 'half-even (valid)',
+      files: [
+        { path: 'solution.py', line: 3, initial: 'prism-candidate:/initial/solution.py?doc=x', candidate: 'prism-candidate:/half-even/solution.py?doc=x' },
+        { path: 'other.py', line: -1, initial: 'prism-candidate:/initial/other.py?doc=x', candidate: 'prism-candidate:/half-even/other.py?doc=x' },
+        { path: 7 },
+        null,
+      ],
+    });
+    assert.deepEqual(view?.files.map((f) => [f.path, f.line]), [
+      ['solution.py', 3],
+      ['other.py', 0],
+    ]);
+  });
+
+  it('refuses anything that is not a candidate view', () => {
+    assert.equal(parseCandidateView(null), undefined);
+    assert.equal(parseCandidateView({ id: 'x', files: [] }), undefined);
   });
 });
