@@ -13,7 +13,7 @@ from pygls.cli import start_server
 from pygls.exceptions import JsonRpcInvalidParams
 
 from prism_lsp.analysis.suite_map import parse_suite
-from prism_lsp.server import candidate_requests, commands
+from prism_lsp.server import panel_requests, commands
 from prism_lsp.server.actions import build_actions
 from prism_lsp.server.hover import hover_text
 from prism_lsp.server.lenses import build_lenses
@@ -129,18 +129,26 @@ async def apply_edit(ls: PrismServer, *args: object) -> object:
     return await _command(ls, commands.APPLY_EDIT, args)
 
 
-@server.feature(candidate_requests.CANDIDATE)
+@server.feature(panel_requests.CANDIDATE)
 async def candidate(ls: PrismServer, params: object) -> object:
     try:
-        return await candidate_requests.candidate(ls, params)
+        return await panel_requests.candidate(ls, params)
     except commands.CommandError as exc:
         raise JsonRpcInvalidParams(str(exc)) from None
 
 
-@server.feature(candidate_requests.CANDIDATE_FILE)
+@server.feature(panel_requests.CANDIDATE_FILE)
 async def candidate_file(ls: PrismServer, params: object) -> object:
     try:
-        return await candidate_requests.candidate_file(ls, params)
+        return await panel_requests.candidate_file(ls, params)
+    except commands.CommandError as exc:
+        raise JsonRpcInvalidParams(str(exc)) from None
+
+
+@server.feature(panel_requests.PROGRAMS)
+async def programs(ls: PrismServer, params: object) -> object:
+    try:
+        return await panel_requests.programs(ls, params)
     except commands.CommandError as exc:
         raise JsonRpcInvalidParams(str(exc)) from None
 

@@ -75,3 +75,15 @@ async def test_below_full_no_candidate_document_is_served(labels_client):
     doc = f"prism-candidate:/half-even/solution.py?doc={uri}"
     with pytest.raises(JsonRpcException, match="not revealed"):
         await _request(client, "prism/candidateFile", {"uri": doc})
+
+
+async def test_the_programs_of_the_last_run_as_test_items(documents_client):
+    client = documents_client
+    uri = open_doc(client, OVERFIT)
+    await client.recorder.final_diagnostics(uri, 1, "rejects-valid")
+    answer = await _request(client, "prism/programs", {"uri": uri})
+    items = {i["id"]: i for i in answer["items"]}
+    assert answer["version"] == 1 and len(items) == 11
+    assert items["initial"]["passed"] is True and items["reference"]["passed"] is True
+    assert items["half-even"]["passed"] is False and items["half-even"]["line"] == 14
+    assert (items["half-even"]["expected"], items["half-even"]["actual"]) == ("3", "2")

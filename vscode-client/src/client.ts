@@ -201,6 +201,11 @@ async function startClient(state: PrismState): Promise<void> {
     }
     state.statuses.set(status);
     updateStatusBar(state);
+    if (status.state === 'idle' && status.metrics !== null) {
+      for (const listener of state.resultListeners) {
+        listener(status.uri);
+      }
+    }
   });
   client.onDidChangeState((e) => {
     if (e.newState === State.Running) {

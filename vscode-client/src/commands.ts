@@ -194,3 +194,43 @@ export function parseCandidateView(raw: unknown): CandidateView | undefined {
   }
   return { id: r.id, title: r.title, files };
 }
+
+/** One program of the panel as a Test Explorer item (`prism/programs`); `line` is 1-based. */
+export interface ProgramItem {
+  id: string;
+  label: string;
+  passed: boolean;
+  line: number | null;
+  message: string;
+  expected: string | null;
+  actual: string | null;
+}
+
+/** Validates the `prism/programs` answer; drops malformed items. */
+export function parsePrograms(raw: unknown): ProgramItem[] {
+  const items = typeof raw === 'object' && raw !== null ? (raw as { items?: unknown }).items : undefined;
+  if (!Array.isArray(items)) {
+    return [];
+  }
+  const out: ProgramItem[] = [];
+  for (const it of items as unknown[]) {
+    if (typeof it !== 'object' || it === null) {
+      continue;
+    }
+    const x = it as Record<string, unknown>;
+    if (typeof x.id !== 'string' || typeof x.label !== 'string' || typeof x.passed !== 'boolean') {
+      continue;
+    }
+    const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+    out.push({
+      id: x.id,
+      label: x.label,
+      passed: x.passed,
+      line: typeof x.line === 'number' && x.line >= 1 ? x.line : null,
+      message: text(x.message) ?? '',
+      expected: text(x.expected),
+      actual: text(x.actual),
+    });
+  }
+  return out;
+}

@@ -152,6 +152,37 @@ describe('extension smoke test (fake VS Code, fake server)', { skip }, () => {
     assert.deepEqual((item.command as { arguments: unknown[] }).arguments, [TEST_URI]);
   });
 
+  it('a finished run shows the programs in the Test Explorer; a wrong verdict fails on its assertion', async () => {
+    const shown = await until('the Test Explorer run', () => fake.state.testRuns.find((r) => r.ended && !r.persist));
+    const suite = fake.state.testItems.get(TEST_URI);
+    assert.ok(suite, 'the suite is an item');
+    const children: string[] = [];
+    suite.children.forEach((c) => children.push(c.label));
+    assert.deepEqual(children, ['initial program', 'reference (reference)', 'floor (invalid)']);
+    assert.deepEqual(
+      shown.results.map((r) => [r.id.split('#')[1], r.result]),
+      [
+        ['initial', 'passed'],
+        ['reference', 'passed'],
+        ['floor', 'failed'],
+      ],
+    );
+    const failed = shown.results[2]?.message;
+    assert.equal(failed?.message, 'rejected, though valid: assert 2 == 3');
+    assert.deepEqual([failed?.expectedOutput, failed?.actualOutput], ['3', '2']);
+    assert.equal(failed?.location?.range.start.line, 13, 'on the assertion (0-based line)');
+    assert.equal(failed?.location?.uri.toString(), TEST_URI);
+
+    const before = fake.state.testRuns.length;
+    const profile = fake.state.runProfiles[0];
+    assert.ok(profile, 'a run profile');
+    const child = suite.children.get(`${TEST_URI}#floor`);
+    await profile(new (fake.api.TestRunRequest as new (items: unknown[]) => never)([child]), { isCancellationRequested: false });
+    const run = fake.state.testRuns.slice(before).find((r) => r.persist);
+    assert.ok(run?.ended, 'running an item runs the panel of its suite');
+    assert.ok(run.results.some((r) => r.id === `${TEST_URI}#floor` && r.result === 'failed'));
+  });
+
   it('Show Candidate… lists the panel and opens the chosen candidate as a read-only diff against the initial program', async () => {
     let offered: { label: string; description?: string; detail?: string }[] = [];
     fake.state.quickPickChoice = (items) => {

@@ -52,6 +52,15 @@ conn.onRequest('prism/candidate', (params) => ({
   title: `${params.id} (invalid)`,
   files: [{ path: 'solution.py', line: 2, initial: DOC('initial'), candidate: DOC(params.id) }],
 }));
+conn.onRequest('prism/programs', (params) => ({
+  uri: params.uri,
+  version: 1,
+  items: [
+    { id: 'initial', label: 'initial program', passed: true, line: null, message: '', expected: null, actual: null },
+    { id: 'reference', label: 'reference (reference)', passed: true, line: null, message: '', expected: null, actual: null },
+    { id: 'floor', label: 'floor (invalid)', passed: false, line: 14, message: 'rejected, though valid: assert 2 == 3', expected: '3', actual: '2' },
+  ],
+}));
 conn.onRequest('prism/candidateFile', (params) => ({ text: `# served for ${params.uri}\n` }));
 conn.onRequest('workspace/executeCommand', async (params) => {
   seen.executeCalls.push(params);

@@ -8,6 +8,7 @@ import {
   candidatePicks,
   parseCandidateView,
   parseCandidates,
+  parsePrograms,
   parseShowCandidate,
   planRunPanel,
   serverDownMessage,
@@ -130,5 +131,31 @@ describe('parseCandidateView', () => {
   it('refuses anything that is not a candidate view', () => {
     assert.equal(parseCandidateView(null), undefined);
     assert.equal(parseCandidateView({ id: 'x', files: [] }), undefined);
+  });
+});
+
+describe('parsePrograms (prism/programs)', () => {
+  it('keeps well-formed items, lines from 1', () => {
+    const items = parsePrograms({
+      items: [
+        { id: 'initial', label: 'initial program', passed: true, line: null, message: '', expected: null, actual: null },
+        { id: 'half-even', label: 'half-even (valid)', passed: false, line: 9, message: 'rejected', expected: '3', actual: '2' },
+        { id: 'x', label: 'x', passed: false, line: 0, message: 7 },
+        { id: 'broken' },
+      ],
+    });
+    assert.deepEqual(
+      items.map((i) => [i.id, i.passed, i.line, i.message, i.expected, i.actual]),
+      [
+        ['initial', true, null, '', null, null],
+        ['half-even', false, 9, 'rejected', '3', '2'],
+        ['x', false, null, '', null, null],
+      ],
+    );
+  });
+
+  it('is empty for anything else', () => {
+    assert.deepEqual(parsePrograms(null), []);
+    assert.deepEqual(parsePrograms({ items: 'no' }), []);
   });
 });

@@ -1,4 +1,7 @@
-"""`prism/candidate` and `prism/candidateFile`: candidates as read-only documents for the editor.
+"""Custom requests about the panel: candidates as read-only documents, and the programs as test items.
+
+`prism/programs` `{uri}` answers the document's last finished check as test items (one per
+program, at the reveal level; see :mod:`prism_lsp.document.programs`).
 
 `prism/candidate` `{uri, id}` answers the candidate's changed files as pairs of
 `prism-candidate:` URIs (initial program, candidate) to open as diffs; `prism/candidateFile`
@@ -12,6 +15,7 @@ import asyncio
 from typing import TYPE_CHECKING, Any
 
 from prism_lsp.document.candidate_documents import NotShown, candidate_view, file_text, parse_uri
+from prism_lsp.document.programs import program_items
 from prism_lsp.server.commands import CommandError, task_of
 
 if TYPE_CHECKING:
@@ -19,6 +23,7 @@ if TYPE_CHECKING:
 
 CANDIDATE = "prism/candidate"
 CANDIDATE_FILE = "prism/candidateFile"
+PROGRAMS = "prism/programs"
 
 
 def _field(params: Any, name: str) -> str:
@@ -46,3 +51,11 @@ async def candidate_file(server: PrismServer, params: Any) -> dict:
         return {"text": await asyncio.to_thread(file_text, task, reveal, target, tree)}
     except NotShown as exc:
         raise CommandError(str(exc)) from None
+
+
+async def programs(server: PrismServer, params: Any) -> dict:
+    uri = _field(params, "uri")
+    check = server.checked(uri)
+    if check is None:
+        return {"uri": uri, "version": None, "items": []}
+    return {"uri": uri, "version": check.version, "items": program_items(check)}
