@@ -129,28 +129,20 @@ async def apply_edit(ls: PrismServer, *args: object) -> object:
     return await _command(ls, commands.APPLY_EDIT, args)
 
 
-@server.feature(panel_requests.CANDIDATE)
-async def candidate(ls: PrismServer, params: object) -> object:
-    try:
-        return await panel_requests.candidate(ls, params)
-    except commands.CommandError as exc:
-        raise JsonRpcInvalidParams(str(exc)) from None
+def _register_request(method: str, handler) -> None:
+    """A custom request (`prism/...`): the core's answer, or a JSON-RPC error the user can read."""
+
+    async def answer(ls: PrismServer, params: object) -> object:
+        try:
+            return await handler(ls, params)
+        except commands.CommandError as exc:
+            raise JsonRpcInvalidParams(str(exc)) from None
+
+    server.feature(method)(answer)
 
 
-@server.feature(panel_requests.CANDIDATE_FILE)
-async def candidate_file(ls: PrismServer, params: object) -> object:
-    try:
-        return await panel_requests.candidate_file(ls, params)
-    except commands.CommandError as exc:
-        raise JsonRpcInvalidParams(str(exc)) from None
-
-
-@server.feature(panel_requests.PROGRAMS)
-async def programs(ls: PrismServer, params: object) -> object:
-    try:
-        return await panel_requests.programs(ls, params)
-    except commands.CommandError as exc:
-        raise JsonRpcInvalidParams(str(exc)) from None
+for _method, _handler in panel_requests.HANDLERS.items():
+    _register_request(_method, _handler)
 
 
 @server.feature(types.SHUTDOWN)

@@ -1,7 +1,8 @@
 """Custom requests about the panel: candidates as read-only documents, and the programs as test items.
 
 `prism/programs` `{uri}` answers the document's last finished check as test items (one per
-program, at the reveal level; see :mod:`prism_lsp.document.programs`).
+program, at the reveal level; see :mod:`prism_lsp.document.programs`); `prism/matrix` `{uri}`
+its kill matrix (reveal `full` only; see :mod:`prism_lsp.document.matrix`).
 
 `prism/candidate` `{uri, id}` answers the candidate's changed files as pairs of
 `prism-candidate:` URIs (initial program, candidate) to open as diffs; `prism/candidateFile`
@@ -15,6 +16,7 @@ import asyncio
 from typing import TYPE_CHECKING, Any
 
 from prism_lsp.document.candidate_documents import NotShown, candidate_view, file_text, parse_uri
+from prism_lsp.document.matrix import NotRevealed, kill_matrix
 from prism_lsp.document.programs import program_items
 from prism_lsp.server.commands import CommandError, task_of
 
@@ -24,6 +26,7 @@ if TYPE_CHECKING:
 CANDIDATE = "prism/candidate"
 CANDIDATE_FILE = "prism/candidateFile"
 PROGRAMS = "prism/programs"
+MATRIX = "prism/matrix"
 
 
 def _field(params: Any, name: str) -> str:
@@ -59,3 +62,17 @@ async def programs(server: PrismServer, params: Any) -> dict:
     if check is None:
         return {"uri": uri, "version": None, "items": []}
     return {"uri": uri, "version": check.version, "items": program_items(check)}
+
+
+async def matrix(server: PrismServer, params: Any) -> dict:
+    uri = _field(params, "uri")
+    check = server.checked(uri)
+    if check is None:
+        return {"uri": uri, "version": None, "matrix": None}
+    try:
+        return {"uri": uri, "version": check.version, "matrix": kill_matrix(check)}
+    except NotRevealed as exc:
+        raise CommandError(str(exc)) from None
+
+
+HANDLERS = {CANDIDATE: candidate, CANDIDATE_FILE: candidate_file, PROGRAMS: programs, MATRIX: matrix}

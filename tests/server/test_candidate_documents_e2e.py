@@ -87,3 +87,17 @@ async def test_the_programs_of_the_last_run_as_test_items(documents_client):
     assert items["initial"]["passed"] is True and items["reference"]["passed"] is True
     assert items["half-even"]["passed"] is False and items["half-even"]["line"] == 14
     assert (items["half-even"]["expected"], items["half-even"]["actual"]) == ("3", "2")
+
+
+async def test_the_kill_matrix_at_full_and_not_below(documents_client, labels_client):
+    for client, revealed in ((documents_client, True), (labels_client, False)):
+        uri = open_doc(client, OVERFIT)
+        await client.recorder.final_diagnostics(uri, 1)
+        if not revealed:
+            with pytest.raises(JsonRpcException, match="reveal = full"):
+                await _request(client, "prism/matrix", {"uri": uri})
+            continue
+        matrix = (await _request(client, "prism/matrix", {"uri": uri}))["matrix"]
+        ids = [p["id"] for p in matrix["programs"]]
+        halfway = dict(zip(ids, matrix["cells"][[t["name"] for t in matrix["tests"]].index("test_halfway")]))
+        assert halfway["half-even"] == {"outcome": "fail", "line": 14} and halfway["reference"]["outcome"] == "pass"

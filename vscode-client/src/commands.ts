@@ -23,6 +23,7 @@ export const CLIENT_COMMANDS = {
   pickCandidate: 'prism.pickCandidate',
   restartServer: 'prism.restartServer',
   showOutput: 'prism.showOutput',
+  showKillMatrix: 'prism.showKillMatrix',
 } as const;
 
 /**

@@ -12,6 +12,7 @@ import { ExecuteCommandRequest } from 'vscode-languageclient/node';
 import { reactToConfigChange } from './applies';
 import { registerCandidateDocuments } from './candidateDocuments';
 import { pickCandidate } from './candidatePicker';
+import { showKillMatrix } from './killMatrix';
 import { currentSettings, restartIfNeeded, restartServerNow, runPanelWithFeedback, stopClient } from './client';
 import { CLIENT_COMMANDS, SERVER_DOWN_ACTIONS, planRunPanel } from './commands';
 import { DebouncedRunner } from './debounce';
@@ -90,6 +91,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     new TestExplorer(s),
     vscode.commands.registerCommand(CLIENT_COMMANDS.runPanel, (...args: unknown[]) => runPanel(s, args)),
     vscode.commands.registerCommand(CLIENT_COMMANDS.pickCandidate, () => pickCandidate(s, (message) => offerRestart(s, message))),
+    vscode.commands.registerCommand(CLIENT_COMMANDS.showKillMatrix, () => showKillMatrix(s)),
     vscode.commands.registerCommand(CLIENT_COMMANDS.restartServer, () => restartServerNow(s)),
     vscode.commands.registerCommand(CLIENT_COMMANDS.showOutput, () => {
       s.output.show(true);
