@@ -45,7 +45,9 @@ def parse_uri(raw: str) -> CandidateUri:
     if parts.scheme != SCHEME:
         raise NotShown(f"not a {SCHEME}: uri: {raw!r}")
     program, _, rel = unquote(parts.path).lstrip("/").partition("/")
-    document = parse_qs(parts.query).get("doc", [""])[0]
+    # Editors re-encode URIs: VS Code sends the query as `doc%3Dfile%253A...` (its `=` and `%` escaped).
+    query = parts.query if "=" in parts.query else unquote(parts.query)
+    document = parse_qs(query).get("doc", [""])[0]
     path = PurePosixPath(rel)
     if not program or not rel or not document or path.is_absolute() or ".." in path.parts:
         raise NotShown(f"not a candidate document: {raw!r}")
