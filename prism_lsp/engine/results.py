@@ -1,31 +1,71 @@
-"""Parse the runner's JSON answers into `ProgramResult`s and back into report models."""
+"""Parse the runner's JSON answers into `ProgramResult`s and back into report models.
+
+This is where text from a sandbox enters the host: every string a runner answers (test
+names, messages, values, reasons) goes through :func:`prism_lsp.model.untrusted.plain`
+here, once, so no later consumer (terminal, JSON report, editor) sees control sequences.
+"""
 
 from __future__ import annotations
 
+import re
+
 from prism_lsp.model.outcome import AssertionResult, ProgramResult, TestResult
 from prism_lsp.model.report import AssertionOut, ProgramOut, TestOut
+from prism_lsp.model.untrusted import NAME_LIMIT, plain
+
+_REASON = re.compile(r"[a-z][a-z-]{0,31}")
+
+
+def _reason(value: object) -> str | None:
+    """A reason is a word of the runner's vocabulary; anything else a program wrote is just `error`."""
+    if value is None:
+        return None
+    return value if isinstance(value, str) and _REASON.fullmatch(value) else "error"
+
+
+def _line(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and 0 < value < 10_000_000 else None
+
+
+def _ms(value: object) -> float:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0 else 0.0
 
 
 def program_from_runner(data: dict) -> ProgramResult:
     """Build a `ProgramResult` from one runner answer (never raises on odd input)."""
     tests = []
-    for t in data.get("tests") or []:
+    listed = data.get("tests")
+    for t in listed if isinstance(listed, list) else []:
         try:
             tests.append(TestResult(
-                name=str(t["name"]), outcome=t["outcome"], line=t.get("line"), message=t.get("message") or "",
-                reason=t.get("reason"), reached_change=t.get("reached_change"), def_line=t.get("def_line"),
-                duration_ms=float(t.get("duration_ms") or 0),
-                assertions=tuple(AssertionResult(a.get("line") or 0, a["outcome"], a.get("explanation") or "")
+                name=plain(t["name"], NAME_LIMIT), outcome=_outcome(t["outcome"]), line=_line(t.get("line")),
+                message=plain(t.get("message")), reason=_reason(t.get("reason")),
+                reached_change=t.get("reached_change") if isinstance(t.get("reached_change"), bool) else None,
+                def_line=_line(t.get("def_line")), duration_ms=_ms(t.get("duration_ms")),
+                assertions=tuple(AssertionResult(_line(a.get("line")) or 0, _assertion_outcome(a["outcome"]),
+                                                 plain(a.get("explanation")))
                                  for a in t.get("assertions") or []),
             ))
-        except (KeyError, TypeError, ValueError):
+        except (KeyError, TypeError, ValueError, AttributeError):
             continue
     outcome = data.get("outcome")
     if outcome not in ("pass", "fail", "error"):
-        return ProgramResult.error("runner", f"the runner answered without an outcome: {data!r:.200}")
-    return ProgramResult(outcome=outcome, tests=tuple(tests), reason=data.get("reason"),
-                         message=data.get("message") or "", line=data.get("line"),
-                         duration_ms=float(data.get("duration_ms") or 0))
+        return ProgramResult.error("runner", plain(f"the runner answered without an outcome: {data!r:.200}"))
+    return ProgramResult(outcome=outcome, tests=tuple(tests), reason=_reason(data.get("reason")),
+                         message=plain(data.get("message")), line=_line(data.get("line")),
+                         duration_ms=_ms(data.get("duration_ms")))
+
+
+def _outcome(value: object) -> str:
+    if value not in ("pass", "fail", "error"):
+        raise ValueError(f"not an outcome: {value!r:.40}")
+    return str(value)
+
+
+def _assertion_outcome(value: object) -> str:
+    if value not in ("pass", "fail"):
+        raise ValueError(f"not an assertion outcome: {value!r:.40}")
+    return str(value)
 
 
 def test_out(t: TestResult, with_values: bool = True) -> TestOut:

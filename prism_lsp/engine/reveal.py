@@ -1,10 +1,25 @@
-"""What a reveal level lets the author see of the panel: the names candidates go by."""
+"""What a reveal level lets the author see of the panel: which level holds, and the names candidates go by."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from prism_lsp.model.task import Candidate
+
+
+LEVELS = ("full", "labels", "counts")  # from most to least revealing
+
+
+def strictest(*levels: str | None) -> str:
+    """The least revealing of the given levels (None = not set); `full` when none is set.
+
+    Whoever sets a level (the manifest, the command line, the editor's settings) may only
+    hide more: a task that keeps its panel to `counts` stays so whatever `--reveal` says."""
+    given = [level for level in levels if level is not None]
+    unknown = [level for level in given if level not in LEVELS]
+    if unknown:
+        raise ValueError(f"unknown reveal level {unknown[0]!r}; expected one of {', '.join(LEVELS)}")
+    return max(given, key=LEVELS.index, default="full")
 
 
 def anonymous_ids(candidates: Sequence[Candidate], reveal: str) -> dict[str, str]:

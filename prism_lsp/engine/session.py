@@ -22,6 +22,7 @@ from pathlib import Path
 from prism_lsp.engine.findings import Finding
 from prism_lsp.engine.panel import PanelRun, Progress, Suite, build_report, run_programs
 from prism_lsp.engine.pool import RunnerPool
+from prism_lsp.engine.reveal import strictest
 from prism_lsp.materialize import TreeCache
 from prism_lsp.materialize.cache import default_cache_dir
 from prism_lsp.model.report import PanelReport
@@ -129,7 +130,7 @@ class EngineSession:
         with self._lease(task, options.sandbox) as pool:
             run = self._run(task, suite, options, pool, progress, cancel)
         warning = pool.backend.warning
-        return build_report(task, suite, run, reveal=options.reveal or task.reveal, extra_findings=extra_findings,
+        return build_report(task, suite, run, reveal=strictest(options.reveal, task.reveal), extra_findings=extra_findings,
                             sandbox=pool.backend.name, warnings=[warning] if warning else [])
 
     def close(self) -> None:

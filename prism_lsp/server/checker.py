@@ -17,6 +17,7 @@ from prism_lsp.analysis.ignores import Ignores, ignored_kinds
 from prism_lsp.analysis.suite_map import SuiteMap, parse_suite
 from prism_lsp.analysis.weak_assertions import StaticFinding, static_findings
 from prism_lsp.engine.panel import BASELINE, PanelRun, Progress, Suite, build_report
+from prism_lsp.engine.redact import redact_run
 from prism_lsp.engine.session import EngineSession, RunOptions
 from prism_lsp.materialize import MaterializeError, ProgramTree
 from prism_lsp.model.manifest import ManifestError
@@ -156,6 +157,7 @@ class Checker:
             run, stats = self.runner.run(task, suite, base.suite_map, options, progress=progress, cancel=cancel)
         except SandboxUnavailable as exc:
             return _replace(base, error=str(exc))
+        run = redact_run(run, base.reveal, base.text)  # what hover, lenses and status may see
         report = build_report(task, suite, run, reveal=base.reveal, sandbox=options.sandbox or task.sandbox)
         return _replace(base, run=run, report=report, stats=stats)
 

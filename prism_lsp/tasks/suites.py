@@ -46,7 +46,7 @@ def python_files(folder: Path) -> tuple[str, ...]:
                         return DEFAULT_PYTHON_FILES  # pytest.ini is pytest's even without the section
                     continue
                 value = parser.get(section, "python_files", fallback=None)
-        except (OSError, ValueError, tomllib.TOMLDecodeError, configparser.Error):
+        except (OSError, ValueError, RecursionError, tomllib.TOMLDecodeError, configparser.Error):
             continue
         if value is None:
             return DEFAULT_PYTHON_FILES

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+from prism_lsp.engine.redact import redact_run
 from prism_lsp.engine.panel import Suite, build_report
 from prism_lsp.server.checker import Check, Checker
 from prism_lsp.server.settings import Settings
@@ -59,7 +60,9 @@ def run_check(cache: Path, settings: Settings | None = None) -> Check:
 
 
 def at_reveal(check: Check, reveal: str) -> Check:
-    """The same run seen at another reveal level (the report is rebuilt; nothing runs again)."""
-    assert check.task is not None and check.run is not None
+    """The same run seen at another reveal level (the run reduced and the report rebuilt as the
+    checker does; nothing runs again). `check` must be the full-level check."""
+    assert check.task is not None and check.run is not None and check.reveal == "full"
     suite = Suite(check.task.suite_rel(PATH), check.text)
-    return dataclasses.replace(check, reveal=reveal, report=build_report(check.task, suite, check.run, reveal=reveal))
+    run = redact_run(check.run, reveal, check.text)
+    return dataclasses.replace(check, reveal=reveal, run=run, report=build_report(check.task, suite, run, reveal=reveal))
