@@ -17,6 +17,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
+from prism_lsp.analysis.suite_map import parse_suite
 from prism_lsp.engine.panel import Suite
 from prism_lsp.engine.session import EngineSession, RunOptions
 from prism_lsp.engine.static import weak_assertion_findings
@@ -109,6 +110,9 @@ def cmd_run(args: argparse.Namespace, out: Console, err: Console) -> int:
         return _fail(err, f"suite {suite_path} does not exist")
     task = load_task(task_dir)
     suite = _suite_for(task, suite_path)
+    problem = parse_suite(suite.text).problem  # too large or nested too deeply: bounded work, one message
+    if problem is not None:
+        return _fail(err, f"suite {suite_path} not run: {problem}")
     cache_dir = usable_cache_dir(args.cache_dir)
     options = RunOptions(sandbox=args.sandbox, timeout_s=args.timeout, reveal=args.reveal)
     with EngineSession(cache_dir, args.workers) as session:

@@ -178,6 +178,8 @@ def why_not_run(check: Check) -> str | None:
 
     A test file without tests would only collect nothing, which pytest reports as an error on
     every program; a new file is not wrong, so say so instead."""
+    if check.suite_map.problem:  # too large or nested too deeply: not even analysed
+        return check.suite_map.problem
     if check.suite_map.syntax_errors:
         first = min(issue.span.start_line for issue in check.suite_map.syntax_errors)
         return f"the buffer has a syntax error (line {first})"
