@@ -23,6 +23,7 @@ from prism_lsp.engine.session import EngineSession, RunOptions
 from prism_lsp.engine.static import weak_assertion_findings
 from prism_lsp.materialize.cache import default_cache_dir
 from prism_lsp.model.manifest import MAX_TIMEOUT_S, ManifestError
+from prism_lsp.model.untrusted import plain
 from prism_lsp.sandbox import SandboxUnavailable
 from prism_lsp.sandbox.select import NAMES as SANDBOXES
 from prism_lsp.tasks import find_task_root, load_task
@@ -92,8 +93,9 @@ def usable_cache_dir(value: str | None) -> Path:
 
 
 def _fail(console: Console, message: str) -> int:
-    # The message may hold paths, TOML keys (`[tool.prism]`) or candidate text: never markup.
-    console.print(f"[bold red]error:[/] {escape(message)}", highlight=False)
+    # The message may hold paths, TOML keys (`[tool.prism]`) or a task folder's text: never markup,
+    # never control sequences.
+    console.print(f"[bold red]error:[/] {escape(plain(message))}", highlight=False)
     return USAGE_ERROR
 
 
