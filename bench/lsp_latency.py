@@ -7,7 +7,7 @@ Scripted editing sessions over the fixtures' suites measure the time from `didCh
   (b) whole-file change: every test and the shared code change (a full panel run).
 
 Each is measured for the normal server (warm runners + per-test result cache) and for the
-same server with both disabled (`PRISM_LSP_COLD=1`). Also prints the server's RSS.
+same server with both disabled (`bench/cold_server.py`). Also prints the server's RSS.
 
     python bench/lsp_latency.py [--rounds 10] [--tasks mean-rounded,slugify]
 """
@@ -33,8 +33,9 @@ FIXTURES = ROOT / "fixtures"
 class Bench:
     """One server process and a client that timestamps every publication."""
 
-    def __init__(self, env: dict[str, str]) -> None:
+    def __init__(self, env: dict[str, str], cold: bool = False) -> None:
         self.env = env
+        self.command = [str(Path(__file__).with_name("cold_server.py"))] if cold else ["-m", "prism_lsp"]
         self.client = LanguageClient("prism-bench", "1")
         self.arrived: dict[tuple[str, int], float] = {}
         self.settled: set[tuple[str, int]] = set()
@@ -56,7 +57,7 @@ class Bench:
             pass
 
     async def start(self) -> None:
-        await self.client.start_io(sys.executable, "-m", "prism_lsp", env=self.env)
+        await self.client.start_io(sys.executable, *self.command, env=self.env)
         await self.client.initialize_async(types.InitializeParams(
             capabilities=types.ClientCapabilities(), initialization_options={"debounceMs": 0}))
         self.client.initialized(types.InitializedParams())
@@ -107,8 +108,8 @@ def whole_file(texts: list[str], i: int) -> str:
 
 
 async def session(task: str, cold: bool, rounds: int, cache: str) -> dict[str, list[float] | float]:
-    env = {**os.environ, "PRISM_CACHE_DIR": cache, "PRISM_LSP_COLD": "1" if cold else "0"}
-    bench = Bench(env)
+    env = {**os.environ, "PRISM_CACHE_DIR": cache}
+    bench = Bench(env, cold)
     await bench.start()
     suites = FIXTURES / task / "suites"
     path = suites / "test_overfit.py"

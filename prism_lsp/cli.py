@@ -7,6 +7,7 @@ Thin: parse arguments, call the engine, print. Exit status of `prism run`:
 from __future__ import annotations
 
 import argparse
+import logging
 import math
 import os
 import shutil
@@ -27,6 +28,8 @@ from prism_lsp.model.untrusted import plain
 from prism_lsp.sandbox import SandboxUnavailable
 from prism_lsp.sandbox.select import NAMES as SANDBOXES
 from prism_lsp.tasks import find_task_root, load_task
+
+log = logging.getLogger(__name__)
 
 USAGE_ERROR = 2
 
@@ -185,10 +188,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     try:
         from prism_lsp.tasks.importers.cli import add_import_parser
-    except ImportError:
-        pass
+    except ImportError as exc:
+        log.debug("`prism import` is unavailable: %r", exc)
     else:
         add_import_parser(sub)
+    from prism_lsp.mcp_server.app import add_mcp_parser
+
+    add_mcp_parser(sub)
     return p
 
 

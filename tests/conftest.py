@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from prism_lsp.document.check import Check
 from prism_lsp.engine.session import EngineSession
 from prism_lsp.sandbox import SandboxUnavailable
 
@@ -117,3 +118,11 @@ def docker_image() -> str:
         pytest.fail(f"{exc} (build it with scripts/docker-image.sh)")
     finally:
         client.close()
+
+
+@pytest.fixture(scope="module")
+def unit_check(tmp_path_factory) -> Check:
+    """The pure server and document tests' buffer, checked on the recorded panel run (no sandbox needed)."""
+    from tests.document.recorded import recorded_check
+
+    return recorded_check(tmp_path_factory.mktemp("unit-cache"))

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
-from prism_lsp.analysis.collector import RawAssert, collect
+from prism_lsp.analysis.discovery import RawAssert, discover
 from prism_lsp.analysis.hashing import shared_code_hash, text_hash
 from prism_lsp.analysis.source import Source
 from prism_lsp.analysis.span import Span
@@ -104,14 +104,14 @@ def _comments(root: Node) -> list[Node]:
 
 def parse_suite(text: str) -> SuiteMap:
     """Map ``text`` (a pytest file, possibly broken). Never raises on bad Python."""
-    collected = collect(text)
-    if collected.problem is not None:
+    discovered = discover(text)
+    if discovered.problem is not None:
         return SuiteMap(text=text, tests=[], helper_assertions=[], syntax_errors=[], shared_hash=text_hash(text),
-                        problem=collected.problem)
-    source = collected.source
+                        problem=discovered.problem)
+    source = discovered.source
     tests: list[TestInfo] = []
     owned: list[tuple[int, int]] = []
-    for raw in collected.tests:
+    for raw in discovered.tests:
         name_node = raw.func.child_by_field_name("name")
         outer_span = source.span(raw.outer, raw.chunk)
         tests.append(
@@ -127,12 +127,12 @@ def parse_suite(text: str) -> SuiteMap:
         )
         owned.append(source.byte_range(raw.outer, raw.chunk))
     # Comments change no test's behaviour: editing one outside the tests must not rerun them all.
-    owned += [source.byte_range(node, chunk) for chunk in collected.chunks for node in _comments(chunk.root)]
+    owned += [source.byte_range(node, chunk) for chunk in discovered.chunks for node in _comments(chunk.root)]
     return SuiteMap(
         text=text,
         tests=tests,
-        helper_assertions=[_assertion(source, a, None) for a in collected.other_asserts],
-        syntax_errors=find_syntax_issues(source, collected.chunks),
+        helper_assertions=[_assertion(source, a, None) for a in discovered.other_asserts],
+        syntax_errors=find_syntax_issues(source, discovered.chunks),
         shared_hash=shared_code_hash(source.data, owned),
     )
 
@@ -179,3 +179,11 @@ def assertion_at_line(suite_map: SuiteMap, line: int) -> AssertionInfo | None:
         if assertion.span.contains_line(line):
             return assertion
     return None
+
+
+def same_test(suite_map: SuiteMap, test: TestInfo) -> TestInfo | None:
+    """The test of `suite_map` with `test`'s name and unchanged text (its body hash), or None.
+
+    How results found for one version of a buffer are kept for a newer one: a test whose
+    text did not change keeps them, wherever it moved."""
+    return next((t for t in suite_map.tests if t.name == test.name and t.body_hash == test.body_hash), None)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
-from prism_lsp.analysis.collector import Collected, RawTest, collect
+from prism_lsp.analysis.discovery import Discovered, RawTest, discover
 from prism_lsp.analysis.span import Span
 from prism_lsp.analysis.suite_map import SuiteMap
 
@@ -65,22 +65,22 @@ def static_findings(suite_map_or_text: SuiteMap | str) -> list[StaticFinding]:
     ``empty-input-only``). Never raises on broken code.
     """
     text = suite_map_or_text.text if isinstance(suite_map_or_text, SuiteMap) else suite_map_or_text
-    collected = collect(text)
+    discovered = discover(text)
     findings: list[StaticFinding] = []
-    for test in collected.tests:
+    for test in discovered.tests:
         if test.outer.has_error:
             continue
-        findings.extend(_test_findings(test, collected))
+        findings.extend(_test_findings(test, discovered))
     return findings
 
 
 # --- per test -------------------------------------------------------------------------
 
-def _test_findings(test: RawTest, collected: Collected) -> Iterator[StaticFinding]:
-    source = collected.source
+def _test_findings(test: RawTest, discovered: Discovered) -> Iterator[StaticFinding]:
+    source = discovered.source
     body = test.func.child_by_field_name("body")
     conditions = [_condition(a.node) for a in test.asserts]
-    other_checks = body is not None and _has_other_check(body, collected.asserting_helpers)
+    other_checks = body is not None and _has_other_check(body, discovered.asserting_helpers)
     if not conditions:
         if not other_checks:
             name = test.func.child_by_field_name("name") or test.func

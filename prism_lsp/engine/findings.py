@@ -32,6 +32,7 @@ class Finding:
     candidates: list[str] = field(default_factory=list)
     tests: list[str] = field(default_factory=list)
     rule: str | None = None
+    count: int | None = None  # programs the finding is about (shown at every reveal level)
 
 
 def _plural(n: int, word: str) -> str:
@@ -76,7 +77,7 @@ def rejects_valid(pairs: list[tuple[Candidate, ProgramResult]], reveal: str,
         if reveal == "full":
             msg += f" — {_details(hits, sources.get(line))}"
         findings.append(Finding("rejects-valid", line, line, f"{msg}. {TEACH_OVERSPEC}",
-                                _ids(cands, reveal), sorted({t.name for _, t in hits})))
+                                _ids(cands, reveal), sorted({t.name for _, t in hits}), count=len(cands)))
     return findings
 
 
@@ -125,15 +126,15 @@ def accepts_invalid(pairs: list[tuple[Candidate, ProgramResult]], reveal: str) -
     findings = []
     for (line, name), cands in sorted(by_test.items()):
         findings.append(Finding("accepts-invalid", line, line, f"lets {_who(cands, 'invalid', reveal)} through. {TEACH_REACHED}",
-                                _ids(cands, reveal), [name]))
+                                _ids(cands, reveal), [name], count=len(cands)))
     if unreached:
         findings.append(Finding("accepts-invalid", first, first,
                                 f"lets {_who(unreached, 'invalid', reveal)} through. {TEACH_UNREACHED}",
-                                _ids(unreached, reveal)))
+                                _ids(unreached, reveal), count=len(unreached)))
     if unknown:
         findings.append(Finding("accepts-invalid", first, first,
                                 f"lets {_who(unknown, 'invalid', reveal)} through: no test rejects it.",
-                                _ids(unknown, reveal)))
+                                _ids(unknown, reveal), count=len(unknown)))
     return findings
 
 
@@ -170,7 +171,7 @@ def execution_errors(baseline: ProgramResult, pairs: list[tuple[Candidate, Progr
         message = quoted.get(key, "")
         text = f"could not run on {_programs(who, reveal)}: {reason}" + (f" — {message}" if message else "")
         findings.append(Finding("execution-error", line, line, text,
-                                [n for n, c in who if c is not None] if reveal == "full" else []))
+                                [n for n, c in who if c is not None] if reveal == "full" else [], count=len(who)))
     return findings
 
 

@@ -160,7 +160,7 @@ def build_report(task: Task, suite: Suite, run: PanelRun, *, reveal: str = "full
         metrics=Metrics(**metrics),
         findings=[FindingOut(kind=f.kind, line=f.line, end_line=f.end_line,
                              candidates=f.candidates if reveal == "full" else [],
-                             message=f.message, tests=f.tests, rule=f.rule) for f in findings],
+                             message=f.message, tests=f.tests, rule=f.rule, count=f.count) for f in findings],
         timing_ms={"total": round(run.elapsed_ms, 1)}, sandbox=sandbox, warnings=list(warnings or []),
         reveal=reveal, panel=panel_counts(run),
     )

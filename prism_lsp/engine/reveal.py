@@ -6,20 +6,17 @@ from collections.abc import Sequence
 
 from prism_lsp.model.task import Candidate
 
-
-LEVELS = ("full", "labels", "counts")  # from most to least revealing
+LEVELS = ("full", "labels", "counts")  # from most to least shown
 
 
 def strictest(*levels: str | None) -> str:
-    """The least revealing of the given levels (None = not set); `full` when none is set.
+    """The level that shows least among those given (None ignored; `full` when none is given).
 
-    Whoever sets a level (the manifest, the command line, the editor's settings) may only
-    hide more: a task that keeps its panel to `counts` stays so whatever `--reveal` says."""
+    Whoever starts Prism, the task's manifest and the editor settings each may hide the panel;
+    none of them can show more than another allows.
+    """
     given = [level for level in levels if level is not None]
-    unknown = [level for level in given if level not in LEVELS]
-    if unknown:
-        raise ValueError(f"unknown reveal level {unknown[0]!r}; expected one of {', '.join(LEVELS)}")
-    return max(given, key=LEVELS.index, default="full")
+    return max(given, key=LEVELS.index) if given else "full"
 
 
 def anonymous_ids(candidates: Sequence[Candidate], reveal: str) -> dict[str, str]:

@@ -99,6 +99,10 @@ class TreeCache:
         digest = hashlib.sha256(f"{_FORMAT}:initial:{self.initial_digest(task)}".encode()).hexdigest()
         return self._build(digest, lambda tree: (copy_tree(task.initial, tree), {})[1])
 
+    def program(self, task: Task, candidate: Candidate | None) -> ProgramTree:
+        """The tree of one program: the initial state when `candidate` is None, else that candidate's."""
+        return self.baseline(task) if candidate is None else self.candidate(task, candidate)
+
     def candidate(self, task: Task, candidate: Candidate) -> ProgramTree:
         """The candidate's tree; raises `MaterializeError` naming what failed."""
         src_digest = file_digest(candidate.source) if candidate.kind == "patch" else tree_digest(candidate.source)

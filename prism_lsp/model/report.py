@@ -11,6 +11,9 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 FindingKind = Literal["rejects-valid", "accepts-invalid", "misses-baseline", "execution-error", "weak-assertion"]
+FINDING_KINDS: tuple[str, ...] = FindingKind.__args__  # type: ignore[attr-defined]
+# Findings about the suite as a whole (a new test anywhere can change them), shown on a test's name.
+SUITE_LEVEL_KINDS = ("accepts-invalid", "misses-baseline")
 
 
 class AssertionOut(BaseModel):
@@ -77,6 +80,7 @@ class FindingOut(BaseModel):
     message: str
     tests: list[str] = Field(default_factory=list)
     rule: str | None = None
+    count: int | None = None
 
 
 class PanelReport(BaseModel):

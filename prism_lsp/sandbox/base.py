@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import subprocess
@@ -11,6 +12,8 @@ from pathlib import Path
 from typing import Protocol
 
 from prism_lsp.sandbox.cgroup import Cgroup
+
+log = logging.getLogger(__name__)
 
 AGENT = Path(__file__).resolve().parent.parent / "runner" / "agent.py"
 
@@ -63,22 +66,22 @@ class RunnerProcess:
             self.cgroup.kill_all()
         try:
             os.killpg(self.proc.pid, signal.SIGKILL)
-        except OSError:
-            pass
+        except OSError as exc:
+            log.debug("kill: ignored %r", exc)
         try:
             self.proc.kill()
-        except OSError:
-            pass
+        except OSError as exc:
+            log.debug("kill: ignored %r", exc)
         try:
             self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            pass
+        except subprocess.TimeoutExpired as exc:
+            log.debug("kill: ignored %r", exc)
         for stream in (self.proc.stdin, self.proc.stdout):
             try:
                 if stream:
                     stream.close()
-            except OSError:
-                pass
+            except OSError as exc:
+                log.debug("kill: ignored %r", exc)
         if self.cgroup is not None:
             self.cgroup.remove()
         for path in self._cleanup:

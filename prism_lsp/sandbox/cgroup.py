@@ -7,11 +7,14 @@ and per-run reaping still apply; `prism doctor` says which one is in force.
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import time
 import uuid
 from pathlib import Path
+
+log = logging.getLogger(__name__)
 
 _V2 = Path("/sys/fs/cgroup")
 _V1 = {"pids": Path("/sys/fs/cgroup/pids"), "memory": Path("/sys/fs/cgroup/memory")}
@@ -72,16 +75,16 @@ class Cgroup:
         for d in self.dirs:
             try:
                 found.update(int(x) for x in (d / "cgroup.procs").read_text().split())
-            except (OSError, ValueError):
-                pass
+            except (OSError, ValueError) as exc:
+                log.debug("pids: ignored %r", exc)
         return found
 
     def kill_all(self) -> None:
         if self.mode == "v2" and (self.dirs[0] / "cgroup.kill").exists():
             try:
                 (self.dirs[0] / "cgroup.kill").write_text("1")
-            except OSError:
-                pass
+            except OSError as exc:
+                log.debug("kill_all: ignored %r", exc)
         for _ in range(100):
             pids = self.pids()
             if not pids:
@@ -89,8 +92,8 @@ class Cgroup:
             for pid in pids:
                 try:
                     os.kill(pid, signal.SIGKILL)
-                except OSError:
-                    pass
+                except OSError as exc:
+                    log.debug("kill_all: ignored %r", exc)
             time.sleep(0.01)
 
     def remove(self) -> None:

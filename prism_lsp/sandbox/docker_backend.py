@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import atexit
 import functools
+import logging
 import os
 import random
 import shutil
@@ -39,6 +40,8 @@ from pathlib import Path
 from prism_lsp.sandbox.base import AGENT, Limits, RunnerProcess, SandboxUnavailable, popen_runner
 from prism_lsp.sandbox.docker_image import build_image, connect, default_image, require_image
 from prism_lsp.sandbox.docker_kill import SCRIPT as KILL_SCRIPT
+
+log = logging.getLogger(__name__)
 
 RUNNER_DIR = "/opt/prism-runner"
 TREES_DIR = "/prism-trees"
@@ -147,8 +150,8 @@ def remove_stale(client) -> list[str]:
         try:
             c.remove(force=True)
             removed.append(c.name)
-        except Exception:
-            pass
+        except Exception as exc:
+            log.debug("remove_stale: ignored %r", exc)
     return removed
 
 
@@ -168,8 +171,8 @@ def _remove_container(container_id: str) -> None:
         client = connect(10)
         client.containers.get(container_id).remove(force=True)
         client.close()
-    except Exception:
-        pass
+    except Exception as exc:
+        log.debug("_remove_container: ignored %r", exc)
 
 
 class DockerBackend:
@@ -251,8 +254,8 @@ class DockerBackend:
             if container is not None:
                 try:
                     container.remove(force=True)
-                except Exception:
-                    pass
+                except Exception as exc:
+                    log.debug("_start: ignored %r", exc)
         raise SandboxUnavailable(f"cannot start a container from image {self.image}: {last}")
 
     def _ensure_container(self, limits: Limits):
@@ -264,8 +267,8 @@ class DockerBackend:
                     self._container.reload()
                     if self._container.status == "running":
                         return self._container
-                except Exception:
-                    pass
+                except Exception as exc:
+                    log.debug("_ensure_container: ignored %r", exc)
                 self._drop_container()
             self._container = self._start(limits)
             return self._container
@@ -311,8 +314,8 @@ class DockerBackend:
             self._atexit = None
         try:
             container.remove(force=True)
-        except Exception:
-            pass
+        except Exception as exc:
+            log.debug("_drop_container: ignored %r", exc)
 
     def close(self) -> None:
         """Remove the task's container (every runner in it dies with it). Safe to call twice."""
@@ -321,5 +324,5 @@ class DockerBackend:
             self._drop_container()
         try:
             self.client.close()
-        except Exception:
-            pass
+        except Exception as exc:
+            log.debug("close: ignored %r", exc)

@@ -17,15 +17,15 @@ from typing import Protocol
 from prism_lsp.analysis.suite_map import SuiteMap, test_for_name
 from prism_lsp.engine.panel import BASELINE, PanelRun, Progress, Suite
 from prism_lsp.engine.results import merge_results
-from prism_lsp.engine.session import RunOptions
-from prism_lsp.materialize import ProgramTree
+from prism_lsp.engine.session import EngineSession, RunOptions
+from prism_lsp.materialize import MaterializeError, ProgramTree
 from prism_lsp.model.outcome import ProgramResult, TestResult
 from prism_lsp.model.task import Task
-from prism_lsp.scheduler.cache import TestResultCache, test_key
+from prism_lsp.scheduler.test_cache import TestResultCache, test_key
 
 
 class PanelEngine(Protocol):
-    """What the incremental runner needs from the engine (an `EngineSession` adapter)."""
+    """What the incremental scheduler needs from the engine (:class:`SessionEngine` over an `EngineSession`)."""
 
     def run(self, task: Task, suite: Suite, options: RunOptions, *, progress: Progress | None,
             cancel: threading.Event | None) -> PanelRun: ...
@@ -33,6 +33,26 @@ class PanelEngine(Protocol):
     def trees(self, task: Task) -> dict[str, ProgramTree | ProgramResult]:
         """Program id -> its built tree, or the `error` result when it cannot be built."""
         ...
+
+
+class SessionEngine:
+    """The `PanelEngine` over an `EngineSession` (its warm runners and its tree cache)."""
+
+    def __init__(self, session: EngineSession) -> None:
+        self.session = session
+
+    def run(self, task: Task, suite: Suite, options: RunOptions, *, progress: Progress | None,
+            cancel: threading.Event | None) -> PanelRun:
+        return self.session.run(task, suite, options, progress=progress, cancel=cancel)
+
+    def trees(self, task: Task) -> dict[str, ProgramTree | ProgramResult]:
+        out: dict[str, ProgramTree | ProgramResult] = {}
+        for pid, cand in [(BASELINE, None), *[(c.id, c) for c in task.candidates]]:
+            try:
+                out[pid] = self.session.cache.program(task, cand)
+            except (MaterializeError, OSError) as exc:
+                out[pid] = ProgramResult.error("materialize", str(exc))
+        return out
 
 
 @dataclass(frozen=True)
@@ -44,8 +64,8 @@ class RunStats:
     engine_called: bool
 
 
-class IncrementalRunner:
-    """Runs a suite on the panel through `engine`, reusing cached per-test results."""
+class IncrementalScheduler:
+    """Runs a suite on the panel through `engine`, reusing cached per-test results; `enabled=False` reuses nothing."""
 
     def __init__(self, engine: PanelEngine, cache: TestResultCache | None = None, *, enabled: bool = True) -> None:
         self.engine = engine

@@ -61,6 +61,7 @@ class Scheduler(Generic[R]):
         return self._latest.get(uri) == version
 
     def latest(self, uri: str) -> int | None:
+        """The newest version this scheduler was given for `uri` (None once forgotten)."""
         return self._latest.get(uri)
 
     def submit(self, job: Job, delay_s: float = 0.0) -> asyncio.Task[None]:

@@ -15,12 +15,9 @@ from lsprotocol import types
 from lsprotocol.converters import get_converter
 
 from prism_lsp.analysis.ignores import ignore_comment_edit
+from prism_lsp.server.commands import APPLY_EDIT, RUN_PANEL, SHOW_CANDIDATE
 from prism_lsp.server.diagnostics import SOURCE
 from prism_lsp.server.positions import Lines
-
-RUN_PANEL = "prism.runPanel"
-SHOW_CANDIDATE = "prism.showCandidate"
-APPLY_EDIT = "prism.applyEdit"
 
 
 def build_actions(uri: str, version: int | None, lines: Lines, diagnostics: list[types.Diagnostic], *,

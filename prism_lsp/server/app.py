@@ -73,7 +73,7 @@ def code_lens(ls: PrismServer, params: types.CodeLensParams) -> list[types.CodeL
     found = _lines(ls, params.text_document.uri)
     if found is None:
         return []
-    return build_lenses(params.text_document.uri, ls.checks.get(params.text_document.uri), parse_suite(found[1]),
+    return build_lenses(params.text_document.uri, ls.checked(params.text_document.uri), parse_suite(found[1]),
                         found[0])
 
 
@@ -83,7 +83,7 @@ def hover(ls: PrismServer, params: types.HoverParams) -> types.Hover | None:
     if found is None:
         return None
     markdown = ls.supports_markdown_hover()
-    text = hover_text(ls.checks.get(params.text_document.uri), parse_suite(found[1]), params.position.line + 1,
+    text = hover_text(ls.checked(params.text_document.uri), parse_suite(found[1]), params.position.line + 1,
                       markdown=markdown)
     kind = types.MarkupKind.Markdown if markdown else types.MarkupKind.PlainText
     return types.Hover(types.MarkupContent(kind, text)) if text else None
@@ -92,11 +92,12 @@ def hover(ls: PrismServer, params: types.HoverParams) -> types.Hover | None:
 @server.feature(types.TEXT_DOCUMENT_CODE_ACTION)
 def code_action(ls: PrismServer, params: types.CodeActionParams) -> list[types.CodeAction | types.Command]:
     uri = params.text_document.uri
-    found = _lines(ls, uri)
-    if found is None:
+    doc = ls.document(uri)
+    if doc is None:
         return []
-    check = ls.checks.get(uri)
-    return build_actions(uri, ls.scheduler.latest(uri), found[0], list(params.context.diagnostics),
+    check = ls.checked(uri)
+    return build_actions(uri, doc[0], Lines(doc[1], ls.diagnostic_options().encoding),
+                         list(params.context.diagnostics),
                          in_task=check is not None and check.task is not None and check.is_suite,
                          literals=ls.supports_code_action_literals(), apply_edit=ls.supports_apply_edit())
 

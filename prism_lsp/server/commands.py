@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 from lsprotocol.converters import get_converter
 
-from prism_lsp.server.candidates import changed_target, list_candidates
+from prism_lsp.document.candidates import changed_target, list_candidates
 from prism_lsp.engine.reveal import anonymous_ids
-from prism_lsp.server.status import status_params
+from prism_lsp.server.status import state_of, status_params
 
 if TYPE_CHECKING:
     from prism_lsp.server.prism_server import PrismServer
@@ -43,8 +43,11 @@ async def run_panel(server: PrismServer, args: list[Any] | None) -> dict | None:
     if task is None:
         raise CommandError(f"{uri} is not open")
     await asyncio.wait({task})
-    check = server.checks.get(uri)
-    return status_params(uri, "idle", check) if check is not None else None
+    check = server.checked(uri)
+    if check is None:
+        return None
+    state, message = state_of(check)  # says when the answer came from the cache
+    return status_params(uri, state, check, message=message)
 
 
 async def _task_of(server: PrismServer, uri: str):

@@ -16,8 +16,8 @@ from lsprotocol import types
 
 from prism_lsp.analysis.ignores import is_ignored
 from prism_lsp.analysis.suite_map import assertion_at_line, test_at_line
-from prism_lsp.model.report import FindingOut
-from prism_lsp.server.checker import Check
+from prism_lsp.document.check import Check
+from prism_lsp.model.report import SUITE_LEVEL_KINDS, FindingOut
 from prism_lsp.server.positions import Lines
 from prism_lsp.server.settings import Settings
 
@@ -29,8 +29,6 @@ SEVERITY = {
     "information": types.DiagnosticSeverity.Information,
     "hint": types.DiagnosticSeverity.Hint,
 }
-
-TEST_LEVEL = ("accepts-invalid", "misses-baseline")
 
 
 @dataclass(frozen=True)
@@ -77,7 +75,7 @@ def _diag(rng: types.Range, message: str, kind: str, settings: Settings, data: d
 
 def _finding_range(check: Check, finding: FindingOut, lines: Lines) -> types.Range:
     suite_map = check.suite_map
-    if finding.kind in TEST_LEVEL or (finding.kind == "rejects-valid" and not finding.tests):
+    if finding.kind in SUITE_LEVEL_KINDS or (finding.kind == "rejects-valid" and not finding.tests):
         test = test_at_line(suite_map, finding.line)
         if test is not None:
             return lines.span_range(test.name_span)

@@ -4,20 +4,17 @@
 labels, no values. `counts`: only how many valid / invalid candidates fail here.
 Markdown for clients that list it in `textDocument.hover.contentFormat`, aligned
 plain text for the others (a Markdown table read as plain text is mostly pipes).
+The table comes first and the caption after it: editors put the diagnostic's own
+message above the hover, so nothing here repeats it and the table is in sight.
 """
 
 from __future__ import annotations
 
 from prism_lsp.analysis.suite_map import SuiteMap, assertion_at_line
-from prism_lsp.server.checker import Check
-from prism_lsp.server.outcomes import AssertionRow, anchor, assertion_rows
+from prism_lsp.document.check import Check
+from prism_lsp.document.outcomes import AssertionRow, anchor, assertion_rows
 
 MARK = {"pass": "pass ✓", "fail": "fail ✗", "error": "error ⚠"}
-
-
-def hover_markdown(check: Check | None, now: SuiteMap, line: int) -> str | None:
-    """Markdown for 1-based `line` of the current buffer, or None when there is nothing to say."""
-    return hover_text(check, now, line, markdown=True)
 
 
 def hover_text(check: Check | None, now: SuiteMap, line: int, *, markdown: bool) -> str | None:
@@ -45,6 +42,10 @@ def hover_text(check: Check | None, now: SuiteMap, line: int, *, markdown: bool)
 HEADING = "outcome at this assertion"
 
 
+def _caption(markdown: bool) -> str:
+    return f"_Prism — {HEADING}_" if markdown else f"Prism — {HEADING}"
+
+
 def _title(text: str, markdown: bool) -> str:
     return f"**{text}**" if markdown else text
 
@@ -65,7 +66,7 @@ def _table(rows: list[AssertionRow], with_values: bool) -> str:
         if with_values:
             cells.append(_cell(r.value))
         body.append("| " + " | ".join(cells) + " |")
-    return "\n".join([f"**Prism** — {HEADING}", "", head, rule, *body])
+    return "\n".join([head, rule, *body, "", _caption(True)])
 
 
 def _plain_table(rows: list[AssertionRow], with_values: bool) -> str:
@@ -76,15 +77,15 @@ def _plain_table(rows: list[AssertionRow], with_values: bool) -> str:
         table.append([r.program, label, MARK.get(r.outcome, r.outcome)] + ([r.value[:80]] if with_values else []))
     widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in table]
-    return "\n".join([f"Prism — {HEADING}", "", *lines])
+    return "\n".join([*lines, "", _caption(False)])
 
 
 def _counts(rows: list[AssertionRow], markdown: bool = True) -> str:
     initial = next((r for r in rows if r.label == "baseline"), None)
-    lines = [f"{_title('Prism', markdown)} — {HEADING}", ""]
+    lines = []
     if initial is not None:
         lines.append(f"- initial program: {initial.outcome}")
     for label in ("valid", "invalid"):
         mine = [r for r in rows if r.label == label]
         lines.append(f"- {label}: {sum(r.outcome == 'fail' for r in mine)} of {len(mine)} fail here")
-    return "\n".join(lines)
+    return "\n".join([*lines, "", _caption(markdown)])

@@ -1,4 +1,5 @@
-"""Code lenses: one above each test (`initial: caught · valid 4/4 · invalid 3/5`) and one
+"""Code lenses: one above each test (`initial: caught · valid 4/4 · invalid 3/5`,
+valid candidates counted without the reference, as everywhere) and one
 for the file (`Prism: JSF ✗ · RAR ✓ · valid 1/4 · invalid 3/5`). Counts only, so every
 reveal level may show them. Both run the panel when clicked."""
 
@@ -6,12 +7,11 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from prism_lsp.analysis.suite_map import SuiteMap
-from prism_lsp.server.checker import Check
-from prism_lsp.server.outcomes import test_summary
+from prism_lsp.analysis.suite_map import SuiteMap, same_test
+from prism_lsp.document.check import Check
+from prism_lsp.document.outcomes import test_summary
+from prism_lsp.server.commands import RUN_PANEL
 from prism_lsp.server.positions import Lines
-
-RUN_PANEL = "prism.runPanel"
 
 
 def _mark(flag: bool) -> str:
@@ -21,10 +21,13 @@ def _mark(flag: bool) -> str:
 def file_title(check: Check | None) -> str:
     if check is None or check.task is None:
         return "Prism: no task"
-    if check.error:
+    state = check.state
+    if state.kind == "failed":
         return "Prism: could not run the panel"
+    if state.kind == "not-run":
+        return f"Prism: not run: {state.reason}"
     if check.report is None:
-        return f"Prism: not run: {check.not_run}" if check.not_run else "Prism: running…"
+        return "Prism: running…"
     m = check.report.metrics
     accepted, valid, rejected, invalid = check.report.panel_counts()
     return f"Prism: JSF {_mark(m.jsf)} · RAR {_mark(m.rar)} · valid {accepted}/{valid} · invalid {rejected}/{invalid}"
@@ -40,8 +43,7 @@ def build_lenses(uri: str, check: Check | None, now: SuiteMap, lines: Lines) -> 
     top = types.Range(types.Position(0, 0), types.Position(0, 0))
     lenses = [types.CodeLens(range=top, command=command(file_title(check)))]
     for test in now.tests:
-        old = next((t for t in check.suite_map.tests if t.name == test.name and t.body_hash == test.body_hash), None)
-        summary = test_summary(check, test.name) if old is not None else None
+        summary = test_summary(check, test.name) if same_test(check.suite_map, test) is not None else None
         if summary is None:
             title = "initial: ? · valid ?/? · invalid ?/? (not run yet)"
         else:

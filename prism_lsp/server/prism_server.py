@@ -1,8 +1,10 @@
 """`PrismServer`: the pygls server's state and the glue between protocol and core.
 
-Owns the settings, the :class:`Checker` (engine session, caches) and two
-:class:`Scheduler`s: one for panel runs, one for the static diagnostics published on
-every edit. Turns checks into publications (diagnostics, status, lens refresh).
+Owns the settings, the :class:`Checker` (engine session, caches), one
+:class:`DocumentRecord` per open document, and two :class:`Scheduler`s: one for panel
+runs, one for the static diagnostics published on every edit when runs wait for a save.
+Turns checks into publications: `publish_diagnostics` for any version, `finish` when a
+check is over (status, lenses, messages).
 Blocking work always runs in a thread (`asyncio.to_thread`).
 """
 
@@ -11,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -19,11 +22,13 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from prism_lsp import __version__
-from prism_lsp.server.carry import with_last_findings
-from prism_lsp.server.checker import Check, Checker
+from prism_lsp.document.carry import with_last_findings
+from prism_lsp.document.check import Check
+from prism_lsp.document.checker import Checker
 from prism_lsp.server.diagnostics import Options, build_diagnostics
 from prism_lsp.server.settings import ParsedSettings, Settings, SettingsLayers
-from prism_lsp.server.status import STATUS, PanelProgress, dropped_status, state_of, status_params
+from prism_lsp.server.status import (STATUS, PanelProgress, dropped_status, finished_status, run_summary, state_of,
+                                     status_params)
 from prism_lsp.scheduler import Job, Scheduler
 
 log = logging.getLogger(__name__)
@@ -36,6 +41,14 @@ def uri_path(uri: str) -> Path | None:
     return Path(path) if path else None
 
 
+@dataclass
+class DocumentRecord:
+    """What the server keeps about one open document between checks."""
+
+    checked: Check | None = None  # the last finished check: what hover, lenses and status describe
+    last_run: Check | None = None  # the last check with panel results: findings carried to newer versions
+
+
 class PrismServer(LanguageServer):
     """The language server: state plus the protocol side of checking a document."""
 
@@ -44,12 +57,15 @@ class PrismServer(LanguageServer):
         self.layers = SettingsLayers()
         self.settings = Settings()
         self._checker = checker
-        self.scheduler: Scheduler[Check] = Scheduler(self._execute, self._publish, self._failed, self._dropped)
-        # Static diagnostics on every edit; its own scheduler so they never cancel a panel run.
+        self.scheduler: Scheduler[Check] = Scheduler(self._run, self._finish, self._failed, self._dropped)
+        # Static diagnostics on every edit (run on save); its own scheduler so they never cancel a panel run.
         self.static_scheduler: Scheduler[Check] = Scheduler(self._analyze, self._publish_static)
-        self.checks: dict[str, Check] = {}  # the last final check of each document
-        self.last_runs: dict[str, Check] = {}  # the last check with panel results (findings to carry over)
+        self.documents: dict[str, DocumentRecord] = {}
         self._told: set[str] = set()  # messages shown once
+
+    def use_checker(self, checker: Checker) -> None:
+        """Check with `checker` (before the first check; a benchmark's baseline, a test's own cache)."""
+        self._checker = checker
 
     @property
     def checker(self) -> Checker:
@@ -108,7 +124,7 @@ class PrismServer(LanguageServer):
         changed = parsed.settings != self.settings
         self.settings = parsed.settings
         if changed and rerun:
-            for doc_uri in list(self.checks):
+            for doc_uri in list(self.documents):
                 self.check_now(doc_uri, "config")
 
     async def pull_settings(self) -> None:
@@ -124,9 +140,10 @@ class PrismServer(LanguageServer):
             self.apply_settings(answer[0], rerun=True)
 
     # ------------------------------------------------------------ messages
-    def log(self, message: str) -> None:
+    def log(self, message: str, kind: types.MessageType = types.MessageType.Log) -> None:
+        """One line in the client's output (window/logMessage) and the server's own log."""
         log.info(message)
-        self.window_log_message(types.LogMessageParams(types.MessageType.Log, message))
+        self.window_log_message(types.LogMessageParams(kind, message))
 
     def tell_once(self, kind: types.MessageType, message: str) -> None:
         if message not in self._told:
@@ -138,8 +155,17 @@ class PrismServer(LanguageServer):
 
     # ------------------------------------------------------------ checking
     def document(self, uri: str) -> tuple[int, str] | None:
+        """(version, text) of an open document: the editor's buffer is the one place its latest version is known."""
         doc = self.workspace.text_documents.get(uri)
         return (doc.version or 0, doc.source) if doc is not None else None
+
+    def record(self, uri: str) -> DocumentRecord:
+        return self.documents.setdefault(uri, DocumentRecord())
+
+    def checked(self, uri: str) -> Check | None:
+        """The document's last finished check (None before the first)."""
+        record = self.documents.get(uri)
+        return record.checked if record is not None else None
 
     def check_now(self, uri: str, trigger: str) -> asyncio.Task[None] | None:
         doc = self.document(uri)
@@ -162,20 +188,18 @@ class PrismServer(LanguageServer):
     def current(self, uri: str, version: int) -> bool:
         """Whether `version` is still the buffer's version (nothing is ever published for an older one)."""
         doc = self.document(uri)
-        return doc is not None and doc[0] == version and self.scheduler.is_latest(uri, version)
+        return doc is not None and doc[0] == version
 
     async def _analyze(self, job: Job, cancel: threading.Event) -> Check:
         return await asyncio.to_thread(self.checker.analyze, uri_path(job.uri), job.version, job.text, self.settings)
 
-    async def _publish_static(self, job: Job, check: Check) -> None:
-        await self._publish(job, check, final=False)
-
-    async def _execute(self, job: Job, cancel: threading.Event) -> Check:
+    async def _run(self, job: Job, cancel: threading.Event) -> Check:
+        """Analyse `job`'s version and, when it is runnable, publish its static diagnostics and run the panel."""
         settings = self.settings
         base = await self._analyze(job, cancel)
-        if not self.checker.runnable(base):
+        if not base.runnable or base.task is None:
             return base
-        await self._publish(job, base, final=False)  # static feedback before the panel's
+        self.publish_diagnostics(job.uri, base)  # static feedback before the panel's
         progress = PanelProgress(self, self.supports_progress(), job.uri)
         self.status(status_params(job.uri, "running", done=0, total=len(base.task.candidates) + 1))
         await progress.begin()
@@ -185,21 +209,33 @@ class PrismServer(LanguageServer):
         finally:
             progress.end()
 
-    async def _publish(self, job: Job, check: Check, final: bool = True) -> None:
-        """Diagnostics for `job`'s version (when it is still current); when `final`, also the status."""
-        if not self.current(job.uri, job.version):
+    async def _publish_static(self, job: Job, check: Check) -> None:
+        self.publish_diagnostics(job.uri, check)
+
+    def publish_diagnostics(self, uri: str, check: Check) -> None:
+        """The diagnostics of `check` (with the last run's findings that still hold), when its version is current."""
+        if not self.current(uri, check.version):
             return
-        shown = with_last_findings(check, self.last_runs.get(job.uri))
+        shown = with_last_findings(check, self.record(uri).last_run)
         diagnostics = build_diagnostics(shown, self.settings, self.diagnostic_options())
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
-            uri=job.uri, version=job.version, diagnostics=diagnostics))
-        if not final:
+            uri=uri, version=check.version, diagnostics=diagnostics))
+
+    async def _finish(self, job: Job, check: Check) -> None:
+        self.finish(job.uri, check)
+
+    def finish(self, uri: str, check: Check) -> None:
+        """A check is over: its diagnostics, then it becomes the document's check (status, lenses, messages)."""
+        if not self.current(uri, check.version):
             return
-        self.checks[job.uri] = check
+        self.publish_diagnostics(uri, check)
+        record = self.record(uri)
+        record.checked = check
         if check.report is not None:
-            self.last_runs[job.uri] = check
+            record.last_run = check
         state, message = state_of(check)
-        self.status(status_params(job.uri, state, check, message=message))
+        self.log(run_summary(uri, check), types.MessageType.Error if state == "error" else types.MessageType.Log)
+        self.status(finished_status(uri, check, record.last_run))
         if state == "no-task":
             self.tell_once(types.MessageType.Info,
                            "Prism: no prism.toml found above this file, so only static hints are shown.")
@@ -212,17 +248,16 @@ class PrismServer(LanguageServer):
                 log.debug("code lens refresh failed: %r", exc)
 
     async def _dropped(self, job: Job) -> None:
-        self.status(dropped_status(job.uri, self.checks.get(job.uri), self.settings.run_on))
+        self.status(dropped_status(job.uri, self.record(job.uri).checked, self.settings.run_on))
 
     async def _failed(self, job: Job, exc: BaseException) -> None:
         self.status(status_params(job.uri, "error", message=f"internal error: {exc!r}"))
-        self.log(f"checking {job.uri} failed: {exc!r}")
+        self.log(f"checking {job.uri} failed: {exc!r}", types.MessageType.Error)
 
     def forget(self, uri: str) -> None:
         self.scheduler.forget(uri)
         self.static_scheduler.forget(uri)
-        self.checks.pop(uri, None)
-        self.last_runs.pop(uri, None)
+        self.documents.pop(uri, None)
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
     def close(self) -> None:

@@ -20,8 +20,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from prism_lsp.engine.reveal import strictest
-
-FINDING_KINDS = ("rejects-valid", "accepts-invalid", "misses-baseline", "execution-error", "weak-assertion")
+from prism_lsp.model.report import FINDING_KINDS
 
 Level = Literal["error", "warning", "information", "hint"]
 
@@ -67,29 +66,8 @@ _FIELDS = {f.alias or name: name for name, f in Settings.model_fields.items()}
 
 
 def parse_settings(raw: Any) -> ParsedSettings:
-    """Validate `raw` key by key; every bad value falls back to its default alone."""
-    if raw is None:
-        return ParsedSettings(Settings())
-    if not isinstance(raw, dict):
-        return ParsedSettings(Settings(), [f"prism settings must be an object, got {_show(raw)}; using the defaults."])
-    raw = _section(raw)
-    good: dict[str, Any] = {}
-    problems: list[str] = []
-    unknown = [k for k in raw if k not in _FIELDS]
-    for key in _FIELDS:
-        if key not in raw or raw[key] is None:
-            continue
-        if key == "severity":
-            good[key] = _severity(raw[key], problems, unknown)
-            continue
-        try:
-            Settings.model_validate({key: raw[key]})
-        except ValidationError as exc:
-            default = Settings.model_fields[_FIELDS[key]].default
-            problems.append(f"prism.{key}: {_show(raw[key])} is not valid ({_reason(exc)}); using {_show(default)}.")
-            continue
-        good[key] = raw[key]
-    return ParsedSettings(Settings.model_validate(good), problems, unknown)
+    """Validate `raw` alone, over the defaults (one settings message; every bad value falls back alone)."""
+    return SettingsLayers().set_initialization(raw)
 
 
 def _severity(value: Any, problems: list[str], unknown: list[str],

@@ -9,7 +9,7 @@ from typing import Any
 
 from lsprotocol import types
 
-from prism_lsp.server.checker import Check
+from prism_lsp.document.check import Check
 
 log = logging.getLogger(__name__)
 
@@ -31,18 +31,43 @@ def status_params(uri: str, state: str, check: Check | None = None, *, done: int
 
 
 def state_of(check: Check) -> tuple[str, str | None]:
-    """(state, message) after a check."""
-    if check.task is None:
-        if check.task_problem:
-            return "error", check.task_problem
+    """(status state, message) of a check, for `prism/status`."""
+    state = check.state
+    if state.kind == "no-task":
         return "no-task", "no prism.toml found above this file"
-    if check.error:
-        return "error", check.error
-    if check.report is None:
-        return "idle", f"not run: {check.not_run}" if check.not_run else None
+    if state.kind == "failed":
+        return "error", state.reason
+    if state.kind == "not-run":
+        return "idle", f"not run: {state.reason}"
+    if state.kind == "running":
+        return "running", None
     if check.stats is not None:
         return "idle", f"{check.stats.tests_run} test(s) run, {check.stats.tests_cached} from cache"
     return "idle", None
+
+
+def finished_status(uri: str, check: Check, last_run: Check | None) -> dict[str, Any]:
+    """The status once a check is over. A suite that cannot run now (a syntax error while typing)
+    keeps showing the last run's counts, said to be from that run, rather than "no results"."""
+    state, message = state_of(check)
+    if (check.state.kind == "not-run" and check.is_suite and last_run is not None and last_run.report is not None
+            and last_run.task == check.task and last_run.reveal == check.reveal):
+        return status_params(uri, state, last_run,
+                             message=f"{message}; the counts are from the last run (version {last_run.version})")
+    return status_params(uri, state, check, message=message)
+
+
+def run_summary(uri: str, check: Check) -> str:
+    """One line for the client's log: what the check of one version came to, and how long the run took."""
+    name = uri.rsplit("/", 1)[-1]
+    state, message = state_of(check)
+    line = f"{name} v{check.version}: {state}" + (f" ({message})" if message else "")
+    if check.report is not None and check.run is not None:
+        accepted, valid, rejected, invalid = check.report.panel_counts()
+        m = check.report.metrics
+        line += (f"; JSF {'yes' if m.jsf else 'no'}, valid {accepted}/{valid} accepted, "
+                 f"invalid {rejected}/{invalid} rejected; panel {check.run.elapsed_ms:.0f} ms")
+    return line
 
 
 def dropped_status(uri: str, last: Check | None, run_on: str) -> dict[str, Any]:

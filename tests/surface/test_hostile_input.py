@@ -11,7 +11,7 @@ import sys
 from prism_lsp.analysis.limits import MAX_DOCUMENT_BYTES, MAX_NESTING
 from prism_lsp.analysis.suite_map import parse_suite
 from prism_lsp.analysis.weak_assertions import static_findings
-from prism_lsp.server.checker import Checker
+from prism_lsp.document.checker import Checker
 from prism_lsp.server.diagnostics import build_diagnostics
 from prism_lsp.server.settings import Settings
 from tests.conftest import ROOT
@@ -74,7 +74,7 @@ def test_a_document_too_large_is_not_analysed_nor_run(tmp_path):
         check = checker.check(path, 1, text, Settings())
     finally:
         checker.close()
-    assert check.not_run == smap.problem and check.run is None
+    assert (check.state.kind, check.state.reason) == ("not-run", smap.problem) and check.run is None
     (diag,) = build_diagnostics(check, Settings())
     assert diag.message == f"not run: {smap.problem}" and diag.range.start.line == 0
 
@@ -95,7 +95,7 @@ def test_an_expression_nested_20000_deep_is_a_clear_message_not_a_recursion_erro
         check = checker.analyze(forger_task(tmp_path / "task") / "test_deep.py", 1, text, Settings())
     finally:
         checker.close()
-    assert check.not_run == smap.problem
+    assert (check.state.kind, check.state.reason) == ("not-run", smap.problem)
     assert [d.message for d in build_diagnostics(check, Settings())] == [f"not run: {smap.problem}"]
 
 

@@ -185,3 +185,18 @@ export class StatusStore {
     return this.byUri.size;
   }
 }
+
+/**
+ * The message after Prism: Run Panel (or a lens click): the verdict as the status bar shows
+ * it, and the server's note (how many tests ran, how many came from the cache). Undefined for
+ * an answer that is not a status, so nothing misleading is shown.
+ */
+export function runPanelMessage(raw: unknown): string | undefined {
+  const status = parseStatus(raw);
+  if (!status) {
+    return undefined;
+  }
+  const text = formatStatus(status).text.replace(/^\$\([^)]*\)\s*/, '');
+  const note = status.message !== null && status.message.trim() !== '' ? ` (${status.message.trim()})` : '';
+  return `${text}${note}`;
+}

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { StatusParams, StatusStore, formatStatus, parseStatus } from '../../src/status';
+import { StatusParams, StatusStore, formatStatus, parseStatus, runPanelMessage } from '../../src/status';
 
 const base: StatusParams = {
   uri: 'file:///w/tests/test_minutes.py',
@@ -100,5 +100,31 @@ describe('StatusStore', () => {
     assert.equal(store.get('file:///a.py'), undefined);
     store.clear();
     assert.equal(store.size, 0);
+  });
+});
+
+describe('runPanelMessage', () => {
+  it('says the verdict and how the run was served, even when everything came from the cache', () => {
+    const answer = {
+      uri: 'file:///t/test_x.py',
+      state: 'idle',
+      metrics: { detects_baseline: true, rar: true, jsf: false, valid_acceptance: 0.25, invalid_rejection: 0.6, h: 0.35 },
+      valid: { accepted: 1, total: 4 },
+      invalid: { rejected: 3, total: 5 },
+      done: null,
+      total: null,
+      message: '0 test(s) run, 3 from cache',
+    };
+    assert.equal(runPanelMessage(answer), 'Prism: JSF ✗ · valid 1/4 · invalid 3/5 (0 test(s) run, 3 from cache)');
+  });
+
+  it('shows nothing for an answer that is not a status', () => {
+    assert.equal(runPanelMessage({ arguments: ['file:///x.py'] }), undefined);
+    assert.equal(runPanelMessage(null), undefined);
+  });
+
+  it('drops the icon of an error status', () => {
+    const answer = { uri: 'file:///x.py', state: 'error', metrics: null, valid: null, invalid: null, done: null, total: null, message: 'no sandbox' };
+    assert.equal(runPanelMessage(answer), 'Prism: error (no sandbox)');
   });
 });

@@ -1,0 +1,139 @@
+"""Check one document version: analyse it, and run the panel on it when it is a runnable suite.
+
+No LSP here. :meth:`Checker.analyze` is everything known without running (and decides
+the :class:`~prism_lsp.document.check.CheckState`); :meth:`Checker.run_panel` runs the
+panel through the incremental scheduler on a runnable analysis.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Protocol
+
+from prism_lsp.analysis.ignores import ignored_kinds
+from prism_lsp.analysis.suite_map import SuiteMap, parse_suite
+from prism_lsp.analysis.weak_assertions import static_findings
+from prism_lsp.document.check import NO_TASK, RUNNING, Check, CheckState, failed, finished
+from prism_lsp.engine.panel import Progress, Suite
+from prism_lsp.engine.session import EngineSession, RunOptions
+from prism_lsp.materialize import MaterializeError, ProgramTree
+from prism_lsp.model.manifest import ManifestError
+from prism_lsp.model.task import Task
+from prism_lsp.sandbox import SandboxUnavailable
+from prism_lsp.scheduler import IncrementalScheduler, PanelEngine, SessionEngine
+from prism_lsp.tasks import find_task_root, load_task
+from prism_lsp.tasks.suites import not_a_suite
+
+EngineFactory = Callable[[EngineSession], PanelEngine]
+
+
+class Settings(Protocol):
+    """The choices of whoever started Prism that a check reads (the server's settings object)."""
+
+    @property
+    def reveal(self) -> str: ...
+
+    @property
+    def sandbox(self) -> str: ...
+
+    @property
+    def timeout_seconds(self) -> float | None: ...
+
+    def effective_reveal(self, task_reveal: str) -> str: ...
+
+
+class Checker:
+    """Finds tasks, analyses buffers and runs the panel; thread-safe; `close()` when done.
+
+    `engine` adapts the session for the incremental scheduler (default: its warm runners);
+    `reuse=False` keeps no per-test results (both are how a benchmark measures Prism without them).
+    """
+
+    def __init__(self, cache_root: Path | None = None, *, workers: int | None = None,
+                 engine: EngineFactory = SessionEngine, reuse: bool = True):
+        self.session = EngineSession(cache_root, workers)
+        self.incremental = IncrementalScheduler(engine(self.session), enabled=reuse)
+        self._tasks: dict[Path, tuple[float, Task | str]] = {}
+        self._lock = threading.Lock()
+
+    def task_for(self, path: Path | None) -> tuple[Task | None, str | None]:
+        """The task a file belongs to (nearest prism.toml), or the manifest's error message."""
+        root = find_task_root(path) if path is not None else None
+        if root is None:
+            return None, None
+        manifest = root / "prism.toml"
+        mtime = manifest.stat().st_mtime if manifest.exists() else 0.0
+        with self._lock:
+            known = self._tasks.get(root)
+        if known is None or known[0] != mtime:
+            try:
+                loaded: Task | str = load_task(root)
+            except ManifestError as exc:
+                loaded = str(exc)
+            known = (mtime, loaded)
+            with self._lock:
+                self._tasks[root] = known
+        return (known[1], None) if isinstance(known[1], Task) else (None, known[1])
+
+    def analyze(self, path: Path | None, version: int, text: str, settings: Settings) -> Check:
+        """Everything known without running: suite map, ignores, static hints, the task, the state."""
+        suite_map = parse_suite(text)
+        task, problem = self.task_for(path)
+        reveal = settings.effective_reveal(task.reveal) if task else settings.reveal
+        check = Check(path, version, text, suite_map, ignored_kinds(text), static_findings(suite_map), NO_TASK, task,
+                      reveal)
+        if task is None or path is None:
+            return replace(check, state=CheckState("failed", problem)) if problem else check
+        outside = not_a_suite(path, task)
+        if outside is not None:
+            return replace(check, state=CheckState("not-run", outside), is_suite=False)
+        why = why_not_run(suite_map, task)
+        return replace(check, state=CheckState("not-run", why) if why else RUNNING)
+
+    def check(self, path: Path | None, version: int, text: str, settings: Settings, *,
+              progress: Progress | None = None, cancel: threading.Event | None = None) -> Check:
+        """Analyse, then run the panel when the buffer belongs to a task and can run."""
+        return self.run_panel(self.analyze(path, version, text, settings), settings, progress=progress, cancel=cancel)
+
+    def run_panel(self, base: Check, settings: Settings, *, progress: Progress | None = None,
+                  cancel: threading.Event | None = None) -> Check:
+        """The analysis `base` with the panel run on its text (unchanged when it is not runnable)."""
+        if not base.runnable or base.task is None or base.path is None:
+            return base
+        suite = Suite(base.task.suite_rel(base.path), base.text)
+        options = RunOptions(sandbox=None if settings.sandbox == "auto" else settings.sandbox,
+                             timeout_s=settings.timeout_seconds, reveal=base.reveal)
+        try:
+            run, stats = self.incremental.run(base.task, suite, base.suite_map, options, progress=progress,
+                                              cancel=cancel)
+        except SandboxUnavailable as exc:
+            return failed(base, str(exc))
+        return finished(base, run, stats, sandbox=options.sandbox)
+
+    def tree(self, task: Task, program: str) -> ProgramTree | None:
+        """The materialized tree of one program (None when it cannot be built)."""
+        try:
+            return self.session.cache.program(task, task.candidate(program))
+        except (MaterializeError, OSError):
+            return None
+
+    def close(self) -> None:
+        self.session.close()
+
+
+def why_not_run(suite_map: SuiteMap, task: Task) -> str | None:
+    """Why a suite of `task` cannot be run as it is now (a phrase for "not run: ..."), or None.
+
+    A test file without tests would only collect nothing, which pytest reports as an error on
+    every program; a new file is not wrong, so say so instead."""
+    if suite_map.problem:  # too large or nested too deeply: not even analysed
+        return suite_map.problem
+    if suite_map.syntax_errors:
+        first = min(issue.span.start_line for issue in suite_map.syntax_errors)
+        return f"the buffer has a syntax error (line {first})"
+    if not suite_map.tests and task.test_command is None:
+        return "no tests yet"
+    return None

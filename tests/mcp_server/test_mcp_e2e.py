@@ -1,0 +1,110 @@
+"""`prism mcp` driven by the official MCP SDK's client over stdio, on the real engine and sandbox.
+
+What an agent in a loop relies on: over-specification and under-assertion come back apart, with
+the metrics; the reveal level is the one the server was started with (default `counts`) and no
+tool argument raises it; untrusted paths are refused with a message, never served.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import FIXTURES
+
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+
+MEAN = FIXTURES / "mean-rounded"
+SLUG = FIXTURES / "slugify"
+
+
+def _params(tmp_path: Path, *extra: str) -> StdioServerParameters:
+    env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "PYTHONPATH", "LANG")}
+    # `prism mcp` exactly as an agent's MCP configuration starts it.
+    return StdioServerParameters(command=shutil.which("prism") or "prism",
+                                 args=["mcp", "--root", str(FIXTURES),
+                                       "--cache-dir", str(tmp_path / "cache"), *extra],
+                                 env=env)
+
+
+async def _call(client, name: str, args: dict) -> dict:
+    result = await client.call_tool(name, args)
+    assert not result.is_error, result.content
+    return result.structured_content
+
+
+def _text(result) -> str:
+    return " ".join(getattr(c, "text", "") for c in result.content)
+
+
+@pytest.mark.asyncio
+async def test_overfit_suite_at_full_names_the_line_and_keeps_signals_apart(tmp_path):
+    async with Client(_params(tmp_path, "--reveal", "full")) as client:
+        tools = {t.name for t in (await client.list_tools()).tools}
+        assert {"run_suite", "list_tasks"} <= tools
+        got = await _call(client, "run_suite", {"task": "mean-rounded", "suite_path": "suites/test_overfit.py"})
+    assert got["reveal"] == "full"
+    assert got["detects_baseline"] is True and got["jsf"] is False
+    assert [o["line"] for o in got["over_specification"]] == [14]
+    assert got["over_specification"][0]["valid_rejected"] == 3
+    assert "half-even" in got["over_specification"][0]["message"]
+    assert got["under_assertion"] and all(u["invalid_accepted"] >= 1 for u in got["under_assertion"])
+    assert (got["valid_accepted"], got["valid_total"]) == (1, 4)
+
+
+@pytest.mark.asyncio
+async def test_default_reveal_is_counts_and_no_argument_raises_it(tmp_path):
+    async with Client(_params(tmp_path)) as client:
+        got = await _call(client, "run_suite", {"task": str(MEAN), "suite_path": "suites/test_overfit.py",
+                                                "reveal": "full"})  # an extra argument the tool does not have
+        tasks = await _call(client, "list_tasks", {})
+    assert got["reveal"] == "counts"
+    dumped = json.dumps(got)
+    for secret in ("half-even", "half-down", "statistics", "trunc-negative", "consumes-input"):
+        assert secret not in dumped
+    assert got["over_specification"][0]["valid_rejected"] == 3
+    assert all(t["reveal"] == "counts" for t in tasks["result"])
+    assert "mean-rounded" in {t["task"] for t in tasks["result"]}
+
+
+@pytest.mark.asyncio
+async def test_suite_text_runs_at_its_path_and_a_strong_suite_reaches_joint_success(tmp_path):
+    strong = (MEAN / "suites" / "test_strong.py").read_text()
+    async with Client(_params(tmp_path)) as client:
+        got = await _call(client, "run_suite", {"task": "mean-rounded", "suite_text": strong,
+                                                "suite_rel": "tests/test_mine.py"})
+    assert got["suite"] == "tests/test_mine.py"
+    assert got["jsf"] is True and got["over_specification"] == [] and got["under_assertion"] == []
+
+
+@pytest.mark.asyncio
+async def test_weak_suite_under_assertion_says_how_many_got_through(tmp_path):
+    async with Client(_params(tmp_path)) as client:
+        got = await _call(client, "run_suite", {"task": "slugify", "suite_path": "suites/test_weak.py"})
+    assert got["over_specification"] == []
+    assert (got["invalid_rejected"], got["invalid_total"]) == (1, 5)
+    # One entry per test that reached the bugs without judging them, each counting the 4 let through.
+    assert [(u["line"], u["invalid_accepted"], u["reached"]) for u in got["under_assertion"]] == \
+        [(4, 4, True), (8, 4, True), (12, 4, True)]
+    assert [f["kind"] for f in got["other_findings"]] == ["weak-assertion"]
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("args, says", [
+    ({"task": "/etc", "suite_path": "passwd"}, "outside the folders"),
+    ({"task": "mean-rounded", "suite_path": "../slugify/suites/test_weak.py"}, "outside the task folder"),
+    ({"task": "mean-rounded", "suite_path": "/etc/passwd"}, "outside the task folder"),
+    ({"task": "mean-rounded", "suite_text": "def test_x(): pass", "suite_rel": "../../x.py"}, "suite_rel"),
+    ({"task": "mean-rounded"}, "either suite_path"),
+    ({"task": "no-such-task", "suite_path": "x.py"}, "no prism.toml"),
+])
+async def test_untrusted_paths_are_refused_with_a_message(tmp_path, args, says):
+    async with Client(_params(tmp_path)) as client:
+        result = await client.call_tool("run_suite", args)
+    assert result.is_error
+    assert says in _text(result)

@@ -1,0 +1,263 @@
+/**
+ * The language client's lifecycle: start `<python> -m prism_lsp` (after checking that it
+ * imports), stop it, restart it when the interpreter changes; and the middleware that keeps
+ * the server's settings in step with `prism.*` (named functions, one job each).
+ */
+import * as vscode from 'vscode';
+import {
+  CloseAction,
+  ConfigurationParams,
+  DidChangeConfigurationNotification,
+  ErrorAction,
+  ErrorHandler,
+  LanguageClient,
+  LanguageClientOptions,
+  Middleware,
+  ServerOptions,
+  State,
+} from 'vscode-languageclient/node';
+
+import { SERVER_COMMANDS, withDocumentUri } from './commands';
+import { checkServerImport, serverArgs } from './install';
+import { adviseInstall, runProcess, serverCwd } from './installFlow';
+import { resolve } from './pythonBridge';
+import { SECTION, ServerSettings, toServerSettings } from './settings';
+import { PrismState, describe, log } from './state';
+import { STATUS_NOTIFICATION, parseStatus, runPanelMessage } from './status';
+import { updateStatusBar } from './statusBar';
+
+// ---------------------------------------------------------------- settings
+
+/** The server settings object from `prism.*`; each problem is shown once. */
+export function currentSettings(state: PrismState, scope?: vscode.Uri): ServerSettings {
+  const config = vscode.workspace.getConfiguration(SECTION, scope);
+  const { settings, problems } = toServerSettings((key) => config.get(key));
+  for (const problem of problems) {
+    if (!state.reportedProblems.has(problem)) {
+      state.reportedProblems.add(problem);
+      log(state, problem);
+      void vscode.window.showWarningMessage(`Prism: ${problem}`);
+    }
+  }
+  return settings;
+}
+
+/** `prism` → the whole object, `prism.severity` → that member; anything else undefined. */
+function settingsSection(state: PrismState, section: string, scope?: vscode.Uri): unknown {
+  if (section === SECTION) {
+    return currentSettings(state, scope);
+  }
+  let value: unknown = currentSettings(state, scope);
+  for (const part of section.slice(SECTION.length + 1).split('.')) {
+    value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[part] : undefined;
+  }
+  return value ?? null;
+}
+
+// ---------------------------------------------------------------- middleware
+
+/**
+ * A panel run asked for by the user (Run Panel, a lens): a progress indicator while it runs and
+ * a message with its result once it is back, so a run served from the cache in a few
+ * milliseconds is still seen to happen.
+ */
+export function runPanelWithFeedback(send: () => Thenable<unknown>): Thenable<unknown> {
+  return vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Prism: running the panel' }, async () => {
+    const result = await send();
+    const message = runPanelMessage(result);
+    if (message !== undefined) {
+      void vscode.window.showInformationMessage(message);
+    }
+    return result;
+  });
+}
+
+/** Commands that act on a document get the active editor's uri when called without one. */
+function executeCommandWithDocument(): NonNullable<Middleware['executeCommand']> {
+  return (command, args: unknown[], next): vscode.ProviderResult<unknown> => {
+    const active = vscode.window.activeTextEditor?.document.uri.toString();
+    if (command === SERVER_COMMANDS.runPanel) {
+      return runPanelWithFeedback(() => Promise.resolve(next(command, withDocumentUri(args, active))));
+    }
+    if (command === SERVER_COMMANDS.showCandidate || command === SERVER_COMMANDS.listCandidates) {
+      return next(command, withDocumentUri(args, active));
+    }
+    return next(command, args);
+  };
+}
+
+/** `workspace/configuration`: the `prism` section (or a member) answered from the server settings object. */
+function answerConfiguration(state: PrismState): NonNullable<NonNullable<Middleware['workspace']>['configuration']> {
+  return async (params: ConfigurationParams, token, next) => {
+    const ours = params.items.map((item) => item.section === SECTION || item.section?.startsWith(`${SECTION}.`) === true);
+    const others = params.items.filter((_, i) => !ours[i]);
+    let answered: unknown[] = [];
+    if (others.length > 0) {
+      const result = await next({ items: others }, token);
+      if (!Array.isArray(result)) {
+        return result;
+      }
+      answered = result;
+    }
+    let j = 0;
+    return params.items.map((item, i) => {
+      if (ours[i]) {
+        const scope = item.scopeUri ? vscode.Uri.parse(item.scopeUri) : undefined;
+        return settingsSection(state, item.section ?? SECTION, scope);
+      }
+      return answered[j++] ?? null;
+    });
+  };
+}
+
+/** `workspace/didChangeConfiguration`: push the whole server settings object, not VS Code's raw section. */
+function pushConfiguration(state: PrismState): NonNullable<NonNullable<Middleware['workspace']>['didChangeConfiguration']> {
+  return async (sections, next) => {
+    if (!sections || !sections.includes(SECTION) || !state.client) {
+      return next(sections);
+    }
+    await state.client.sendNotification(DidChangeConfigurationNotification.type, {
+      settings: { [SECTION]: currentSettings(state) },
+    });
+  };
+}
+
+/** Restart after a crash while the crash budget lasts; then stop and say so. */
+function crashHandler(state: PrismState): ErrorHandler {
+  return {
+    error: () => ({ action: ErrorAction.Continue }),
+    closed: () => {
+      state.statuses.clear();
+      if (state.crashBudget.crashed()) {
+        log(state, 'The server stopped unexpectedly; restarting it.');
+        updateStatusBar(state);
+        return { action: CloseAction.Restart };
+      }
+      state.serverProblem = 'The Prism server stopped several times. See "Prism: Show Output"; "Prism: Restart Server" starts it again.';
+      updateStatusBar(state);
+      return { action: CloseAction.DoNotRestart, message: state.serverProblem };
+    },
+  };
+}
+
+// ---------------------------------------------------------------- lifecycle
+
+function clientOptions(state: PrismState): LanguageClientOptions {
+  return {
+    documentSelector: [{ scheme: 'file', language: 'python' }],
+    synchronize: {
+      // Push model on purpose: the server gets `workspace/didChangeConfiguration`
+      // (rewritten by `pushConfiguration`) on every `prism.*` change.
+      // eslint-disable-next-line @typescript-eslint/no-deprecated
+      configurationSection: SECTION,
+      fileEvents: vscode.workspace.createFileSystemWatcher('**/prism.toml'),
+    },
+    initializationOptions: currentSettings(state),
+    outputChannel: state.output,
+    traceOutputChannel: state.output,
+    errorHandler: crashHandler(state),
+    middleware: {
+      executeCommand: executeCommandWithDocument(),
+      workspace: { configuration: answerConfiguration(state), didChangeConfiguration: pushConfiguration(state) },
+    },
+  };
+}
+
+async function startClient(state: PrismState): Promise<void> {
+  const interpreter = await resolve(state);
+  log(state, `Interpreter: ${interpreter.command} (from ${interpreter.source}).`);
+  const check = await checkServerImport(interpreter.command, runProcess);
+  if (!check.ok) {
+    state.running = interpreter;
+    state.serverProblem = await adviseInstall(state, interpreter.command, check, () => restartServerNow(state));
+    updateStatusBar(state);
+    return;
+  }
+  const serverOptions: ServerOptions = {
+    command: interpreter.command,
+    args: serverArgs(),
+    // No `transport`: it defaults to stdio, whereas `TransportKind.stdio` would append
+    // `--stdio` to the arguments, which `python -m prism_lsp` rejects.
+    options: { cwd: serverCwd(), env: { ...process.env, PYTHONUNBUFFERED: '1' } },
+  };
+  const client = new LanguageClient('prism', 'Prism', serverOptions, clientOptions(state));
+  client.onNotification(STATUS_NOTIFICATION, (raw: unknown) => {
+    const status = parseStatus(raw);
+    if (!status) {
+      log(state, `Ignored a malformed ${STATUS_NOTIFICATION}: ${JSON.stringify(raw)}`);
+      return;
+    }
+    state.statuses.set(status);
+    updateStatusBar(state);
+  });
+  client.onDidChangeState((e) => {
+    if (e.newState === State.Running) {
+      state.serverProblem = undefined;
+      updateStatusBar(state);
+    }
+  });
+  state.client = client;
+  state.running = interpreter;
+  state.serverProblem = undefined;
+  try {
+    await client.start();
+    log(state, `Server started: ${interpreter.command} ${serverArgs().join(' ')}`);
+  } catch (err) {
+    state.serverProblem = `The Prism server failed to start: ${describe(err)}`;
+    log(state, state.serverProblem);
+    updateStatusBar(state);
+    const choice = await vscode.window.showErrorMessage(`Prism: ${state.serverProblem}`, 'Show Output');
+    if (choice === 'Show Output') {
+      state.output.show(true);
+    }
+  }
+}
+
+export async function stopClient(state: PrismState): Promise<void> {
+  const old = state.client;
+  state.client = undefined;
+  state.running = undefined;
+  state.statuses.clear();
+  if (old) {
+    try {
+      await old.dispose(2000);
+    } catch (err) {
+      log(state, `Stopping the server: ${describe(err)}`);
+    }
+  }
+}
+
+async function restart(state: PrismState): Promise<void> {
+  log(state, state.started ? 'Restarting the server.' : 'Starting the server.');
+  state.started = true;
+  state.crashBudget.reset();
+  await stopClient(state);
+  await startClient(state);
+  updateStatusBar(state);
+}
+
+/**
+ * The one restart action (runs never overlap). Automatic restarts (interpreter
+ * changes) are skipped when the interpreter is the same and the server runs;
+ * `Prism: Restart Server` and the first start always restart.
+ */
+export async function restartIfNeeded(state: PrismState): Promise<void> {
+  if (state.forceRestart) {
+    state.forceRestart = false;
+    await restart(state);
+    return;
+  }
+  const interpreter = await resolve(state);
+  const client = state.client;
+  if (client && state.running && client.isRunning() && state.running.command === interpreter.command) {
+    log(state, `Interpreter unchanged (${interpreter.command}); no restart.`);
+    return;
+  }
+  await restart(state);
+}
+
+/** Start (or restart) the server now, whatever the interpreter. */
+export function restartServerNow(state: PrismState): Promise<void> {
+  state.forceRestart = true;
+  return state.restarter ? state.restarter.runNow() : Promise.resolve();
+}

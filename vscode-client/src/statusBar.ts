@@ -1,0 +1,35 @@
+/** The status bar item: the active document's `prism/status`, or why the server is not running. */
+import * as vscode from 'vscode';
+
+import { CLIENT_COMMANDS } from './commands';
+import { PrismState } from './state';
+import { formatStatus } from './status';
+
+export function updateStatusBar(state: PrismState): void {
+  const item = state.statusItem;
+  const editor = vscode.window.activeTextEditor;
+  if (!editor) {
+    item.hide();
+    return;
+  }
+  const uri = editor.document.uri.toString();
+  const status = state.statuses.get(uri);
+  if (status) {
+    const view = formatStatus(status);
+    item.text = view.text;
+    item.tooltip = view.tooltip;
+    item.backgroundColor = status.state === 'error' ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
+    item.command = status.state === 'no-task' ? undefined : { title: 'Run Panel', command: CLIENT_COMMANDS.runPanel, arguments: [uri] };
+    item.show();
+    return;
+  }
+  if (state.serverProblem && editor.document.languageId === 'python') {
+    item.text = '$(warning) Prism: server not running';
+    item.tooltip = state.serverProblem;
+    item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+    item.command = { title: 'Show Output', command: CLIENT_COMMANDS.showOutput };
+    item.show();
+    return;
+  }
+  item.hide();
+}
