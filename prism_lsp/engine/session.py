@@ -27,7 +27,7 @@ from prism_lsp.materialize import TreeCache
 from prism_lsp.materialize.cache import default_cache_dir
 from prism_lsp.model.report import PanelReport
 from prism_lsp.model.task import Task
-from prism_lsp.sandbox import Limits, resolve_backend
+from prism_lsp.sandbox import Limits, chosen_sandbox, resolve_backend
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ class EngineSession:
 
     @contextmanager
     def _lease(self, task: Task, sandbox: str | None):
-        key, pool, evicted = self._acquire(task, sandbox or task.sandbox)
+        key, pool, evicted = self._acquire(task, chosen_sandbox(sandbox, task.sandbox, task.manifest))
         try:
             self._close_all(evicted)
             yield pool
@@ -81,14 +81,16 @@ class EngineSession:
             backend = None
             resolved = self._auto.get(brings_image) if name == "auto" else name
             if resolved is None:
-                backend = resolve_backend(name, self.cache.root, image=task.image, dockerfile=task.dockerfile)
+                backend = resolve_backend(name, self.cache.root, image=task.image, dockerfile=task.dockerfile,
+                                          python=task.python, python_source=f"{task.manifest}: task.python")
                 resolved = self._auto[brings_image] = backend.name
             key = (resolved, task.python, task.image, str(task.dockerfile), task.memory_mb,
                    str(task.root) if resolved == "docker" else None)
             pool = self._pools.get(key)
             if pool is None:
                 backend = backend or resolve_backend(resolved, self.cache.root, image=task.image,
-                                                     dockerfile=task.dockerfile)
+                                                     dockerfile=task.dockerfile, python=task.python,
+                                                     python_source=f"{task.manifest}: task.python")
                 pool = RunnerPool(backend, workers=self.workers, python=task.python,
                                   limits=Limits(memory_mb=task.memory_mb))
                 self._pools[key] = pool
@@ -129,9 +131,15 @@ class EngineSession:
         """Run the panel and build its report (what `prism run` prints)."""
         with self._lease(task, options.sandbox) as pool:
             run = self._run(task, suite, options, pool, progress, cancel)
-        warning = pool.backend.warning
-        return build_report(task, suite, run, reveal=strictest(options.reveal, task.reveal), extra_findings=extra_findings,
-                            sandbox=pool.backend.name, warnings=[warning] if warning else [])
+        return self.report_of(task, suite, run, options, extra_findings=extra_findings)
+
+    def report_of(self, task: Task, suite: Suite, run: PanelRun, options: RunOptions = RunOptions(), *,
+                  extra_findings: list[Finding] | None = None) -> PanelReport:
+        """The report of a finished `run` (callers that also need the raw run: `prism run`, suggestions)."""
+        backend = self.pool_for(task, options.sandbox).backend
+        warning = backend.warning
+        return build_report(task, suite, run, reveal=strictest(options.reveal, task.reveal),
+                            extra_findings=extra_findings, sandbox=backend.name, warnings=[warning] if warning else [])
 
     def close(self) -> None:
         with self._lock:

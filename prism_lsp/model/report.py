@@ -72,6 +72,14 @@ class PanelCounts(BaseModel):
     errors: int
 
 
+class WitnessOut(BaseModel):
+    """An input that tells the finding's candidates apart from every valid one (reveal full/labels only)."""
+
+    call: str  # the compared expression, e.g. `mean_rounded([-3, -4])` or `list(unique([0]))`
+    expected: str  # what every valid candidate gives (a literal), `raises T`, or `leaves its arguments unchanged`
+    got: dict[str, str] = Field(default_factory=dict)  # candidate (as the reveal level names it) -> what it gave
+
+
 class FindingOut(BaseModel):
     kind: FindingKind
     line: int
@@ -81,6 +89,7 @@ class FindingOut(BaseModel):
     tests: list[str] = Field(default_factory=list)
     rule: str | None = None
     count: int | None = None
+    witness: WitnessOut | None = None  # accepts-invalid only, and never at reveal `counts`
 
 
 class PanelReport(BaseModel):

@@ -16,9 +16,10 @@ from prism_lsp.analysis.suite_map import parse_suite
 from prism_lsp.server import commands
 from prism_lsp.server.actions import build_actions
 from prism_lsp.server.hover import hover_text
-from prism_lsp.server.lenses import build_lenses
+from prism_lsp.server.lenses import build_lenses, offer_lens
 from prism_lsp.server.positions import Lines
 from prism_lsp.server.prism_server import PrismServer
+from prism_lsp.server.suggestions import open_dimension_note, suggestion_actions
 
 server = PrismServer()
 
@@ -73,33 +74,40 @@ def code_lens(ls: PrismServer, params: types.CodeLensParams) -> list[types.CodeL
     found = _lines(ls, params.text_document.uri)
     if found is None:
         return []
-    return build_lenses(params.text_document.uri, ls.checked(params.text_document.uri), parse_suite(found[1]),
+    check = ls.checked(params.text_document.uri)
+    if check is not None and check.task is None and ls.offers.offer(check.path) is not None:
+        return [offer_lens(params.text_document.uri)]
+    return build_lenses(params.text_document.uri, check, parse_suite(found[1]),
                         found[0])
 
 
 @server.feature(types.TEXT_DOCUMENT_HOVER)
-def hover(ls: PrismServer, params: types.HoverParams) -> types.Hover | None:
+async def hover(ls: PrismServer, params: types.HoverParams) -> types.Hover | None:
     found = _lines(ls, params.text_document.uri)
     if found is None:
         return None
     markdown = ls.supports_markdown_hover()
     text = hover_text(ls.checked(params.text_document.uri), parse_suite(found[1]), params.position.line + 1,
                       markdown=markdown)
+    note = await open_dimension_note(ls, params.text_document.uri, found[1], params.position.line + 1, markdown)
+    if note:
+        text = f"{text}\n\n{note}" if text else note  # the table stays first (see hover.py)
     kind = types.MarkupKind.Markdown if markdown else types.MarkupKind.PlainText
     return types.Hover(types.MarkupContent(kind, text)) if text else None
 
 
 @server.feature(types.TEXT_DOCUMENT_CODE_ACTION)
-def code_action(ls: PrismServer, params: types.CodeActionParams) -> list[types.CodeAction | types.Command]:
+async def code_action(ls: PrismServer, params: types.CodeActionParams) -> list[types.CodeAction | types.Command]:
     uri = params.text_document.uri
     doc = ls.document(uri)
     if doc is None:
         return []
     check = ls.checked(uri)
-    return build_actions(uri, doc[0], Lines(doc[1], ls.diagnostic_options().encoding),
-                         list(params.context.diagnostics),
-                         in_task=check is not None and check.task is not None and check.is_suite,
-                         literals=ls.supports_code_action_literals(), apply_edit=ls.supports_apply_edit())
+    lines = Lines(doc[1], ls.diagnostic_options().encoding)
+    fixes = await suggestion_actions(ls, uri, doc[0], lines, doc[1], list(params.context.diagnostics))
+    return fixes + build_actions(uri, doc[0], lines, list(params.context.diagnostics),
+                                 in_task=check is not None and check.task is not None and check.is_suite,
+                                 literals=ls.supports_code_action_literals(), apply_edit=ls.supports_apply_edit())
 
 
 async def _command(ls: PrismServer, name: str, args: tuple) -> object:
@@ -127,6 +135,11 @@ async def show_candidate(ls: PrismServer, *args: object) -> object:
 @server.command(commands.APPLY_EDIT)
 async def apply_edit(ls: PrismServer, *args: object) -> object:
     return await _command(ls, commands.APPLY_EDIT, args)
+
+
+@server.command(commands.INIT_TASK)
+async def init_task(ls: PrismServer, *args: object) -> object:
+    return await _command(ls, commands.INIT_TASK, args)
 
 
 @server.feature(types.SHUTDOWN)

@@ -63,6 +63,7 @@ class TaskSpec:
     image: str | None = None
     dockerfile: Path | None = None           # its folder is copied as the build context
     test_command: str | None = None
+    entry: list[str] = field(default_factory=list)  # `module:function` entry points
 
 
 def slug(text: str) -> str:
@@ -114,6 +115,8 @@ def _manifest_text(spec: TaskSpec, entries: list[dict]) -> str:
         task["test_command"] = spec.test_command
     lines = [f"# Imported by `prism import` from {spec.source}", "[task]"]
     lines += [f"{k} = {_toml_value(v)}" for k, v in task.items()]
+    if spec.entry:
+        lines.append("entry = [" + ", ".join(_toml_value(e) for e in spec.entry) + "]")
     for entry in entries:
         lines += ["", "[[candidate]]"] + [f"{k} = {_toml_value(v)}" for k, v in entry.items() if v not in ("", None)]
     return "\n".join(lines) + "\n"

@@ -71,4 +71,4 @@ def read_humaneval(src: Path, *, instance: str | None = None, candidates: Path |
 
     panel = [reference] + (read_side_candidates(candidates, row["task_id"], files_for=files_for) if candidates else [])
     return TaskSpec(id=slug(row["task_id"]), source=src, statement=prompt.strip(), initial_files={SOLUTION: initial},
-                    candidates=panel, suites={f"tests/test_{entry}.py": suite_text(row["test"], entry)})
+                    candidates=panel, entry=[f"solution:{entry}"], suites={f"tests/test_{entry}.py": suite_text(row["test"], entry)})

@@ -1,0 +1,87 @@
+"""Witness search on a whole task: entry points and inputs from the suite, probes on every program.
+
+The initial program counts as a program to tell apart (a suite that misses the
+baseline needs a witness between it and the valid candidates).
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from dataclasses import dataclass, field
+
+from prism_lsp.engine.pool import RunnerPool
+from prism_lsp.engine.session import EngineSession
+from prism_lsp.materialize import MaterializeError, TreeCache
+from prism_lsp.model.task import Task
+from prism_lsp.witness.entry import Entry, entry_points
+from prism_lsp.witness.inputs import generate, program_literals
+from prism_lsp.witness.probe import Program, Prober
+from prism_lsp.witness.search import SearchResult, find_witnesses
+from prism_lsp.witness.seeds import SuiteCall, suite_calls
+from prism_lsp.witness.strategies import examples
+
+BASELINE = "initial"
+_probers: weakref.WeakKeyDictionary[RunnerPool, Prober] = weakref.WeakKeyDictionary()
+_probers_lock = threading.Lock()
+
+
+def prober_for(pool: RunnerPool, task: Task) -> Prober:
+    """One prober (and so one probe cache) per runner pool, for as long as the pool lives."""
+    with _probers_lock:
+        prober = _probers.get(pool)
+        if prober is None:
+            prober = _probers[pool] = Prober(pool, memory_mb=task.memory_mb)
+        return prober
+
+
+def programs_of(task: Task, cache: TreeCache) -> list[Program]:
+    """The initial program and every candidate whose tree builds."""
+    out = []
+    try:
+        out.append(Program(BASELINE, False, cache.baseline(task)))
+    except (MaterializeError, OSError):
+        pass
+    for c in task.candidates:
+        try:
+            out.append(Program(c.id, c.valid, cache.candidate(task, c)))
+        except (MaterializeError, OSError):
+            continue  # a candidate that does not build is an error finding of its own
+    return out
+
+
+@dataclass
+class PanelSearch:
+    """What a search on a task found, and what it was based on."""
+
+    entries: list[Entry]
+    calls: list[SuiteCall]
+    result: SearchResult
+    programs: dict[str, Program] = field(default_factory=dict)
+
+
+def search_panel(session: EngineSession, task: Task, suite_text: str, *, sandbox: str | None = None,
+                 targets: set[str] | None = None) -> PanelSearch:
+    """Witnesses for the initial program and the invalid candidates (or only `targets`)."""
+    entries = [e for e in entry_points(suite_text, task.initial, task.entry) if e.local_names or task.entry]
+    calls = suite_calls(suite_text, entries)
+    programs = programs_of(task, session.cache)
+    valid = [p for p in programs if p.valid]
+    others = [p for p in programs if not p.valid and (targets is None or p.id in targets)]
+    result = SearchResult()
+    if not entries or not others:
+        return PanelSearch(entries, calls, result, {p.id: p for p in programs})
+    pool = session.pool_for(task, sandbox)
+    prober = prober_for(pool, task)
+    dictionary = program_literals(task.initial)
+    for entry in entries:
+        seeds = [c.args for c in calls if c.entry == entry.spec]
+        if not seeds:
+            continue
+        drawn = examples(seeds, task.initial, entry.module, entry.function)
+        found = find_witnesses(prober, entry, valid, [p for p in others if p.id not in result.witnesses],
+                               generate(seeds, dictionary, extra=drawn))
+        result.witnesses.update(found.witnesses)
+        result.open_inputs += found.open_inputs
+        result.inputs += found.inputs
+    return PanelSearch(entries, calls, result, {p.id: p for p in programs})

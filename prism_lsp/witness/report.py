@@ -1,0 +1,45 @@
+"""Witnesses in the panel report: accepts-invalid findings gain `witness` at reveal full and labels.
+
+Below `full` the report's findings carry no candidate ids, so the raw findings of
+the same run (grouped the same way at every level) say which candidates each one is
+about; the witness then names them as the reveal level does (`invalid-2` at labels).
+"""
+
+from __future__ import annotations
+
+from prism_lsp.engine.findings import build_findings
+from prism_lsp.engine.panel import PanelRun
+from prism_lsp.engine.reveal import anonymous_ids
+from prism_lsp.model.report import PanelReport, WitnessOut
+from prism_lsp.model.task import Task
+from prism_lsp.witness.search import SearchResult, Witness
+
+SHOWN_AT = ("full", "labels")
+
+
+def expected_text(w: Witness) -> str:
+    if w.kind == "raises":
+        return f"raises {w.expected}"
+    if w.kind == "mutates":
+        return "leaves its arguments unchanged"
+    return w.expected
+
+
+def attach_witnesses(report: PanelReport, task: Task, run: PanelRun, suite_text: str, found: SearchResult,
+                     reveal: str) -> PanelReport:
+    """Fill `witness` on the report's accepts-invalid findings (in place; nothing below labels)."""
+    if reveal not in SHOWN_AT:
+        return report
+    raw = [f for f in build_findings(run.baseline, run.results, "full", suite_text) if f.kind == "accepts-invalid"]
+    shown = [f for f in report.findings if f.kind == "accepts-invalid"]
+    names = anonymous_ids(task.candidates, reveal)
+    for out, f in zip(shown, raw):
+        ws = [found.witnesses[c] for c in f.candidates if c in found.witnesses]
+        if not ws:
+            continue
+        first = ws[0]
+        got = {names[w.program]: v for w in ws if (w.assertion_call, w.kind) == (first.assertion_call, first.kind)
+               for v in w.got.values()}
+        out.witness = WitnessOut(call=first.assertion_call if first.kind != "mutates" else first.call,
+                                 expected=expected_text(first), got=got)
+    return report
