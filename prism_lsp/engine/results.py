@@ -1,8 +1,10 @@
-"""Parse the runner's JSON answers into `ProgramResult`s and back into report models.
+"""Turn the runner's `Result`s (validated by `_prism_protocol`) into `ProgramResult`s and
+those into report models.
 
-This is where text from a sandbox enters the host: every string a runner answers (test
-names, messages, values, reasons) goes through :func:`prism_lsp.model.untrusted.plain`
-here, once, so no later consumer (terminal, JSON report, editor) sees control sequences.
+This is where text from a sandbox enters the host: the protocol checks types, and every
+string a runner answers (test names, messages, values, reasons) goes through
+:func:`prism_lsp.model.untrusted.plain` here, once, so no later consumer (terminal, JSON
+report, editor) sees control sequences; a reason is a word, a line a positive number.
 """
 
 from __future__ import annotations
@@ -12,8 +14,10 @@ import re
 from prism_lsp.model.outcome import AssertionResult, ProgramResult, TestResult
 from prism_lsp.model.report import AssertionOut, ProgramOut, TestOut
 from prism_lsp.model.untrusted import NAME_LIMIT, plain
+from prism_lsp.runner._prism_protocol import Result
 
 _REASON = re.compile(r"[a-z][a-z-]{0,31}")
+_OUTCOMES = ("pass", "fail", "error")
 
 
 def _reason(value: object) -> str | None:
@@ -31,41 +35,22 @@ def _ms(value: object) -> float:
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0 else 0.0
 
 
-def program_from_runner(data: dict) -> ProgramResult:
-    """Build a `ProgramResult` from one runner answer (never raises on odd input)."""
-    tests = []
-    listed = data.get("tests")
-    for t in listed if isinstance(listed, list) else []:
-        try:
-            tests.append(TestResult(
-                name=plain(t["name"], NAME_LIMIT), outcome=_outcome(t["outcome"]), line=_line(t.get("line")),
-                message=plain(t.get("message")), reason=_reason(t.get("reason")),
-                reached_change=t.get("reached_change") if isinstance(t.get("reached_change"), bool) else None,
-                def_line=_line(t.get("def_line")), duration_ms=_ms(t.get("duration_ms")),
-                assertions=tuple(AssertionResult(_line(a.get("line")) or 0, _assertion_outcome(a["outcome"]),
-                                                 plain(a.get("explanation")))
-                                 for a in t.get("assertions") or []),
-            ))
-        except (KeyError, TypeError, ValueError, AttributeError):
-            continue
-    outcome = data.get("outcome")
-    if outcome not in ("pass", "fail", "error"):
-        return ProgramResult.error("runner", plain(f"the runner answered without an outcome: {data!r:.200}"))
-    return ProgramResult(outcome=outcome, tests=tuple(tests), reason=_reason(data.get("reason")),
-                         message=plain(data.get("message")), line=_line(data.get("line")),
-                         duration_ms=_ms(data.get("duration_ms")))
+def program_from_runner(result: Result) -> ProgramResult:
+    """The `ProgramResult` of one runner answer (types validated by the protocol; text made plain here).
 
-
-def _outcome(value: object) -> str:
-    if value not in ("pass", "fail", "error"):
-        raise ValueError(f"not an outcome: {value!r:.40}")
-    return str(value)
-
-
-def _assertion_outcome(value: object) -> str:
-    if value not in ("pass", "fail"):
-        raise ValueError(f"not an assertion outcome: {value!r:.40}")
-    return str(value)
+    A test or assertion with an outcome outside the vocabulary is dropped; a program's, an error."""
+    tests = tuple(TestResult(
+        name=plain(t.name, NAME_LIMIT), outcome=t.outcome, line=_line(t.line),  # type: ignore[arg-type]
+        message=plain(t.message), reason=_reason(t.reason),
+        reached_change=t.reached_change if isinstance(t.reached_change, bool) else None,
+        def_line=_line(t.def_line), duration_ms=_ms(t.duration_ms),
+        assertions=tuple(AssertionResult(_line(a.line) or 0, a.outcome, plain(a.explanation))  # type: ignore[arg-type]
+                         for a in t.assertions if a.outcome in ("pass", "fail")),
+    ) for t in result.tests if t.outcome in _OUTCOMES)
+    if result.outcome not in _OUTCOMES:
+        return ProgramResult.error("runner", f"the runner answered an unknown outcome {result.outcome!r:.40}")
+    return ProgramResult(outcome=result.outcome, tests=tests, reason=_reason(result.reason),  # type: ignore[arg-type]
+                         message=plain(result.message), line=_line(result.line), duration_ms=_ms(result.duration_ms))
 
 
 def test_out(t: TestResult, with_values: bool = True) -> TestOut:
