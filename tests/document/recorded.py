@@ -27,6 +27,7 @@ from prism_lsp.engine.panel import BASELINE, PanelRun, Suite, build_report
 from prism_lsp.engine.redact import redact_run
 from prism_lsp.engine.results import program_from_runner
 from prism_lsp.model.outcome import ProgramResult
+from prism_lsp.runner._prism_protocol import Result
 from prism_lsp.server.settings import Settings
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
@@ -94,8 +95,8 @@ def recorded_check(cache: Path, settings: Settings | None = None, recording: Rec
         answers = json.loads(recording.file.read_text())
         programs = [BASELINE, *[c.id for c in task.candidates]]
         trees = {pid: checker.session.cache.program(task, task.candidate(pid)) for pid in programs}
-        run = PanelRun(program_from_runner(answers[BASELINE]),
-                       [(c, program_from_runner(answers[c.id])) for c in task.candidates], trees, 0.0)
+        run = PanelRun(program_from_runner(Result.from_dict(answers[BASELINE])),
+                       [(c, program_from_runner(Result.from_dict(answers[c.id]))) for c in task.candidates], trees, 0.0)
         return finished(base, run)
     finally:
         checker.close()
