@@ -18,11 +18,14 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
+from prism_lsp.analysis.suite_map import parse_suite
 from prism_lsp.engine.panel import Suite
+from prism_lsp.engine.reveal import strictest
 from prism_lsp.engine.session import EngineSession, RunOptions
 from prism_lsp.engine.static import weak_assertion_findings
 from prism_lsp.materialize.cache import default_cache_dir
 from prism_lsp.model.manifest import MAX_TIMEOUT_S, ManifestError
+from prism_lsp.model.untrusted import plain
 from prism_lsp.panel.verifier import VerifierError
 from prism_lsp.repo.errors import InitError
 from prism_lsp.sandbox import SandboxUnavailable
@@ -96,8 +99,9 @@ def usable_cache_dir(value: str | None) -> Path:
 
 
 def _fail(console: Console, message: str) -> int:
-    # The message may hold paths, TOML keys (`[tool.prism]`) or candidate text: never markup.
-    console.print(f"[bold red]error:[/] {escape(message)}", highlight=False)
+    # The message may hold paths, TOML keys (`[tool.prism]`) or a task folder's text: never markup,
+    # never control sequences.
+    console.print(f"[bold red]error:[/] {escape(plain(message))}", highlight=False)
     return USAGE_ERROR
 
 
@@ -119,12 +123,15 @@ def _task_and_suite(args: argparse.Namespace):
 def cmd_run(args: argparse.Namespace, out: Console, err: Console) -> int:
     task, suite_path = _task_and_suite(args)
     suite = _suite_for(task, suite_path)
+    problem = parse_suite(suite.text).problem  # too large or nested too deeply: bounded work, one message
+    if problem is not None:
+        return _fail(err, f"suite {suite_path} not run: {problem}")
     cache_dir = usable_cache_dir(args.cache_dir)
     options = RunOptions(sandbox=args.sandbox, timeout_s=args.timeout, reveal=args.reveal)
     with EngineSession(cache_dir, args.workers) as session:
         run = session.run(task, suite, options)
         report = session.report_of(task, suite, run, options, extra_findings=weak_assertion_findings(suite.text))
-        reveal = options.reveal or task.reveal
+        reveal = strictest(options.reveal, task.reveal)
         if reveal != "counts" and any(f.kind == "accepts-invalid" for f in report.findings):
             from prism_lsp.witness import search_panel
             from prism_lsp.witness.report import attach_witnesses
@@ -145,7 +152,7 @@ def cmd_suggest(args: argparse.Namespace, out: Console, err: Console) -> int:
     from prism_lsp.console.suggest import run_suggest
 
     task, suite_path = _task_and_suite(args)
-    reveal = args.reveal or task.reveal
+    reveal = strictest(args.reveal, task.reveal)
     if reveal == "counts":
         raise UsageError("reveal level `counts` shows no suggestions (there the panel is an answer key)")
     options = RunOptions(sandbox=args.sandbox, timeout_s=args.timeout, reveal=args.reveal)

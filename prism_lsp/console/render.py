@@ -31,6 +31,19 @@ def render_report(report: PanelReport, console: Console) -> None:
     else:
         base.append(f"  ({b.reason}: {b.message.splitlines()[0] if b.message else ''})", style="magenta")
     console.print(base)
+    if report.reveal == "counts":
+        # The panel's answer key stays hidden: no row per candidate, only how many fared how.
+        accepted, valid, rejected, invalid = report.panel_counts()
+        errors = report.panel.errors if report.panel is not None else 0
+        console.print(f"panel: {accepted} of {valid} other valid candidates accepted · {rejected} of {invalid} "
+                      f"invalid candidates rejected · {errors} could not be judged · reference "
+                      f"{'accepted' if report.metrics.rar else 'not accepted'}")
+    else:
+        console.print(_candidate_table(report))
+    _findings_and_metrics(report, console)
+
+
+def _candidate_table(report: PanelReport) -> Table:
     table = Table(show_lines=False, header_style="bold")
     for col in ("candidate", "label", "outcome", "verdict", "correct", "note"):
         table.add_column(col)
@@ -40,7 +53,10 @@ def render_report(report: PanelReport, console: Console) -> None:
         # Candidate ids, labels and notes come from the manifest: plain Text, never markup.
         table.add_row(Text(name), Text(c.label), Text(c.outcome, style=_OUTCOME_STYLE[c.outcome]), Text(verdict),
                       Text("yes" if c.correct else "no", style="green" if c.correct else "red"), Text(c.note))
-    console.print(table)
+    return table
+
+
+def _findings_and_metrics(report: PanelReport, console: Console) -> None:
     if report.findings:
         console.print("[bold]findings[/]")
         for f in report.findings:
