@@ -11,7 +11,8 @@ from pytest_lsp import LanguageClient, client_capabilities
 
 from prism_lsp.server.actions import APPLY_EDIT
 from prism_lsp.suggest.edits import Edit, apply_edits
-from tests.server.harness import CACHE, FAST, FIXTURES, ROOT, of_kind, open_doc, replace_all, server_config
+from tests.server.harness import (CACHE, FAST, FIXTURES, ROOT, of_kind, open_doc, record_applied_edits, replace_all,
+                                  server_config)
 
 WEAK = FIXTURES / "mean-rounded" / "suites" / "test_weak.py"
 OVERFIT = FIXTURES / "mean-rounded" / "suites" / "test_overfit.py"
@@ -21,12 +22,7 @@ INVALID = ["trunc-negative", "consumes-input", "forgets-last", "median", "ceilin
 def _client_fixture(options: dict):
     @pytest_lsp.fixture(config=server_config(CACHE))
     async def fixture(lsp_client: LanguageClient):
-        lsp_client.applied_edits = []  # type: ignore[attr-defined]
-
-        @lsp_client.feature(types.WORKSPACE_APPLY_EDIT)
-        def apply_edit(ls: LanguageClient, params: types.ApplyWorkspaceEditParams) -> types.ApplyWorkspaceEditResult:
-            ls.applied_edits.append(params)  # type: ignore[attr-defined]
-            return types.ApplyWorkspaceEditResult(applied=True)
+        record_applied_edits(lsp_client)
 
         await lsp_client.initialize_session(types.InitializeParams(
             capabilities=client_capabilities("visual-studio-code"), initialization_options=options,
