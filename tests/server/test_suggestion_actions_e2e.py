@@ -86,6 +86,11 @@ async def test_counts_offers_no_suggestion_and_shows_no_value(counts_client):
         types.TextDocumentIdentifier(uri), types.Position(found[0].range.start.line, 4)))
     assert hover is None or ("mean_rounded([-" not in hover.contents.value
                              and not any(c in hover.contents.value for c in INVALID))
+    lenses = await client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(uri)))
+    lens_text = " ".join(str(lens.command.title) for lens in lenses or [] if lens.command)
+    statuses = " ".join(str(s) for s in client.recorder.statuses)
+    for text in (lens_text, statuses):
+        assert not any(c in text for c in INVALID) and "mean_rounded([" not in text
     uri = open_doc(client, OVERFIT)
     diags = await client.recorder.final_diagnostics(uri, 1, "rejects-valid")
     (rv,) = of_kind(diags, "rejects-valid")
