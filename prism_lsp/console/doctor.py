@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 from rich.console import Console
 from rich.markup import escape
 
 from prism_lsp.sandbox.cgroup import cgroup_mode
+from prism_lsp.sandbox.guarantees import GUARANTEES, TRUSTED, UNTRUSTED, threat_model
 
 
 def _check_bwrap() -> dict:
-    from prism_lsp.sandbox.bubblewrap import INSTALL_HINT, probe
+    from prism_lsp.sandbox.bubblewrap import INSTALL_HINT, SANDBOX_UID, probe
 
     reason = probe()
-    return {"name": "bubblewrap", "ok": reason is None, "detail": "can create namespaces" if reason is None else reason,
+    works = "can create namespaces" + (f"; runners run as uid {SANDBOX_UID}, not root" if os.geteuid() == 0 else "")
+    return {"name": "bubblewrap", "ok": reason is None, "detail": works if reason is None else reason,
             "fix": "" if reason is None else INSTALL_HINT}
 
 
@@ -63,12 +66,22 @@ def _check_cgroups() -> dict:
             "fix": "" if mode else "run as a user allowed to create cgroups (or under systemd-run --user --scope)"}
 
 
+def _print_threat_model(console: Console) -> None:
+    console.print(f"\n[bold]Trusted[/]: {escape(TRUSTED)}.")
+    console.print(f"[bold]Untrusted[/]: {escape(UNTRUSTED)}.")
+    for name, lines in GUARANTEES.items():
+        console.print(f"[bold]--sandbox {name}[/] guarantees:")
+        for line in lines:
+            console.print(f"  - {escape(line)}")
+
+
 def run_doctor(console: Console, as_json: bool = False) -> int:
     checks = [_check_bwrap(), _check_docker()]
     usable = checks[0]["ok"] or checks[1]["ok"]
     checks += [_check_runner("auto"), _check_cgroups()]
     if as_json:
-        print(json.dumps({"ok": usable and checks[2]["ok"], "checks": checks}, indent=2))
+        print(json.dumps({"ok": usable and checks[2]["ok"], "checks": checks, "threat_model": threat_model()},
+                         indent=2))
     else:
         for c in checks:
             mark = "[green]ok[/]" if c["ok"] else "[red]problem[/]"
@@ -77,4 +90,5 @@ def run_doctor(console: Console, as_json: bool = False) -> int:
                 console.print(f"{'':>10}fix: {escape(c['fix'])}")
         if not usable:
             console.print("[red]No sandbox backend is usable: install bubblewrap or start Docker.[/]")
+        _print_threat_model(console)
     return 0 if usable and checks[2]["ok"] else 1

@@ -26,7 +26,7 @@ from prism_lsp.materialize import TreeCache
 from prism_lsp.materialize.cache import default_cache_dir
 from prism_lsp.model.report import PanelReport
 from prism_lsp.model.task import Task
-from prism_lsp.sandbox import Limits, resolve_backend
+from prism_lsp.sandbox import Limits, chosen_sandbox, resolve_backend
 
 
 @dataclass(frozen=True)
@@ -62,7 +62,7 @@ class EngineSession:
 
     @contextmanager
     def _lease(self, task: Task, sandbox: str | None):
-        key, pool, evicted = self._acquire(task, sandbox or task.sandbox)
+        key, pool, evicted = self._acquire(task, chosen_sandbox(sandbox, task.sandbox, task.manifest))
         try:
             self._close_all(evicted)
             yield pool
@@ -80,14 +80,16 @@ class EngineSession:
             backend = None
             resolved = self._auto.get(brings_image) if name == "auto" else name
             if resolved is None:
-                backend = resolve_backend(name, self.cache.root, image=task.image, dockerfile=task.dockerfile)
+                backend = resolve_backend(name, self.cache.root, image=task.image, dockerfile=task.dockerfile,
+                                          python=task.python, python_source=f"{task.manifest}: task.python")
                 resolved = self._auto[brings_image] = backend.name
             key = (resolved, task.python, task.image, str(task.dockerfile), task.memory_mb,
                    str(task.root) if resolved == "docker" else None)
             pool = self._pools.get(key)
             if pool is None:
                 backend = backend or resolve_backend(resolved, self.cache.root, image=task.image,
-                                                     dockerfile=task.dockerfile)
+                                                     dockerfile=task.dockerfile, python=task.python,
+                                                     python_source=f"{task.manifest}: task.python")
                 pool = RunnerPool(backend, workers=self.workers, python=task.python,
                                   limits=Limits(memory_mb=task.memory_mb))
                 self._pools[key] = pool

@@ -1,0 +1,51 @@
+"""The threat model and what each sandbox backend guarantees, in the words `prism doctor` and README use.
+
+One source for both, so the two cannot drift apart (a test checks README holds every line).
+Each line states a property a test checks through the real backend (tests/sandbox,
+tests/docker, tests/engine/test_hostile.py).
+"""
+
+from __future__ import annotations
+
+TRUSTED = "whoever starts Prism: the command line, settings, environment and the interpreter Prism runs on"
+UNTRUSTED = ("suites, candidates, task folders (prism.toml with its `python`, image and patches) "
+             "and editor documents")
+
+GUARANTEES: dict[str, tuple[str, ...]] = {
+    "bubblewrap": (
+        "no network; new user, pid, ipc, uts and cgroup namespaces",
+        "an empty root showing only the system folders, the interpreter, its packages, the runner and the "
+        "tree cache, read-only: no host Unix socket, no /run, /var, /home or /root beyond those paths",
+        "a task's `python` adds only its own venv and installation, never a folder holding sockets, FIFOs "
+        "or devices, nor /, /proc, /sys, /dev, /run, /tmp, /var, /home, /root or $HOME: otherwise exit 2 "
+        "naming task.python",
+        "the environment is cleared: only PATH, HOME, TMPDIR, LANG, LANGUAGE, TZ, LC_*, "
+        "PYTHONDONTWRITEBYTECODE and PYTHONHASHSEED=0 reach the runner",
+        "/tmp and /dev/shm are private tmpfs sized from one budget (Limits.tmpfs_mb: 7/8 and 1/8); $HOME is "
+        "an empty read-only tmpfs; /dev is read-only",
+        "when Prism runs as root, the runner runs as an unprivileged uid of its own with no groups: "
+        "root-only host files (/etc/shadow) stay unreadable",
+        "memory and process count capped by a per-sandbox cgroup when the machine allows one, else per "
+        "program (RLIMIT_AS, RLIMIT_NPROC)",
+    ),
+    "docker": (
+        "no network (network_mode none); one container per task, read-only root where the image allows",
+        "only the image, the runner and the tree cache are mounted (read-only): no host folder, no host socket",
+        "no capabilities for runners: each runs as a uid of its own (never root), with a private scratch "
+        "folder and its own process-count cap",
+        "the container's environment is the image's PATH plus the same allowlist as bubblewrap "
+        "(PYTHONHASHSEED=0); Prism's own environment does not enter it",
+        "/tmp and /dev/shm are tmpfs sized from the same budget; /dev is not writable by runners",
+        "memory, process-count and CPU-share limits on the container",
+    ),
+    "none": (
+        "nothing: candidates and suites run as you, with your files, network and processes; "
+        "only limits per program (time, memory, output). For code you trust only",
+    ),
+}
+
+
+def threat_model() -> dict:
+    """The trust split and every backend's guarantees, as `prism doctor --json` reports them."""
+    return {"trusted": TRUSTED, "untrusted": UNTRUSTED,
+            "guarantees": {name: list(lines) for name, lines in GUARANTEES.items()}}
