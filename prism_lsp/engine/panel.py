@@ -48,7 +48,8 @@ def _request(tree: ProgramTree, suite: Suite, task: Task, timeout_s: float | Non
              program: str) -> dict:
     return {"id": program, "tree": str(tree.path), "suite_rel": suite.rel_path, "suite_text": suite.text,
             "changed": {k: list(v) for k, v in tree.changed.items()}, "timeout_s": timeout_s or task.timeout_s,
-            "memory_mb": task.memory_mb, "tests": tests, "command": task.test_command}
+            "memory_mb": task.memory_mb, "tests": tests, "command": task.test_command,
+            "pythonpath": list(task.pythonpath)}
 
 
 # Files that, once changed, let a program decide its own verdict (a conftest hook can

@@ -48,6 +48,17 @@ def check_path(path: str) -> None:
         raise UnsafeDiff(f"path {path!r} writes into .git")
 
 
+def _git_header_path(raw: str) -> str | None:
+    """The file of a `diff --git a/PATH b/PATH` header when both sides name the same path (checked)."""
+    rest = raw[len("diff --git "):]
+    half = (len(rest) - 1) // 2
+    left, right = rest[:half], rest[half + 1:]
+    if rest[half:half + 1] != " " or not (left.startswith("a/") and right.startswith("b/")) or left[2:] != right[2:]:
+        return None  # quoted or renamed: the `rename to`/`+++` lines name the file
+    check_path(left[2:])
+    return left[2:]
+
+
 def summarize_diff(text: str) -> DiffSummary:
     """Check every path and mode in `text` and collect the lines each file gains.
 
@@ -56,6 +67,7 @@ def summarize_diff(text: str) -> DiffSummary:
     """
     summary = DiffSummary()
     current: str | None = None
+    header_path: str | None = None  # the file of the current `diff --git` header, for a binary patch
     new_line = 0
     in_hunk = False
     old_left = new_left = 0
@@ -95,9 +107,15 @@ def summarize_diff(text: str) -> DiffSummary:
                 if mode.startswith("12") or mode.startswith("16"):
                     raise UnsafeDiff(f"the diff creates a symlink or submodule (mode {mode}); only regular files are allowed")
             elif raw.startswith("GIT binary patch"):
-                raise UnsafeDiff("binary patches are not supported")
+                # git apply writes the file the header names (or `rename to`): it must be checked.
+                target = current or header_path
+                if target is None:
+                    raise UnsafeDiff("a binary patch without a `diff --git a/PATH b/PATH` header naming its file")
+                if target not in summary.files:
+                    summary.files.append(target)
             elif raw.startswith("diff --git "):
                 current = None
+                header_path = _git_header_path(raw)
             else:
                 m = _HUNK.match(raw)
                 if m:

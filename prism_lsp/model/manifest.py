@@ -16,6 +16,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 SandboxName = Literal["auto", "bubblewrap", "docker", "none"]
 Label = Literal["valid", "invalid"]
 RevealLevel = Literal["full", "labels", "counts"]
+Origin = Literal["hand", "mutant", "sample"]
 
 _ID = re.compile(r"^[a-z0-9._-]+$")
 
@@ -60,6 +61,19 @@ class TaskSection(BaseModel):
     reveal: RevealLevel = "full"
     # A non-pytest task's own test command, run with /bin/sh -c in the program tree; exit 0 = pass.
     test_command: str | None = None
+    # Folders of each program tree put first on the runner's `sys.path` (e.g. ["src"]), so a
+    # program imports its own tree even when the task's venv has the repository installed editable.
+    pythonpath: list[str] = Field(default_factory=list)
+
+    @field_validator("pythonpath")
+    @classmethod
+    def _inside_tree(cls, v: list[str]) -> list[str]:
+        for rel in v:
+            parts = rel.replace("\\", "/").split("/")
+            if not rel or rel.startswith("/") or ".." in parts:
+                raise ValueError(f"expected folders relative to the program tree, inside it; got {rel!r}")
+        return v
+
     # Entry points (`module:function`) that witness search probes; inferred from the suite when absent.
     entry: list[str] | None = None
 
@@ -84,6 +98,9 @@ class CandidateSection(BaseModel):
     overlay: str | None = None
     sha256: str | None = None
     note: str = ""
+    # Where the candidate came from: written by hand, a mutant of the reference (`prism panel
+    # build`), or a labelled sample such as a model's or a student's (`prism panel label`).
+    origin: Origin = "hand"
 
     @field_validator("sha256")
     @classmethod
@@ -93,10 +110,19 @@ class CandidateSection(BaseModel):
         return v
 
 
+class VerifierSection(BaseModel):
+    """The trusted suite that decides validity; it labels candidates and is never judged itself."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    suite: str
+
+
 class Manifest(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
     task: TaskSection
+    verifier: VerifierSection | None = None
     candidate: list[CandidateSection] = Field(default_factory=list)
 
 

@@ -18,6 +18,7 @@ class Candidate:
     source: Path
     note: str = ""
     sha256: str | None = None
+    origin: Literal["hand", "mutant", "sample"] = "hand"
 
     @property
     def valid(self) -> bool:
@@ -43,12 +44,21 @@ class Task:
     reveal: str = "full"
     # A non-pytest task (e.g. Terminal-Bench) judges with its own command's exit status.
     test_command: str | None = None
+    # Tree-relative folders the runner puts first on `sys.path` (a `src/` layout's import root).
+    pythonpath: tuple[str, ...] = ()
+    # The trusted suite that decides validity (`[verifier] suite`), absolute; None when absent.
+    verifier: Path | None = None
     # Entry points `module:function` declared by the manifest (empty: inferred from the suite).
     entry: tuple[str, ...] = ()
 
     @property
     def reference(self) -> Candidate:
         return next(c for c in self.candidates if c.reference)
+
+    @property
+    def verifier_rel(self) -> str:
+        """The verifier's path as the author wrote it (relative to the task folder)."""
+        return self.verifier.relative_to(self.root).as_posix() if self.verifier else ""
 
     def candidate(self, candidate_id: str) -> Candidate | None:
         return next((c for c in self.candidates if c.id == candidate_id), None)

@@ -8,7 +8,7 @@ Protocol, JSON lines on stdin/stdout:
   startup  -> {"ready": true, "python": "...", "pytest": "...", "pid": N}
   request  <- {"id", "tree", "suite_rel", "suite_text", "changed": {rel: [lines]},
                "timeout_s", "memory_mb", "output_limit", "tests": [names] | null,
-               "command": shell command | null}
+               "command": shell command | null, "pythonpath": [tree-relative folders]}
   response -> {"id", "outcome", "reason", "message", "line", "tests": [...], "duration_ms"}
 
 Each program runs in a forked child (pytest was imported once, here) working on
@@ -139,6 +139,10 @@ def _child(req: dict, wfd: int, scratch: str) -> None:
     tempfile.tempdir = None  # forget the runner's cached one: tmp_path and friends land in this run's folder
     os.chdir(tree)
     sys.path.insert(0, tree)
+    # The task's import roots (a `src/` layout) come first, so the program imports this tree's code
+    # and never a checkout the interpreter's venv has installed editable.
+    for rel in reversed(req.get("pythonpath") or []):
+        sys.path.insert(0, os.path.join(tree, rel))
     _set_limits(int(req.get("memory_mb", 1024)), int(req.get("output_limit", 16 << 20)), int(req.get("pids_max", 0)))
     if req.get("command"):
         _run_command(req["command"], wfd)

@@ -16,7 +16,7 @@ from prism_lsp.analysis.suite_map import parse_suite
 from prism_lsp.server import commands
 from prism_lsp.server.actions import build_actions
 from prism_lsp.server.hover import hover_text
-from prism_lsp.server.lenses import build_lenses
+from prism_lsp.server.lenses import build_lenses, offer_lens
 from prism_lsp.server.positions import Lines
 from prism_lsp.server.prism_server import PrismServer
 from prism_lsp.server.suggestions import open_dimension_note, suggestion_actions
@@ -74,7 +74,10 @@ def code_lens(ls: PrismServer, params: types.CodeLensParams) -> list[types.CodeL
     found = _lines(ls, params.text_document.uri)
     if found is None:
         return []
-    return build_lenses(params.text_document.uri, ls.checked(params.text_document.uri), parse_suite(found[1]),
+    check = ls.checked(params.text_document.uri)
+    if check is not None and check.task is None and ls.offers.offer(check.path) is not None:
+        return [offer_lens(params.text_document.uri)]
+    return build_lenses(params.text_document.uri, check, parse_suite(found[1]),
                         found[0])
 
 
@@ -132,6 +135,11 @@ async def show_candidate(ls: PrismServer, *args: object) -> object:
 @server.command(commands.APPLY_EDIT)
 async def apply_edit(ls: PrismServer, *args: object) -> object:
     return await _command(ls, commands.APPLY_EDIT, args)
+
+
+@server.command(commands.INIT_TASK)
+async def init_task(ls: PrismServer, *args: object) -> object:
+    return await _command(ls, commands.INIT_TASK, args)
 
 
 @server.feature(types.SHUTDOWN)

@@ -1,4 +1,5 @@
-"""`workspace/executeCommand`: prism.runPanel, prism.listCandidates, prism.showCandidate, prism.applyEdit.
+"""`workspace/executeCommand`: prism.runPanel, prism.listCandidates, prism.showCandidate, prism.applyEdit,
+prism.initTask.
 
 Arguments are `[documentUri, ...]` (the VS Code client fills in the active editor's
 uri). Errors come back as a JSON-RPC error with a message the user can read.
@@ -23,7 +24,8 @@ RUN_PANEL = "prism.runPanel"
 LIST_CANDIDATES = "prism.listCandidates"
 SHOW_CANDIDATE = "prism.showCandidate"
 APPLY_EDIT = "prism.applyEdit"
-ALL = [RUN_PANEL, LIST_CANDIDATES, SHOW_CANDIDATE, APPLY_EDIT]
+INIT_TASK = "prism.initTask"
+ALL = [RUN_PANEL, LIST_CANDIDATES, SHOW_CANDIDATE, APPLY_EDIT, INIT_TASK]
 
 
 class CommandError(Exception):
@@ -104,5 +106,19 @@ async def apply_edit(server: PrismServer, args: list[Any] | None) -> dict:
     return {"applied": bool(result and result.applied)}
 
 
+async def init_task(server: PrismServer, args: list[Any] | None) -> dict:
+    """The offer accepted: `prism init` on the file's repository, then judge the file."""
+    from prism_lsp.repo.errors import InitError
+    from prism_lsp.server.prism_server import uri_path
+
+    uri = _uri(args)
+    try:
+        result = await asyncio.to_thread(server.offers.accept, uri_path(uri))
+    except InitError as exc:
+        raise CommandError(f"Prism: no task made: {exc}") from None
+    server.check_now(uri, "init")
+    return {"task": str(result.root / "prism.toml"), "suites": result.suites, "notes": result.notes}
+
+
 HANDLERS = {RUN_PANEL: run_panel, LIST_CANDIDATES: list_panel, SHOW_CANDIDATE: show_candidate,
-            APPLY_EDIT: apply_edit}
+            APPLY_EDIT: apply_edit, INIT_TASK: init_task}

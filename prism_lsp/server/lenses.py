@@ -51,3 +51,12 @@ def build_lenses(uri: str, check: Check | None, now: SuiteMap, lines: Lines) -> 
                      f" · invalid {summary.invalid_rejected}/{summary.invalid_total}")
         lenses.append(types.CodeLens(range=lines.span_range(test.name_span), command=command(title)))
     return lenses
+
+
+def offer_lens(uri: str) -> types.CodeLens:
+    """The one lens of a test file with no task in a git repository: make the task from the fix."""
+    from prism_lsp.repo.offer import TITLE
+    from prism_lsp.server.commands import INIT_TASK
+
+    top = types.Range(types.Position(0, 0), types.Position(0, 0))
+    return types.CodeLens(range=top, command=types.Command(title=TITLE, command=INIT_TASK, arguments=[uri]))

@@ -22,6 +22,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from prism_lsp import __version__
+from prism_lsp.repo.offer import MESSAGE as OFFER_MESSAGE, InitOffers
 from prism_lsp.document.carry import with_last_findings
 from prism_lsp.document.check import Check
 from prism_lsp.document.checker import Checker
@@ -62,6 +63,7 @@ class PrismServer(LanguageServer):
         self.static_scheduler: Scheduler[Check] = Scheduler(self._analyze, self._publish_static)
         self.documents: dict[str, DocumentRecord] = {}
         self._told: set[str] = set()  # messages shown once
+        self.offers = InitOffers()  # "create a task from this fix", for a test file in a git repository
 
     def use_checker(self, checker: Checker) -> None:
         """Check with `checker` (before the first check; a benchmark's baseline, a test's own cache)."""
@@ -235,11 +237,15 @@ class PrismServer(LanguageServer):
             record.last_run = check
         state, message = state_of(check)
         self.log(run_summary(uri, check), types.MessageType.Error if state == "error" else types.MessageType.Log)
+        if state == "no-task":  # told before the status, so a client sees the offer with it
+            offer = self.offers.offer(check.path)
+            if offer is None:
+                self.tell_once(types.MessageType.Info,
+                               "Prism: no prism.toml found above this file, so only static hints are shown.")
+            elif self.offers.first_time(offer):
+                self.window_show_message(types.ShowMessageParams(types.MessageType.Info, OFFER_MESSAGE))
         self.status(finished_status(uri, check, record.last_run))
-        if state == "no-task":
-            self.tell_once(types.MessageType.Info,
-                           "Prism: no prism.toml found above this file, so only static hints are shown.")
-        elif state == "error" and message:
+        if state == "error" and message:
             self.tell_once(types.MessageType.Error, f"Prism: {message}")
         if self._lens_refresh():
             try:

@@ -65,6 +65,11 @@ def load_task(folder: Path) -> Task:
     if t.dockerfile:
         dockerfile = _inside(root, t.dockerfile, manifest_path, "task.dockerfile")
         _require(dockerfile, t.dockerfile, manifest_path, "task.dockerfile", "file", "a Dockerfile")
+    verifier = None
+    if m.verifier is not None:
+        verifier = _inside(root, m.verifier.suite, manifest_path, "verifier.suite")
+        _require(verifier, m.verifier.suite, manifest_path, "verifier.suite", "file",
+                 "the verifier: a trusted pytest file that decides validity")
     candidates = []
     for i, c in enumerate(m.candidate):
         key = f"candidate[{i}] ({c.id})"
@@ -85,7 +90,8 @@ def load_task(folder: Path) -> Task:
                 manifest_path, f"{key}.sha256", f"digest mismatch: manifest says {c.sha256}, the {kind} has {digest}"
             )
         candidates.append(
-            Candidate(id=c.id, label=c.label, reference=c.reference, kind=kind, source=src, note=c.note, sha256=c.sha256)
+            Candidate(id=c.id, label=c.label, reference=c.reference, kind=kind, source=src, note=c.note,
+                      sha256=c.sha256, origin=c.origin)
         )
     return Task(
         id=t.id,
@@ -102,5 +108,7 @@ def load_task(folder: Path) -> Task:
         python=t.python,
         reveal=t.reveal,
         test_command=t.test_command,
+        pythonpath=tuple(t.pythonpath),
+        verifier=verifier,
         entry=tuple(t.entry or ()),
     )

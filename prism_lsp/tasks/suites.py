@@ -8,56 +8,25 @@ would not collect is not a suite at all. Pure: reads the task's files, never wri
 
 from __future__ import annotations
 
-import configparser
 import logging
 import os
 import re
-import tomllib
 from fnmatch import fnmatch
 from pathlib import Path
 
 from prism_lsp.materialize.diffcheck import UnsafeDiff, summarize_diff
 from prism_lsp.model.task import Task
+from prism_lsp.tasks.pytest_config import DEFAULT_PYTHON_FILES, read_pytest_config
 
 log = logging.getLogger(__name__)
-
-DEFAULT_PYTHON_FILES = ("test_*.py", "*_test.py")  # pytest's own default `python_files`
-
-# pytest's order of configuration files, and the section each keeps its options in.
-_INI_FILES = (("pytest.ini", "pytest"), (".pytest.ini", "pytest"), ("pyproject.toml", None),
-              ("tox.ini", "pytest"), ("setup.cfg", "tool:pytest"))
 
 
 def python_files(folder: Path) -> tuple[str, ...]:
     """The `python_files` patterns of the pytest configuration in `folder` (the default when none).
 
     Runs happen with the program tree as pytest's rootdir, so the initial program's own
-    configuration is the one that decides what pytest collects."""
-    for name, section in _INI_FILES:
-        path = folder / name
-        if not path.is_file():
-            continue
-        try:
-            if section is None:
-                options = tomllib.loads(path.read_text()).get("tool", {}).get("pytest", {}).get("ini_options")
-                if options is None:
-                    continue  # a pyproject.toml without pytest options is not pytest's configuration
-                value = options.get("python_files")
-            else:
-                parser = configparser.ConfigParser(interpolation=None)
-                parser.read_string(path.read_text())
-                if not parser.has_section(section):
-                    if name.endswith(".ini") and name != "tox.ini":
-                        return DEFAULT_PYTHON_FILES  # pytest.ini is pytest's even without the section
-                    continue
-                value = parser.get(section, "python_files", fallback=None)
-        except (OSError, ValueError, tomllib.TOMLDecodeError, configparser.Error):
-            continue
-        if value is None:
-            return DEFAULT_PYTHON_FILES
-        patterns = tuple(value.split()) if isinstance(value, str) else tuple(str(v) for v in value)
-        return patterns or DEFAULT_PYTHON_FILES
-    return DEFAULT_PYTHON_FILES
+    configuration is the one that decides what pytest collects (read as pytest 9 reads it)."""
+    return read_pytest_config(folder).python_files
 
 
 def matches(path: Path, patterns: tuple[str, ...]) -> bool:
@@ -78,6 +47,8 @@ def not_a_suite(path: Path, task: Task) -> str | None:
     included (the author's workspace: DESIGN's suite at `<initial>/<rel path>`), unless it is
     part of the program: a candidate changes it, or the program imports it."""
     path = path.resolve()
+    if task.verifier is not None and path == task.verifier.resolve():
+        return "this file is the task's verifier (trusted: it decides validity), not a suite"
     initial = task.initial.resolve()
     for cand in task.candidates:
         if cand.kind == "overlay" and path.is_relative_to(cand.source.resolve()):

@@ -23,6 +23,9 @@ export const CLIENT_COMMANDS = {
   pickCandidate: 'prism.pickCandidate',
   restartServer: 'prism.restartServer',
   showOutput: 'prism.showOutput',
+  /** `prism panel build|check` on the open file's task (`panelCommands.ts`). */
+  buildPanel: 'prism.buildPanel',
+  checkPanel: 'prism.checkPanel',
 } as const;
 
 /**

@@ -14,6 +14,7 @@ import { pickCandidate } from './candidatePicker';
 import { currentSettings, restartIfNeeded, restartServerNow, runPanelWithFeedback, stopClient } from './client';
 import { CLIENT_COMMANDS, SERVER_DOWN_ACTIONS, planRunPanel } from './commands';
 import { DebouncedRunner } from './debounce';
+import { registerPanelCommands } from './panelCommands';
 import { PrismState, createState, describe, log, serverRunning } from './state';
 import { updateStatusBar } from './statusBar';
 
@@ -101,6 +102,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       updateStatusBar(s);
     }),
   );
+  registerPanelCommands(context, () => s.running?.command, () => s.output);
   await restartServerNow(s);
 }
 

@@ -1,0 +1,74 @@
+"""Panel building: time per fixture-sized task, and the teaching value of the kept mutants.
+
+For each fixture task: `panel build` (default options: 5 mutants, seed 0) into a copy, timed
+from a cold engine (runners started, trees built) to the written manifest; then the task's
+weak suite runs on the built panel, and the share of kept mutants it accepts is what the
+panel teaches: bugs a weak suite lets through. Tasks without a verifier are labelled by
+witnesses against their valid candidates.
+
+    python bench/panel_build.py [--tasks top-tags mean-rounded] [--sandbox bubblewrap]
+
+Goal: build ≤ 30 s per task on 2 cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from prism_lsp.engine.panel import Suite  # noqa: E402
+from prism_lsp.engine.session import EngineSession, RunOptions  # noqa: E402
+from prism_lsp.panel.build import BuildOptions, build_panel, write_panel  # noqa: E402
+from prism_lsp.tasks import load_task  # noqa: E402
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sandbox", default="bubblewrap")
+    ap.add_argument("--tasks", nargs="*", help="fixture task ids (default: all)")
+    args = ap.parse_args()
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="prism-bench-build-") as tmp:
+        for manifest in sorted((ROOT / "fixtures").glob("*/prism.toml")):
+            name = manifest.parent.name
+            if args.tasks and name not in args.tasks:
+                continue
+            work = Path(tmp) / name
+            shutil.copytree(manifest.parent, work)
+            start = time.perf_counter()
+            with EngineSession(Path(tmp) / "cache" / name) as session:
+                task = load_task(work)
+                result = build_panel(session, task, BuildOptions(sandbox=args.sandbox))
+                built = write_panel(task, result)
+                seconds = time.perf_counter() - start
+                weak = work / "suites" / "test_weak.py"
+                suite = Suite(built.suite_rel(weak), weak.read_text())
+                report = session.report(built, suite, RunOptions(sandbox=args.sandbox))
+            kept = {k.id for k in result.kept}
+            accepted = sum(c.verdict == "accepted" for c in report.candidates if c.id in kept)
+            rows.append((name, result.labelled_by, result.generated, len(kept), seconds, accepted))
+            print(f"{name}: {seconds:.1f} s, {result.generated} mutants, {len(kept)} kept "
+                  f"({result.labelled_by}), weak suite accepts {accepted}", flush=True)
+    print()
+    print("| task | labels by | mutants | kept | build | kept mutants the weak suite accepts |")
+    print("|---|---|---|---|---|---|")
+    for name, by, generated, kept, seconds, accepted in rows:
+        share = f"{accepted}/{kept} ({accepted / kept:.0%})" if kept else "–"
+        print(f"| {name} | {by} | {generated} | {kept} | {seconds:.1f} s | {share} |")
+    total_kept = sum(r[3] for r in rows)
+    total_acc = sum(r[5] for r in rows)
+    print(f"| **all** | | | {total_kept} | median **{statistics.median(r[4] for r in rows):.1f} s**, "
+          f"max {max(r[4] for r in rows):.1f} s | {total_acc}/{total_kept} "
+          f"({total_acc / max(total_kept, 1):.0%}) |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,180 @@
+"""`prism panel build`: invalid candidates from mutants of the reference.
+
+A mutant is kept only if it builds and imports, is rejected by the verifier (when the task has
+one) without only crashing, does not crash on every one of the suites' own inputs, has a witness
+on which every valid candidate agrees (so a change in the open dimension, or an equivalent
+mutant, is dropped), and behaves unlike every candidate already kept or in the panel. Of those,
+`max_invalid` are chosen for diversity: distinct verifier failure sets and distinct changed
+lines first, in an order drawn from `seed`, so the same seed gives the same panel, byte for byte.
+"""
+
+from __future__ import annotations
+
+import random
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from prism_lsp.engine.session import EngineSession
+from prism_lsp.model.task import Task
+from prism_lsp.panel.diffs import tree_diff
+from prism_lsp.panel.label import label_diffs, staged_candidates
+from prism_lsp.panel.mutate import Mutant, mutants_of
+from prism_lsp.panel.verifier import reference_seconds
+from prism_lsp.panel.witnessing import probe_candidates
+from prism_lsp.panel.write import NewCandidate, replace_mutants
+from prism_lsp.witness import Witness
+
+
+MIN_MUTANT_TIMEOUT_S = 2.0
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    max_invalid: int = 5
+    seed: int = 0
+    max_tried: int = 120        # mutants run at most (drawn by `seed` when there are more)
+    sandbox: str | None = None
+    timeout_s: float | None = None
+
+
+@dataclass(frozen=True)
+class Kept:
+    id: str
+    mutant: Mutant
+    diff: str
+    witness: Witness
+    failed: tuple[str, ...]     # verifier tests it fails (empty without a verifier)
+
+
+@dataclass
+class BuildResult:
+    labelled_by: str                       # "verifier" or "witnesses"
+    generated: int = 0
+    tried: int = 0
+    dropped: Counter = field(default_factory=Counter)   # reason -> how many
+    kept: list[Kept] = field(default_factory=list)
+    elapsed_s: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+
+def _ids(mutants: list[Mutant]) -> list[str]:
+    """Readable, unique, stable ids: `mut-<operator>-l<line>`, numbered when repeated."""
+    files = {m.file for m in mutants}
+    seen: Counter = Counter()
+    out = []
+    for m in mutants:
+        stem = f"-{Path(m.file).stem.lower().replace('_', '-')}" if len(files) > 1 else ""
+        base = f"mut{stem}-{m.operator}-l{m.line}"
+        seen[base] += 1
+        out.append(base if seen[base] == 1 else f"{base}-{seen[base]}")
+    return out
+
+
+def generate_mutants(session: EngineSession, task: Task) -> tuple[list[str], list[Mutant], dict[str, str]]:
+    """Every mutant of the reference's changed Python files: (ids, mutants, id -> diff)."""
+    tree = session.cache.candidate(task, task.reference)
+    texts = {rel: (tree.path / rel).read_text(encoding="utf-8") for rel in sorted(tree.changed)
+             if (tree.path / rel).is_file()}
+    initial = {rel: (task.initial / rel).read_text(encoding="utf-8") if (task.initial / rel).is_file() else None
+               for rel in texts}
+    mutants = [m for rel in texts if rel.endswith(".py") for m in mutants_of(rel, texts[rel])
+               if m.source != initial[rel]]  # a mutant that undoes the fix is the initial program
+    ids = _ids(mutants)
+    diffs = {cid: tree_diff(task.initial, {**texts, m.file: m.source}) for cid, m in zip(ids, mutants)}
+    return ids, mutants, diffs
+
+
+def _choose(order: list[Kept], n: int) -> list[Kept]:
+    """Up to `n`, for diversity: new failure set and new line, then new failure set, then new line, then any."""
+    chosen: list[Kept] = []
+    for need_set, need_line in ((True, True), (True, False), (False, True), (False, False)):
+        for k in order:
+            if len(chosen) >= n:
+                return chosen
+            if k in chosen:
+                continue
+            sets = {c.failed or (c.witness.call,) for c in chosen}
+            lines = {(c.mutant.file, c.mutant.line) for c in chosen}
+            if (not need_set or (k.failed or (k.witness.call,)) not in sets) and \
+                    (not need_line or (k.mutant.file, k.mutant.line) not in lines):
+                chosen.append(k)
+    return chosen
+
+
+def build_panel(session: EngineSession, task: Task, options: BuildOptions = BuildOptions()) -> BuildResult:
+    """Find the mutants to keep (nothing is written; see `write_panel`)."""
+    start = time.perf_counter()
+    # A rebuild replaces the generated mutants: they must not count as the panel it builds on.
+    generated = (task.root / "candidates" / "mutants").resolve()
+    task = replace(task, candidates=tuple(c for c in task.candidates if not (
+        c.origin == "mutant" and c.source.resolve().is_relative_to(generated))))
+    result = BuildResult(labelled_by="verifier" if task.verifier else "witnesses")
+    timeout_s = options.timeout_s
+    if task.verifier is not None:
+        # Checked before anything else; a mutant that loops forever then costs a few times the
+        # reference's run, not the task's whole limit.
+        reference_s = reference_seconds(session, task, sandbox=options.sandbox)
+        timeout_s = timeout_s or min(task.timeout_s, max(MIN_MUTANT_TIMEOUT_S, 10 * reference_s))
+    ids, mutants, diffs = generate_mutants(session, task)
+    result.generated = len(ids)
+    order = list(range(len(ids)))
+    random.Random(options.seed).shuffle(order)
+    order = order[:options.max_tried]
+    result.tried = len(order)
+    by_id = {ids[i]: mutants[i] for i in order}
+    tried = {ids[i]: diffs[ids[i]] for i in order}
+    failed: dict[str, tuple[str, ...]] = {}
+    if task.verifier is not None:
+        judged = label_diffs(session, task, tried, "mutant", sandbox=options.sandbox, timeout_s=timeout_s)
+        for cid, j in judged.items():
+            if j.label is None:
+                result.dropped["does not run (import error, timeout...)"] += 1
+            elif j.label == "valid":
+                result.dropped["accepted by the verifier (valid by the statement)"] += 1
+            elif j.crash_only:
+                result.dropped["only crashes"] += 1
+            else:
+                failed[cid] = j.failed
+        tried = {cid: d for cid, d in tried.items() if cid in failed}
+    with tempfile.TemporaryDirectory(prefix="prism-build-") as tmp:
+        staged = staged_candidates(Path(tmp), tried, "mutant")
+        probing = probe_candidates(session, task, staged, sandbox=options.sandbox)
+    if tried and not probing.entries:
+        result.notes.append("no entry point called with literal arguments in the verifier or the task's "
+                            "suites: witness search has no inputs, so no mutant can be kept")
+    panel_signatures = {probing.signatures.get(c.id) for c in task.candidates}
+    kept: list[Kept] = []
+    seen_signatures: set = set()
+    for cid in tried:  # in the seeded order
+        sig = probing.signatures.get(cid)
+        if cid in probing.unprobed:
+            result.dropped["could not be probed (does not import, or hangs)"] += 1
+        elif cid in probing.crash_only:
+            result.dropped["crashes on every one of the suites' own inputs"] += 1
+        elif cid not in probing.witnesses:
+            result.dropped["no witness (open dimension or equivalent)"] += 1
+        elif sig is not None and (sig in panel_signatures or sig in seen_signatures):
+            result.dropped["behaves like another candidate"] += 1
+        else:
+            seen_signatures.add(sig)
+            kept.append(Kept(cid, by_id[cid], tried[cid], probing.witnesses[cid], failed.get(cid, ())))
+    result.kept = _choose(kept, options.max_invalid)
+    result.elapsed_s = time.perf_counter() - start
+    return result
+
+
+def _note(k: Kept) -> str:
+    w = k.witness
+    got = next(iter(w.got.values()), "?")
+    return (f"mutant of the reference, {k.mutant.description} (line {k.mutant.line} of {k.mutant.file}); "
+            f"witness: {w.assertion_call} is {w.expected} for every valid candidate, this one gives {got}")
+
+
+def write_panel(task: Task, result: BuildResult) -> Task:
+    """Replace the task's generated mutants with `result.kept`; return the reloaded task."""
+    new = [NewCandidate(id=k.id, label="invalid", origin="mutant", diff=k.diff, note=_note(k))
+           for k in sorted(result.kept, key=lambda k: k.id)]
+    return replace_mutants(task, new)

@@ -1,0 +1,113 @@
+"""Probing candidates that are not in the panel yet (mutants, samples) with the witness search.
+
+For each new candidate: its witness against the valid candidates (an input on which they all
+agree and it differs; none when it differs only where they disagree, the open dimension, or
+nowhere, an equivalent), whether it only crashes on the suites' own inputs, and its behaviour
+signature on every probe input (two candidates with the same signature are duplicates).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from prism_lsp.engine.session import EngineSession
+from prism_lsp.model.task import Candidate, Task
+from prism_lsp.witness import BASELINE, Witness, prober_for, programs_of, search_panel
+from prism_lsp.witness.entry import entry_points
+from prism_lsp.witness.inputs import generate, program_literals
+from prism_lsp.witness.seeds import suite_calls
+from prism_lsp.witness.strategies import examples
+
+Signature = tuple
+
+
+def seed_files(task: Task) -> list[Path]:
+    """Where inputs come from: the verifier, then every test file of the task outside its programs."""
+    skip = {task.initial.resolve(), (task.root / "candidates").resolve()}
+    files = [] if task.verifier is None else [task.verifier]
+    for path in sorted(task.root.rglob("test_*.py")):
+        if path != task.verifier and not any(path.resolve().is_relative_to(s) for s in skip):
+            files.append(path)
+    return files
+
+
+def seed_text(task: Task) -> str:
+    return "\n\n".join(p.read_text(encoding="utf-8") for p in seed_files(task))
+
+
+@dataclass
+class Probing:
+    """What probing found for each new candidate (by id)."""
+
+    witnesses: dict[str, Witness] = field(default_factory=dict)
+    crash_only: set[str] = field(default_factory=set)
+    signatures: dict[str, Signature] = field(default_factory=dict)  # every program but the initial one
+    entries: list[str] = field(default_factory=list)
+    inputs: int = 0
+    unprobed: dict[str, str] = field(default_factory=dict)  # new candidate id -> why it could not be probed
+
+# Calls tried first on each new candidate: one that fails all of them (does not import, hangs)
+# is left out of the search, where every one of hundreds of inputs would cost it a time-out.
+SCREEN_CALLS = 3
+
+
+def _screen(session: EngineSession, panel: Task, new: list[Candidate], text: str,
+            sandbox: str | None) -> dict[str, str]:
+    """New candidates that fail every one of the suites' smallest calls: id -> the error."""
+    entries = [e for e in entry_points(text, panel.initial, panel.entry) if e.local_names or panel.entry]
+    calls = suite_calls(text, entries)
+    programs = [p for p in programs_of(panel, session.cache) if p.id in {c.id for c in new}]
+    if not calls or not programs:
+        return {}
+    prober = prober_for(session.pool_for(panel, sandbox), panel)
+    failing: dict[str, str] = {}
+    for n, entry in enumerate(e for e in entries if any(c.entry == e.spec for c in calls)):
+        smallest = sorted({repr(c.args) for c in calls if c.entry == entry.spec}, key=lambda r: (len(r), r))
+        seen = prober.probe(programs, entry.spec, smallest[:SCREEN_CALLS])
+        for pid, behaviours in seen.items():
+            errors = [b.error for b in behaviours if b.error is not None]
+            if len(errors) == len(behaviours) and (n == 0 or pid in failing):
+                failing.setdefault(pid, errors[0])
+            else:
+                failing.pop(pid, None)
+    return failing
+
+
+def probe_candidates(session: EngineSession, task: Task, new: list[Candidate], *,
+                     sandbox: str | None = None) -> Probing:
+    """Witnesses, crash-only verdicts and signatures for `new` (and signatures for the panel)."""
+    text = seed_text(task)
+    unprobed = _screen(session, replace(task, candidates=(*task.candidates, *new)), new, text, sandbox)
+    new = [c for c in new if c.id not in unprobed]
+    panel = replace(task, candidates=(*task.candidates, *new))
+    search = search_panel(session, panel, text, sandbox=sandbox, targets={c.id for c in new})
+    out = Probing(witnesses=dict(search.result.witnesses), entries=[e.spec for e in search.entries],
+                  unprobed=unprobed)
+    programs = [p for p in programs_of(panel, session.cache) if p.id != BASELINE]
+    if not search.entries or not programs:
+        return out
+    prober = prober_for(session.pool_for(panel, sandbox), panel)
+    dictionary = program_literals(task.initial)
+    calls = suite_calls(text, search.entries)
+    new_ids = {c.id for c in new}
+    crashes: dict[str, list[bool]] = {pid: [] for pid in new_ids}
+    signatures: dict[str, list] = {p.id: [] for p in programs}
+    for entry in [e for e in search.entries if any(c.entry == e.spec for c in calls)]:
+        seeds = [c.args for c in calls if c.entry == entry.spec]
+        # The same inputs the search drew (so the probe cache answers them): seeds, their
+        # mutations, random inputs of their shape and Hypothesis examples.
+        inputs = generate(seeds, dictionary, extra=examples(seeds, task.initial, entry.module, entry.function))
+        out.inputs += len(inputs)
+        seen = prober.probe(programs, entry.spec, [repr(a) for a in inputs])
+        for pid, behaviours in seen.items():
+            signatures[pid] += [(b.value, b.exception, b.mutated, b.error) for b in behaviours]
+        own = {repr(s) for s in seeds}
+        reference = seen[task.reference.id]
+        for pid in new_ids & seen.keys():
+            crashes[pid] += [seen[pid][i].exception is not None for i, a in enumerate(inputs)
+                             if repr(a) in own and reference[i].judged and reference[i].exception is None]
+    out.signatures = {pid: tuple(sig) for pid, sig in signatures.items()}
+    out.crash_only = {pid for pid, flags in crashes.items() if flags and all(flags)}
+    return out
+

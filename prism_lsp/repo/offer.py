@@ -1,0 +1,87 @@
+"""The editor's offer: "Prism: create a task from this fix", for a test file with no task.
+
+Offered for a file pytest would collect (the `python_files` of the configuration nearest it) in a git
+repository with no `prism.toml` above the file; the message is offered once per file, the
+code lens stays while no task exists. Accepting runs `prism init` on the working tree (the
+fix against `HEAD`). Knows nothing of LSP: the server shows what this decides.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from prism_lsp.repo.errors import InitError
+from prism_lsp.repo.init import InitResult, init_task
+from prism_lsp.tasks.native import find_task_root
+from prism_lsp.tasks.pytest_config import nearest_config
+from prism_lsp.tasks.suites import matches
+
+TITLE = "Prism: create a task from this fix"
+MESSAGE = ("Prism: no task for this test file yet. Use the code lens \u201cPrism: create a task from this "
+           "fix\u201d to make one from the fix in this git repository (the working tree against HEAD; "
+           "nothing of the repository is changed) and judge the file against it.")
+
+
+@dataclass(frozen=True)
+class Offer:
+    repo_root: Path
+    path: Path
+
+
+def _repo_root(folder: Path) -> Path | None:
+    try:
+        proc = subprocess.run(["git", "-C", str(folder), "rev-parse", "--show-toplevel"],
+                              capture_output=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return Path(proc.stdout.decode().strip()) if proc.returncode == 0 else None
+
+
+class InitOffers:
+    """Which files get the offer, and which were already told about it."""
+
+    def __init__(self) -> None:
+        self._told: set[Path] = set()
+        self._roots: dict[Path, Path | None] = {}  # folder -> its repository (asked of git once)
+        self._lock = threading.Lock()
+        self._making = threading.Lock()  # one `prism init` at a time (a double click is not two tasks)
+
+    def _root(self, folder: Path) -> Path | None:
+        with self._lock:
+            if folder in self._roots:
+                return self._roots[folder]
+        root = _repo_root(folder)
+        with self._lock:
+            self._roots[folder] = root
+        return root
+
+    def offer(self, path: Path | None) -> Offer | None:
+        """The offer for `path` when it applies now (no task, a test file in a git repository)."""
+        if path is None or not path.is_file() or find_task_root(path) is not None:
+            return None
+        root = self._root(path.parent)
+        if root is None or not path.resolve().is_relative_to(root.resolve()):
+            return None
+        rel = path.resolve().relative_to(root.resolve()).as_posix()
+        if not matches(path, nearest_config(root, rel).python_files):
+            return None
+        return Offer(root, path.resolve())
+
+    def first_time(self, offer: Offer) -> bool:
+        """True once per file: whether to show the message now."""
+        with self._lock:
+            if offer.path in self._told:
+                return False
+            self._told.add(offer.path)
+            return True
+
+    def accept(self, path: Path) -> InitResult:
+        """Make the task (`InitError` when it cannot be made); the offer no longer applies after."""
+        with self._making:
+            offer = self.offer(path)
+            if offer is None:
+                raise InitError(f"{path}: no offer here (a task exists, or it is not a test file in a git repository)")
+            return init_task(offer.repo_root)

@@ -1,0 +1,106 @@
+"""A program tree's pytest configuration, read the way pytest 9 finds it.
+
+Runs happen with the program tree as pytest's rootdir, so the configuration file at the
+tree's root decides what pytest collects (`python_files`) and what it puts on `sys.path`
+(`pythonpath`). Files are tried in pytest's own order; the first one that holds pytest
+configuration wins: `pytest.toml`/`.pytest.toml` (`[pytest]`, native TOML), `pytest.ini`/
+`.pytest.ini` (pytest's even without a `[pytest]` section), `pyproject.toml` (`[tool.pytest]`,
+native TOML, or `[tool.pytest.ini_options]`, INI strings), `tox.ini` (`[pytest]`), `setup.cfg`
+(`[tool:pytest]`). Pure: reads files, never imports or runs pytest. A file that cannot be
+parsed is skipped, as the run itself will then report pytest's own error.
+"""
+
+from __future__ import annotations
+
+import configparser
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DEFAULT_PYTHON_FILES = ("test_*.py", "*_test.py")  # pytest's own default `python_files`
+
+
+@dataclass(frozen=True)
+class PytestConfig:
+    """The options Prism needs; `file` is None when the tree has no pytest configuration."""
+
+    file: Path | None = None
+    options: dict[str, str | list] = field(default_factory=dict)
+
+    def lines(self, name: str) -> tuple[str, ...]:
+        """An option pytest reads as a list (`args`, `linelist` or `paths`): a TOML array, or INI text
+        split on whitespace."""
+        value = self.options.get(name)
+        if value is None:
+            return ()
+        if isinstance(value, str):
+            return tuple(value.split())
+        return tuple(str(v) for v in value)
+
+    @property
+    def python_files(self) -> tuple[str, ...]:
+        return self.lines("python_files") or DEFAULT_PYTHON_FILES
+
+    @property
+    def pythonpath(self) -> tuple[str, ...]:
+        """Folders pytest puts first on `sys.path`, relative to the configuration file's folder."""
+        return self.lines("pythonpath")
+
+
+def _toml(path: Path) -> dict:
+    return tomllib.loads(path.read_text(encoding="utf-8"))
+
+
+def _ini(path: Path, section: str) -> dict[str, str] | None:
+    parser = configparser.ConfigParser(interpolation=None)
+    parser.read_string(path.read_text(encoding="utf-8"))
+    return dict(parser.items(section)) if parser.has_section(section) else None
+
+
+def _pyproject(path: Path) -> dict | None:
+    table = _toml(path).get("tool", {}).get("pytest")
+    if not isinstance(table, dict):
+        return None
+    native = {k: v for k, v in table.items() if k != "ini_options"}
+    if native:  # pytest 9's `[tool.pytest]`: native TOML values
+        return native
+    ini = table.get("ini_options")
+    return ini if isinstance(ini, dict) else None
+
+
+# (file name, reader returning the options, or None when the file is not pytest's configuration)
+_READERS = (
+    ("pytest.toml", lambda p: _toml(p).get("pytest", {})),
+    (".pytest.toml", lambda p: _toml(p).get("pytest", {})),
+    ("pytest.ini", lambda p: _ini(p, "pytest") or {}),
+    (".pytest.ini", lambda p: _ini(p, "pytest") or {}),
+    ("pyproject.toml", _pyproject),
+    ("tox.ini", lambda p: _ini(p, "pytest")),
+    ("setup.cfg", lambda p: _ini(p, "tool:pytest")),
+)
+
+
+def read_pytest_config(folder: Path) -> PytestConfig:
+    """The pytest configuration in `folder` itself (empty when there is none)."""
+    for name, reader in _READERS:
+        path = folder / name
+        if not path.is_file():
+            continue
+        try:
+            options = reader(path)
+        except (OSError, UnicodeDecodeError, ValueError, tomllib.TOMLDecodeError, configparser.Error):
+            continue
+        if options is not None:
+            return PytestConfig(path, dict(options) if isinstance(options, dict) else {})
+    return PytestConfig()
+
+
+def nearest_config(tree: Path, rel: str) -> PytestConfig:
+    """The configuration pytest uses for the file `rel` of `tree`: the first one found in its folder
+    or above, up to the tree's root (how pytest locates it from the path it is given)."""
+    folder = (tree / rel).parent
+    while True:
+        config = read_pytest_config(folder)
+        if config.file is not None or folder == tree or tree not in folder.parents:
+            return config
+        folder = folder.parent
