@@ -94,3 +94,15 @@ def test_counts_shows_no_suggestion_and_no_witness(fixture_copy, cache_dir, caps
 
 def test_patch_is_installed():
     assert shutil.which("patch") and shutil.which("git")
+
+
+def test_nothing_to_fix_or_a_broken_suite_is_said_and_nothing_is_written(fixture_copy, cache_dir, capsys):
+    task = fixture_copy("mean-rounded")
+    strong = task / "suites" / "test_strong.py"
+    assert prism_main(["suggest", str(task), str(strong), "--write", "--cache-dir", str(cache_dir)]) == 0
+    assert "no verified suggestion" in capsys.readouterr().out
+    broken = task / "suites" / "test_broken.py"
+    broken.write_text("from solution import mean_rounded\n\ndef test_x(:\n    assert mean_rounded([1]) == 1\n")
+    assert prism_main(["suggest", str(task), str(broken), "--write", "--cache-dir", str(cache_dir)]) == 0
+    assert "no verified suggestion" in capsys.readouterr().out
+    assert broken.read_text().startswith("from solution import mean_rounded\n\ndef test_x(:")
