@@ -15,3 +15,4 @@ vsix:
 
 bench:
 	python bench/panel_speed.py --repeat 5
+	python bench/runner_phases.py --repeat 5

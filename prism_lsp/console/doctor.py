@@ -36,7 +36,8 @@ def _check_docker() -> dict:
 
 def _check_runner(sandbox: str) -> dict:
     """Start the real runner in the chosen sandbox and read the versions it reports from inside."""
-    from prism_lsp.engine.pool import RunnerPool
+    from prism_lsp.engine.pool import WARM, RunnerPool
+    from prism_lsp.runner._prism_protocol import Ready
     from prism_lsp.materialize.cache import default_cache_dir
     from prism_lsp.sandbox import SandboxUnavailable, resolve_backend
 
@@ -46,15 +47,14 @@ def _check_runner(sandbox: str) -> dict:
         return {"name": "runner", "ok": False, "detail": str(exc), "fix": "see the sandbox checks above"}
     pool = RunnerPool(backend, workers=1)
     try:
-        info = pool.submit({"op": "warm"}).result(timeout=120)
+        info = pool.submit(WARM).result(timeout=120)
     finally:
         pool.close()
-    if info.get("outcome") != "pass":
+    if not isinstance(info, Ready):
         return {"name": "runner", "ok": False, "detail": f"the runner does not start in {backend.name}: "
-                f"{info.get('message', '')}", "fix": f"{sys.executable} -m pip install pytest"}
-    v = info["info"]
+                f"{info.message}", "fix": f"{sys.executable} -m pip install pytest"}
     return {"name": "runner", "ok": True,
-            "detail": f"inside {backend.name}: Python {v['python']}, pytest {v['pytest']}", "fix": ""}
+            "detail": f"inside {backend.name}: Python {info.python}, pytest {info.pytest}", "fix": ""}
 
 
 def _check_cgroups() -> dict:

@@ -5,6 +5,7 @@ Pure of LSP: the CLI, the server and the benchmarks all come through here.
 
 from __future__ import annotations
 
+import secrets
 import threading
 import time
 from collections.abc import Callable
@@ -15,12 +16,14 @@ from pathlib import PurePosixPath
 from prism_lsp.engine.findings import Finding, build_findings
 from prism_lsp.engine.metrics import Verdict, task_metrics
 from prism_lsp.engine.pool import RunnerPool
+from prism_lsp.engine.pytest_config import initial_config
 from prism_lsp.engine.reveal import anonymous_ids
 from prism_lsp.engine.results import program_from_runner, program_out
 from prism_lsp.materialize import MaterializeError, ProgramTree, TreeCache
 from prism_lsp.model.outcome import ProgramResult
 from prism_lsp.model.report import CandidateOut, FindingOut, Metrics, PanelReport
 from prism_lsp.model.task import Candidate, Task
+from prism_lsp.runner._prism_protocol import RunRequest
 
 BASELINE = "initial"
 Progress = Callable[[int, int, str], None]
@@ -44,12 +47,16 @@ class PanelRun:
     elapsed_ms: float
 
 
-def _request(tree: ProgramTree, suite: Suite, task: Task, timeout_s: float | None, tests: list[str] | None,
-             program: str) -> dict:
-    return {"id": program, "tree": str(tree.path), "suite_rel": suite.rel_path, "suite_text": suite.text,
-            "changed": {k: list(v) for k, v in tree.changed.items()}, "timeout_s": timeout_s or task.timeout_s,
-            "memory_mb": task.memory_mb, "tests": tests, "command": task.test_command,
-            "pythonpath": list(task.pythonpath)}
+def run_request(tree: ProgramTree, suite: Suite, task: Task, timeout_s: float | None = None,
+                tests: list[str] | None = None, config: tuple[str, str] | None = None) -> RunRequest:
+    """The request for one program. Its id is random, never the candidate's: what runs in the
+    sandbox must not learn which candidate it is (the panel is the answer key). `config` is
+    the initial state's pytest configuration (`pytest_config.initial_config`)."""
+    return RunRequest(id=secrets.token_hex(8), tree=str(tree.path), suite_rel=suite.rel_path, suite_text=suite.text,
+                      changed={k: sorted(v) for k, v in tree.changed.items()}, timeout_s=timeout_s or task.timeout_s,
+                      memory_mb=task.memory_mb, tests=tests, command=task.test_command,
+                      config_rel=config[0] if config else None, config_text=config[1] if config else None,
+                      pythonpath=list(task.pythonpath))
 
 
 # Files that, once changed, let a program decide its own verdict (a conftest hook can
@@ -83,6 +90,7 @@ def run_programs(task: Task, suite: Suite, pool: RunnerPool, cache: TreeCache, *
     futures: dict[str, Future] = {}
     ready: dict[str, ProgramResult] = {}
     trees: dict[str, ProgramTree] = {}
+    config = None
     for program, cand in programs:
         try:
             tree = cache.baseline(task) if cand is None else cache.candidate(task, cand)
@@ -98,8 +106,10 @@ def run_programs(task: Task, suite: Suite, pool: RunnerPool, cache: TreeCache, *
                 "test-setup", f"the candidate changes {meddling}, which decides how pytest runs and judges "
                               "the suite; a candidate may change the program, not the tests' set-up")
             continue
+        if cand is None:
+            config = initial_config(tree.path, suite.rel_path)
         trees[program] = tree
-        futures[program] = pool.submit(_request(tree, suite, task, timeout_s, tests, program), cancel)
+        futures[program] = pool.submit(run_request(tree, suite, task, timeout_s, tests, config), cancel)
     total = len(programs)
     done = len(ready)
     if progress and done:

@@ -1,15 +1,18 @@
 """A pool of warm runners, one per worker thread, each in its own sandbox.
 
-Callers submit program requests and get futures. A runner that dies (a
-candidate killed it) or stops answering is killed whole and replaced; the
-request it was running becomes an `error` outcome, never a verdict.
+Callers submit program requests (`RunRequest`) and get futures of `Result`s. A runner
+that dies (a candidate killed it), stops answering, or says anything that is not the
+answer to the request it has (a malformed or unsolicited line, a line longer than
+`MAX_LINE`) is killed whole and replaced; the request it was running becomes an
+`error` outcome naming what happened, never a verdict.
 """
 
 from __future__ import annotations
 
-import json
+import hmac
 import os
 import queue
+import secrets
 import select
 import sys
 import threading
@@ -17,6 +20,8 @@ import time
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 
+from prism_lsp.runner._prism_protocol import (MAX_LINE, RUNNER_KINDS, ProtocolError, Ready, Result, RunRequest,
+                                              Seal, Started, decode, error_result)
 from prism_lsp.sandbox.base import Backend, Limits, RunnerProcess
 
 # Time the runner needs beyond a program's own limit: copying the tree, reaping.
@@ -32,9 +37,16 @@ class RunnerStartFailed(RunnerGone):
     """The runner never came up (sandbox misconfigured, interpreter without pytest...)."""
 
 
+class RunnerMisbehaved(Exception):
+    """The runner said something that is not the answer it owes (malformed, unsolicited, endless)."""
+
+
+WARM = "warm"  # a job that only starts the runner (`RunnerPool.warm`); never sent to it
+
+
 @dataclass
 class _Job:
-    request: dict
+    request: RunRequest | str
     future: Future = field(default_factory=Future)
     cancel: threading.Event | None = None
 
@@ -45,15 +57,22 @@ class _Worker:
         self.python = python
         self.limits = limits
         self.runner: RunnerProcess | None = None
-        self.info: dict = {}
+        self.info: Ready | None = None
         self._buf = b""
 
     def _read_line(self, deadline: float) -> bytes:
+        """The runner's next line; at most MAX_LINE bytes are ever held (an endless line is an error)."""
         assert self.runner is not None
         fd = self.runner.stdout.fileno()
-        while b"\n" not in self._buf:
+        chunks = [self._buf] if self._buf else []
+        size = len(self._buf)
+        newline = self._buf.find(b"\n")
+        while newline < 0:
+            if size > MAX_LINE:
+                raise RunnerMisbehaved(f"the runner wrote a line longer than {MAX_LINE >> 20} MiB")
             remaining = deadline - time.monotonic()
             if remaining <= 0:
+                self._buf = b"".join(chunks)
                 raise TimeoutError
             ready, _, _ = select.select([fd], [], [], remaining)
             if not ready:
@@ -61,9 +80,27 @@ class _Worker:
             chunk = os.read(fd, 1 << 16)
             if not chunk:
                 raise RunnerGone(self.runner.stderr_tail())
-            self._buf += chunk
-        line, _, self._buf = self._buf.partition(b"\n")
-        return line
+            found = chunk.find(b"\n")
+            if found >= 0:
+                newline = size + found
+            chunks.append(chunk)
+            size += len(chunk)
+        data = b"".join(chunks)
+        if newline > MAX_LINE:
+            raise RunnerMisbehaved(f"the runner wrote a line longer than {MAX_LINE >> 20} MiB")
+        self._buf = data[newline + 1:]
+        return data[:newline]
+
+    def _read_message(self, deadline: float, expected: type):
+        """The runner's next message, which must be an `expected`; anything else is misbehaviour."""
+        line = self._read_line(deadline)
+        try:
+            message = decode(line, RUNNER_KINDS)
+        except ProtocolError as exc:
+            raise RunnerMisbehaved(f"the runner sent a malformed message ({exc})") from None
+        if not isinstance(message, expected):
+            raise RunnerMisbehaved(f"the runner sent an unsolicited {message.kind!r} message")
+        return message
 
     def ensure(self) -> None:
         if self.runner is not None and self.runner.alive():
@@ -71,33 +108,53 @@ class _Worker:
         self.stop()
         self.runner = self.backend.spawn(self.python, self.limits)
         try:
-            self.info = json.loads(self._read_line(time.monotonic() + _START_TIMEOUT_S))
-        except (TimeoutError, RunnerGone, ValueError) as exc:
+            self.info = self._read_message(time.monotonic() + _START_TIMEOUT_S, Ready)
+        except (TimeoutError, RunnerGone, RunnerMisbehaved) as exc:
             tail = self.runner.stderr_tail() if self.runner else ""
             self.stop()
             raise RunnerStartFailed(f"the runner did not start in the {self.backend.name} sandbox: "
                                     f"{tail.strip() or repr(exc)}") from None
 
-    def run(self, request: dict) -> dict:
-        request = {"output_limit": self.limits.output_limit, "pids_max": self.limits.pids_max, **request}
+    def run(self, request: RunRequest) -> Result:
+        request.output_limit = self.limits.output_limit
+        request.pids_max = self.limits.pids_max
         self.ensure()
         assert self.runner is not None
+        self._send(request)
+        deadline = time.monotonic() + float(request.timeout_s) + _GRACE_S
+        # Known only to this process and, once the program runs in its own process, the runner:
+        # a result without it was not written by the runner for this request.
+        secret = secrets.token_hex(16)
         try:
-            self.runner.stdin.write((json.dumps(request) + "\n").encode())
+            started = self._read_message(deadline, Started)
+            if started.id != request.id:
+                raise RunnerMisbehaved(f"the runner started request {started.id!r:.40} while given {request.id!r}")
+            self._send(Seal(request.id, secret))
+            result = self._read_message(deadline, Result)
+            if result.id != request.id:
+                raise RunnerMisbehaved(f"the runner answered request {result.id!r:.40} while running {request.id!r}")
+            if not hmac.compare_digest(result.secret, secret):
+                raise RunnerMisbehaved("the runner's answer lacks this request's secret")
+            return result
+        except TimeoutError:
+            self.stop()
+            return error_result(request.id, "timeout",
+                                f"timed out after {request.timeout_s:g} s (the sandbox stopped answering)")
+        except RunnerMisbehaved as exc:
+            self.stop()
+            return error_result(request.id, "sandbox", f"{exc}; the runner was replaced")
+        except RunnerGone:
+            self.stop()
+            raise
+
+    def _send(self, message) -> None:
+        assert self.runner is not None
+        try:
+            self.runner.stdin.write((message.to_json() + "\n").encode())
             self.runner.stdin.flush()
         except (BrokenPipeError, OSError):
             self.stop()
             raise RunnerGone("the sandbox closed its input")
-        deadline = time.monotonic() + float(request.get("timeout_s", 10)) + _GRACE_S
-        try:
-            return json.loads(self._read_line(deadline))
-        except TimeoutError:
-            self.stop()
-            return {"outcome": "error", "reason": "timeout", "tests": [],
-                    "message": f"timed out after {request.get('timeout_s', 10):g} s (the sandbox stopped answering)"}
-        except RunnerGone:
-            self.stop()
-            raise
 
     def stop(self) -> None:
         if self.runner is not None:
@@ -125,11 +182,11 @@ class RunnerPool:
 
     def warm(self) -> None:
         """Start every runner now (otherwise each starts on its first request)."""
-        futures = [self.submit({"op": "warm"}) for _ in self._workers]
+        futures = [self.submit(WARM) for _ in self._workers]
         for f in futures:
             f.result()
 
-    def submit(self, request: dict, cancel: threading.Event | None = None) -> Future:
+    def submit(self, request: RunRequest | str, cancel: threading.Event | None = None) -> Future:
         if self._closed:
             raise RuntimeError("pool is closed")
         job = _Job(request, cancel=cancel)
@@ -144,25 +201,24 @@ class RunnerPool:
                 return
             if not job.future.set_running_or_notify_cancel():
                 continue
+            request_id = job.request.id if isinstance(job.request, RunRequest) else None
             if job.cancel is not None and job.cancel.is_set():
-                job.future.set_result({"outcome": "error", "reason": "cancelled", "tests": [],
-                                       "message": "cancelled: a newer run replaced this one"})
+                job.future.set_result(error_result(request_id, "cancelled", "cancelled: a newer run replaced this one"))
                 continue
             try:
-                if job.request.get("op") == "warm":
+                if job.request == WARM:
                     worker.ensure()
-                    job.future.set_result({"outcome": "pass", "info": worker.info})
+                    job.future.set_result(worker.info)
                     continue
                 job.future.set_result(worker.run(job.request))
             except RunnerStartFailed as exc:
-                job.future.set_result({"outcome": "error", "reason": "sandbox", "tests": [], "message": str(exc)})
+                job.future.set_result(error_result(request_id, "sandbox", str(exc)))
             except RunnerGone as exc:
-                job.future.set_result({"outcome": "error", "reason": "sandbox", "tests": [],
-                                       "message": f"the sandbox ended while running this program "
-                                                  f"(did the program kill its runner?) {str(exc).strip()}".strip()})
+                job.future.set_result(error_result(
+                    request_id, "sandbox", f"the sandbox ended while running this program "
+                                           f"(did the program kill its runner?) {str(exc).strip()}".strip()))
             except Exception as exc:  # a worker must never die silently
-                job.future.set_result({"outcome": "error", "reason": "runner", "tests": [],
-                                       "message": f"internal error: {exc!r}"})
+                job.future.set_result(error_result(request_id, "runner", f"internal error: {exc!r}"))
 
     def close(self) -> None:
         if self._closed:

@@ -1,31 +1,23 @@
-"""Parse the runner's JSON answers into `ProgramResult`s and back into report models."""
+"""Turn the runner's `Result`s (validated by `_prism_protocol`) into `ProgramResult`s and
+those into report models."""
 
 from __future__ import annotations
 
 from prism_lsp.model.outcome import AssertionResult, ProgramResult, TestResult
 from prism_lsp.model.report import AssertionOut, ProgramOut, TestOut
+from prism_lsp.runner._prism_protocol import Result
 
 
-def program_from_runner(data: dict) -> ProgramResult:
-    """Build a `ProgramResult` from one runner answer (never raises on odd input)."""
-    tests = []
-    for t in data.get("tests") or []:
-        try:
-            tests.append(TestResult(
-                name=str(t["name"]), outcome=t["outcome"], line=t.get("line"), message=t.get("message") or "",
-                reason=t.get("reason"), reached_change=t.get("reached_change"), def_line=t.get("def_line"),
-                duration_ms=float(t.get("duration_ms") or 0),
-                assertions=tuple(AssertionResult(a.get("line") or 0, a["outcome"], a.get("explanation") or "")
-                                 for a in t.get("assertions") or []),
-            ))
-        except (KeyError, TypeError, ValueError):
-            continue
-    outcome = data.get("outcome")
-    if outcome not in ("pass", "fail", "error"):
-        return ProgramResult.error("runner", f"the runner answered without an outcome: {data!r:.200}")
-    return ProgramResult(outcome=outcome, tests=tuple(tests), reason=data.get("reason"),
-                         message=data.get("message") or "", line=data.get("line"),
-                         duration_ms=float(data.get("duration_ms") or 0))
+def program_from_runner(result: Result) -> ProgramResult:
+    """The `ProgramResult` of one runner answer (already validated by the protocol)."""
+    tests = tuple(TestResult(
+        name=t.name, outcome=t.outcome, line=t.line, message=t.message, reason=t.reason,  # type: ignore[arg-type]
+        reached_change=t.reached_change, def_line=t.def_line, duration_ms=float(t.duration_ms),
+        assertions=tuple(AssertionResult(a.line or 0, a.outcome, a.explanation)  # type: ignore[arg-type]
+                         for a in t.assertions),
+    ) for t in result.tests)
+    return ProgramResult(outcome=result.outcome, tests=tests, reason=result.reason,  # type: ignore[arg-type]
+                         message=result.message, line=result.line, duration_ms=float(result.duration_ms))
 
 
 def test_out(t: TestResult, with_values: bool = True) -> TestOut:

@@ -13,6 +13,8 @@ import time
 
 import pytest
 
+from _prism_protocol import Assertion, CollectError, TestDone, TestEntry, TestStart
+
 _MAX_TEXT = 2000
 
 
@@ -26,14 +28,14 @@ class Collector:
 
     def __init__(self, suite_path: str, changed: dict[str, list[int]]):
         self.suite_path = os.path.realpath(suite_path)
-        self.tests: dict[str, dict] = {}
-        self.collect_errors: list[dict] = []
+        self.tests: dict[str, TestEntry] = {}
+        self.collect_errors: list[CollectError] = []
         self.session_finished = False
         self.collected = 0
         self.changed = {os.path.realpath(k): set(v) for k, v in changed.items() if v}
         self._hits: set[str] = set()
         self._current = ""
-        # Called with {"start": ...} before and {"done": entry} after each test, so a run that
+        # Called with a TestStart before and a TestDone after each test, so a run that
         # never finishes (timeout, os._exit, a crash) still tells which test it was in and
         # what the tests before it did.
         self.progress = None
@@ -41,16 +43,14 @@ class Collector:
 
 
     # -- helpers ---------------------------------------------------------
-    def _entry(self, item) -> dict:
+    def _entry(self, item) -> TestEntry:
         name = item.nodeid.split("::", 1)[1] if "::" in item.nodeid else item.nodeid
         entry = self.tests.get(item.nodeid)
         if entry is None:
             def_line = None
             if item.location and item.location[1] is not None:
                 def_line = item.location[1] + 1
-            entry = {"name": name, "outcome": "pass", "line": None, "def_line": def_line,
-                     "message": "", "reason": None, "reached_change": None, "assertions": [],
-                     "duration_ms": 0.0}
+            entry = TestEntry(name=name, def_line=def_line)
             self.tests[item.nodeid] = entry
         return entry
 
@@ -87,7 +87,7 @@ class Collector:
     def finish_probes(self) -> None:
         if self.changed:
             for nodeid, entry in self.tests.items():
-                entry["reached_change"] = nodeid in self._hits
+                entry.reached_change = nodeid in self._hits
 
     # -- hooks -----------------------------------------------------------
     @pytest.hookimpl(hookwrapper=True)
@@ -95,20 +95,20 @@ class Collector:
         self._current = item.nodeid
         entry = self._entry(item)
         if self.progress:
-            self.progress({"start": {"name": entry["name"], "def_line": entry["def_line"]}})
+            self.progress(TestStart(entry.name, entry.def_line))
         start = time.perf_counter()
         outcome = yield
         self._current = ""
-        entry["duration_ms"] = round((time.perf_counter() - start) * 1000, 2)
+        entry.duration_ms = round((time.perf_counter() - start) * 1000, 2)
         if outcome.excinfo is not None:
             # pytest.exit() or KeyboardInterrupt left the test: it did not pass.
             self._stopped(item, entry, outcome.excinfo)
         if self.progress:
             if self.changed:
-                entry["reached_change"] = item.nodeid in self._hits
-            self.progress({"done": entry})
+                entry.reached_change = item.nodeid in self._hits
+            self.progress(TestDone(entry))
 
-    def _stopped(self, item, entry: dict, excinfo: tuple) -> None:
+    def _stopped(self, item, entry: TestEntry, excinfo: tuple) -> None:
         exc = excinfo[1]
         what = "pytest.exit()" if type(exc).__name__ == "Exit" else type(exc).__name__
         frames = _frames(exc.__traceback__)
@@ -117,8 +117,8 @@ class Collector:
         message = f"the session was stopped by {what}{where}; a pass needs every test to run"
         self.interrupted = message
         suite = [line for filename, line in frames if self._in_suite(filename)]
-        entry.update(outcome="error", reason="interrupted", message=message,
-                     line=suite[-1] if suite else entry["def_line"])
+        _update(entry, outcome="error", reason="interrupted", message=message,
+                line=suite[-1] if suite else entry.def_line)
 
     def pytest_keyboard_interrupt(self, excinfo):
         # Also outside any test (at collection): the session did not run to its end.
@@ -138,7 +138,7 @@ class Collector:
                 return
         except Exception:
             return
-        self._entry(item)["assertions"].append({"line": lineno, "outcome": "pass", "explanation": short(expl, 300)})
+        self._entry(item).assertions.append(Assertion(lineno, "pass", short(expl, 300)))
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item, call):
@@ -146,31 +146,35 @@ class Collector:
         report = outcome.get_result()
         entry = self._entry(item)
         if call.excinfo is None:
+            if report.failed and report.when == "call":
+                # A strict xfail that passed: pytest fails it ([XPASS(strict)]), so do we.
+                _update(entry, outcome="fail", line=entry.def_line,
+                        message=short(str(report.longrepr or "[XPASS(strict)]")))
             return
         if report.skipped:
             # The suite may skip or xfail; the program may not: a test it skips judged nothing.
             origin = self._skipped_by_program(call.excinfo)
             if origin is not None:
                 what = "xfail" if hasattr(report, "wasxfail") else "skip"
-                entry.update(outcome="error", reason="skipped", line=self._suite_line(call.excinfo),
-                             message=f"the program called pytest.{what}() ({origin}); a pass needs the test to run")
+                _update(entry, outcome="error", reason="skipped", line=self._suite_line(call.excinfo),
+                        message=f"the program called pytest.{what}() ({origin}); a pass needs the test to run")
             return
         if report.when == "call" and hasattr(report, "wasxfail"):
             return
         exc = call.excinfo
         line = self._suite_line(exc)
         if isinstance(exc.value, MemoryError):
-            entry.update(outcome="error", reason="memory", line=line,
-                         message="the program ran out of memory (memory limit reached)")
+            _update(entry, outcome="error", reason="memory", line=line,
+                    message="the program ran out of memory (memory limit reached)")
             return
         if report.when != "call":
-            if entry["outcome"] != "fail":
-                entry.update(outcome="error", reason="fixture", line=line,
-                             message=short(f"error in {report.when}: " + exc.exconly()))
+            if entry.outcome != "fail":
+                _update(entry, outcome="error", reason="fixture", line=line,
+                        message=short(f"error in {report.when}: " + exc.exconly()))
             return
         if isinstance(exc.value, AssertionError):
             full = str(exc.value) or exc.exconly()
-            entry["assertions"].append({"line": line, "outcome": "fail", "explanation": short(full, 300)})
+            entry.assertions.append(Assertion(line, "fail", short(full, 300)))
             # The report's message is pytest's comparison line (`assert 3 == 2`); the
             # `where` lines stay in the assertion's explanation.
             lines = full.splitlines() or [full]
@@ -183,7 +187,7 @@ class Collector:
                 message = f"{origin}: {message}"
         else:
             message = exc.exconly()
-        entry.update(outcome="fail", line=line, message=short(message))
+        _update(entry, outcome="fail", line=line, message=short(message))
 
     def pytest_exception_interact(self, node, call, report):
         # Runs before pytest_collectreport for a module that raised while being imported: the
@@ -221,13 +225,18 @@ class Collector:
                     line = int(found[-1])
                     break
             message = getattr(report, "_prism_message", None) or short(_collect_summary(text))
-            self.collect_errors.append({"line": line, "message": message})
+            self.collect_errors.append(CollectError(line, message))
 
     def pytest_collection_modifyitems(self, items):
         self.collected = len(items)
 
     def pytest_sessionfinish(self, session, exitstatus):
         self.session_finished = True
+
+
+def _update(entry: TestEntry, **values) -> None:
+    for name, value in values.items():
+        setattr(entry, name, value)
 
 
 class _ProbeFinder:

@@ -1,4 +1,4 @@
-"""Turn what a forked program run left (its report, its exit status) into an outcome.
+"""Turn what a forked program run left (its report, its exit status) into a `Result`.
 
 A pass needs pytest's completed session report; anything else is an `error`
 with a reason (timeout, exited, crash, output-limit, killed, collection...).
@@ -6,55 +6,68 @@ with a reason (timeout, exited, crash, output-limit, killed, collection...).
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 
+from _prism_protocol import (CHILD_KINDS, ChildReport, Fatal, ProgramExit, ProtocolError, Result, RunRequest, TestDone,
+                             TestEntry, TestStart, decode, error_result)
 
-def _parse(lines: list[bytes]) -> tuple[dict | None, dict[str, dict], dict | None]:
-    """(final report or None, finished tests by name, the test still running or None)."""
-    final, done, running = None, {}, None
+
+def _parse(lines: list[bytes]) -> tuple[ChildReport | Fatal | None, dict[str, TestEntry], TestStart | None,
+                                        int | None]:
+    """(final report or None, finished tests by name, the test still running or None, the
+    program's wait status as its namespace's init saw it, or None).
+
+    The pipe is the program's own channel (it runs inside pytest's process and may write
+    anything there): a line that is not a child message is skipped, never believed.
+    """
+    final, done, running, status = None, {}, None, None
     for raw in lines:
         try:
-            data = json.loads(raw.decode())
-        except ValueError:
+            message = decode(raw, CHILD_KINDS)
+        except ProtocolError:
             continue
-        if not isinstance(data, dict):
-            continue
-        if "start" in data:
-            running = data["start"]
-        elif "done" in data:
-            done[data["done"]["name"]] = data["done"]
+        if isinstance(message, TestStart):
+            running = message
+        elif isinstance(message, TestDone):
+            done[message.test.name] = message.test
             running = None
+        elif isinstance(message, ProgramExit):
+            status = message.status
         else:
-            final = data
-    return final, done, running
+            final = message
+    return final, done, running, status
 
 
-def _interrupted(base: dict, done: dict[str, dict], running: dict | None, reason: str, message: str) -> dict:
+def _interrupted(base: Result, done: dict[str, TestEntry], running: TestStart | None, reason: str,
+                 message: str) -> Result:
     """A run that never reported: an error, at the test it was in, keeping the tests it finished."""
     tests = list(done.values())
     line = None
     if running is not None:
-        line = running.get("def_line")
-        message = f"{message} (in {running['name']})"
-        tests.append({"name": running["name"], "outcome": "error", "line": line, "def_line": line,
-                      "message": message, "reason": reason, "reached_change": None, "assertions": [],
-                      "duration_ms": 0.0})
-    return {**base, "outcome": "error", "reason": reason, "message": message, "line": line, "tests": tests}
+        line = running.def_line
+        message = f"{message} (in {running.name})"
+        tests.append(TestEntry(name=running.name, outcome="error", line=line, def_line=line,
+                               message=message, reason=reason))
+    return _with(base, outcome="error", reason=reason, message=message, line=line, tests=tests)
 
 
-def interpret(req: dict, lines: list[bytes], status: int | None, timed_out: bool, elapsed_ms: float) -> dict:
-    """The outcome of one program run from the JSON lines its child wrote and how it ended.
+def _with(base: Result, **values) -> Result:
+    return Result(**{**base.__dict__, **values})
 
-    Progress lines ({"start"}/{"done"} per test) let a run that never completes still
+
+def interpret(req: RunRequest, lines: list[bytes], status: int | None, timed_out: bool, elapsed_ms: float) -> Result:
+    """The outcome of one program run from the lines its child wrote and how it ended.
+
+    Progress lines (TestStart/TestDone per test) let a run that never completes still
     name the test it was in; only the child's final report can make it a pass.
     """
-    base = {"id": req["id"], "duration_ms": round(elapsed_ms, 2), "line": None, "message": "", "reason": None, "tests": []}
-    timeout_s = req.get("timeout_s", 10)
-    data, done, running = _parse(lines)
+    base = Result(id=req.id, outcome="error", duration_ms=round(elapsed_ms, 2))
+    data, done, running, program_status = _parse(lines)
+    if program_status is not None:
+        status = program_status
     if timed_out:
-        return _interrupted(base, done, running, "timeout", f"timed out after {timeout_s:g} s")
+        return _interrupted(base, done, running, "timeout", f"timed out after {req.timeout_s:g} s")
     if data is None:
         if status is not None and os.WIFSIGNALED(status):
             sig = os.WTERMSIG(status)
@@ -69,30 +82,30 @@ def interpret(req: dict, lines: list[bytes], status: int | None, timed_out: bool
         code = os.WEXITSTATUS(status) if status is not None and os.WIFEXITED(status) else None
         return _interrupted(base, done, running, "exited",
                             f"the program exited (status {code}) before pytest finished; a pass needs a completed session")
-    if "fatal" in data:
-        return {**base, "outcome": "error", "reason": "runner", "message": "the runner failed: " + data["fatal"]}
-    tests = data["tests"]
-    base["tests"] = tests
-    if data["collect_errors"]:
-        err = data["collect_errors"][0]
-        return {**base, "outcome": "error", "reason": "collection", "line": err["line"],
-                "message": err["message"]}
-    if data.get("interrupted"):
+    if isinstance(data, Fatal):
+        return _with(base, reason="runner", message="the runner failed: " + data.message)
+    tests = data.tests
+    base = _with(base, tests=tests, phases=dict(data.phases))
+    if data.collect_errors:
+        err = data.collect_errors[0]
+        return _with(base, reason="collection", line=err.line, message=err.message)
+    if data.interrupted:
         # pytest.exit() or an interrupt: the tests after it never ran, whatever the exit code says.
-        stopped = next((t for t in tests if t["reason"] == "interrupted"), None)
-        return {**base, "outcome": "error", "reason": "interrupted", "message": data["interrupted"],
-                "line": stopped["line"] if stopped else None}
-    if not data["finished"]:
-        return {**base, "outcome": "error", "reason": "exited", "message": "pytest's session did not complete"}
+        stopped = next((t for t in tests if t.reason == "interrupted"), None)
+        return _with(base, reason="interrupted", message=data.interrupted, line=stopped.line if stopped else None)
+    if not data.finished:
+        return _with(base, reason="exited", message="pytest's session did not complete")
     if not tests:
-        return {**base, "outcome": "error", "reason": "no-tests",
-                "message": "no tests were collected from the suite"}
-    if any(t["outcome"] == "fail" for t in tests):
-        return {**base, "outcome": "fail"}
-    errors = [t for t in tests if t["outcome"] == "error"]
+        return _with(base, reason="no-tests", message="no tests were collected from the suite")
+    if any(t.outcome == "fail" for t in tests):
+        return _with(base, outcome="fail")
+    errors = [t for t in tests if t.outcome == "error"]
     if errors:
         e = errors[0]
-        return {**base, "outcome": "error", "reason": e["reason"], "line": e["line"], "message": e["message"]}
-    if data["exit_code"] not in (0, 5):
-        return {**base, "outcome": "error", "reason": "pytest", "message": f"pytest exited with status {data['exit_code']}"}
-    return {**base, "outcome": "pass"}
+        return _with(base, reason=e.reason, line=e.line, message=e.message)
+    if data.exit_code not in (0, 5):
+        return _with(base, reason="pytest", message=f"pytest exited with status {data.exit_code}")
+    return _with(base, outcome="pass")
+
+
+__all__ = ["interpret", "error_result"]

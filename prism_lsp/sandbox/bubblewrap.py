@@ -62,6 +62,23 @@ def probe() -> str | None:
     return None
 
 
+_RUNNER_CAPS = ["--cap-add", "CAP_SYS_ADMIN", "--cap-add", "CAP_SETPCAP"]
+
+
+@functools.lru_cache(maxsize=1)
+def runner_caps() -> list[str]:
+    """The capabilities the runner keeps inside the sandbox's own user namespace, when this bwrap
+    grants them (a setuid bwrap refuses --cap-add to non-root): the runner then gives each
+    program its own pid and mount namespaces; without them it runs programs without those.
+    Probed the way runners start (as an unprivileged uid when Prism is root)."""
+    try:
+        argv = _unprivileged([*_isolation_args(Limits(tmpfs_mb=64)), *_RUNNER_CAPS, "--", "/bin/true"])
+        proc = subprocess.run(argv, capture_output=True, timeout=20, env=runner_environment("/", "/tmp"))
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    return _RUNNER_CAPS if proc.returncode == 0 else []
+
+
 def _isolation_args(limits: Limits, mounts: list[str] | None = None) -> list[str]:
     """bwrap's mounts and namespaces, without the command; `mounts` go in before the root is made
     read-only (so bwrap can still create their mount points in it)."""
@@ -115,11 +132,16 @@ class BubblewrapBackend:
         links = interpreter_view(python, [self.cache_root])[1]
         mounts = bind_args(runner_paths(python, [self.cache_root / "trees"]), hidden, links)
         env = runner_environment("/tmp", "/tmp", (str(Path(resolve_python(python)).parent),))
-        return [*_isolation_args(limits, mounts), "--hostname", "prism-sandbox",
+        # The runner keeps CAP_SYS_ADMIN and CAP_SETPCAP inside the sandbox's own user namespace
+        # (nothing on the host): it needs them to give each program its own pid and mount
+        # namespaces and to drop every capability in that program before its code runs.
+        return [*_isolation_args(limits, mounts), *runner_caps(), "--hostname", "prism-sandbox",
                 *[arg for key, value in env.items() for arg in ("--setenv", key, value)],
                 "--chdir", "/tmp", "--", resolve_python(python), str(AGENT), "--scratch", "/tmp/prism",
                 # /tmp and /dev/shm are this runner's own tmpfs: it may clear them between programs.
-                "--private-tmp", "1"]
+                "--private-tmp", "1",
+                # Each program sees its own tree only: the cache is hidden in its mount namespace.
+                "--hide", str(self.cache_root / "trees")]
 
     def spawn(self, python: str, limits: Limits) -> RunnerProcess:
         # The trees folder must exist now to be bound: one made later would not appear inside.

@@ -234,8 +234,9 @@ class DockerBackend:
         remove_stale(self.client)
         trees = self.cache_root / "trees"
         trees.mkdir(parents=True, exist_ok=True)
-        # The mount's root keeps the host folder's mode: runners (other uids) must traverse it.
-        trees.chmod(trees.stat().st_mode | 0o111)
+        # The mount's root keeps the host folder's mode: runners (other uids) must traverse it,
+        # but not list it: a program then reaches only a tree whose digest it knows.
+        trees.chmod(0o711)
         last = None
         for read_only in (True, False):
             container = None

@@ -39,8 +39,8 @@ def test_one_container_is_reused_by_every_runner_and_removed_on_close(cache_dir,
     first, second = backend.spawn(sys.executable, Limits()), backend.spawn(sys.executable, Limits())
     try:
         info = _ready(first)
-        assert info["ready"] and info["python"].startswith("3.")  # the image's python, not the host's
-        assert _ready(second)["ready"]
+        assert info["kind"] == "ready" and info["python"].startswith("3.")  # the image's python, not the host's
+        assert _ready(second)["kind"] == "ready"
         cid = backend.container_id
         attrs = backend.client.containers.get(cid).attrs
         assert attrs["HostConfig"]["NetworkMode"] == "none"

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from prism_lsp.cli import prism_main
-from prism_lsp.engine.pool import RunnerPool
+from prism_lsp.engine.pool import WARM, RunnerPool
 from prism_lsp.sandbox import resolve_backend
 from prism_lsp.sandbox.bubblewrap import probe
 from prism_lsp.sandbox.docker_backend import DockerBackend
@@ -107,9 +107,9 @@ def test_base_images_skips_scratch_stages_and_args(tmp_path):
 def _warm_message(cache_dir: Path, dockerfile: Path) -> str:
     backend = DockerBackend(cache_dir, dockerfile=dockerfile)
     with RunnerPool(backend, workers=1) as pool:
-        result = pool.submit({"op": "warm"}).result()
-    assert result["outcome"] == "error"
-    return result["message"]
+        result = pool.submit(WARM).result()
+    assert result.outcome == "error"
+    return result.message
 
 
 def test_image_without_python3_says_so(tmp_path, cache_dir, docker_image):

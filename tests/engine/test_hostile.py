@@ -173,7 +173,12 @@ def test_spawning_many_processes_is_bounded_and_all_are_gone_afterwards(tmp_path
 def test_killing_its_parent_is_an_error_and_the_engine_keeps_working(tmp_path, engine, sandbox):
     body = "    import os, signal\n    os.kill(os.getppid(), signal.SIGKILL)\n    return 2\n"
     res, _ = run_evil(tmp_path, engine, sandbox, body)
-    assert res.outcome == "error" and res.reason == "sandbox"
+    if sandbox == "bubblewrap":
+        # The program's parent is the init of its own pid namespace, which ignores the signal:
+        # the runner is out of its reach, and the program's verdict is its behaviour's.
+        assert res.outcome == "pass"
+    else:
+        assert res.outcome == "error" and res.reason == "sandbox"
     container = container_of(engine, sandbox, tmp_path)
     if container:
         assert running(container)

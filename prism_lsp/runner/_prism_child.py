@@ -1,0 +1,322 @@
+"""The forked child: run one program (its tree plus the suite) under pytest, report through a pipe.
+
+Runs in a process forked from the warm runner, so pytest and its plugins are already
+imported. It works on a private copy of the tree with the suite written in, and writes
+protocol messages (`_prism_protocol`: TestStart/TestDone per test, then one ChildReport or
+Fatal) to its pipe; stdout and stderr of the program go to a log file nobody reads.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import sys
+import tempfile
+import time
+import traceback
+
+import pytest
+
+import _prism_isolation as isolation
+import _prism_speedups as speedups
+from _prism_collector import Collector, short
+from _prism_protocol import ChildReport, CollectError, Fatal, ProgramExit, RunRequest, TestEntry
+
+# Built-in plugins whose work a judged run never uses (measured: much of pytest's start-up).
+# `logging` (caplog) and `legacypath` (tmpdir) stay on because suites commonly use their
+# fixtures; `terminal` stays because assertion explanations ask it for a terminal writer;
+# `warnings` stays because `filterwarnings("error")` marks and ini options turn warnings into
+# failures, and verdicts must match plain pytest's.
+PLUGINS_OFF = ["doctest", "junitxml", "pastebin", "stepwise", "faulthandler", "cacheprovider",
+               "unraisableexception", "threadexception", "setuponly", "setupplan"]
+
+
+def pytest_args(tree: str, config: str | None = None) -> list[str]:
+    """pytest's arguments for a run in `tree`; `config`: the only configuration file read."""
+    args = ["-q", "--no-header", "--tb=line", "-o", "enable_assertion_pass_hook=true", "--rootdir", tree]
+    if config:
+        args += ["-c", config]
+    for name in PLUGINS_OFF:
+        args += ["-p", f"no:{name}"]
+    return args
+
+
+def _own_user_namespace() -> bool:
+    try:
+        with open("/proc/self/uid_map") as fh:
+            return fh.read().split() != ["0", "0", "4294967295"]
+    except OSError:
+        return False
+
+
+def set_limits(memory_mb: int, output_limit: int, pids_max: int, uid_private: bool) -> None:
+    import resource
+
+    def cap(kind, value):
+        try:
+            soft, hard = resource.getrlimit(kind)
+            value = value if hard == resource.RLIM_INFINITY else min(value, hard)
+            resource.setrlimit(kind, (value, value))
+        except (ValueError, OSError):
+            pass
+
+    cap(resource.RLIMIT_AS, memory_mb * 1024 * 1024)
+    cap(resource.RLIMIT_FSIZE, output_limit)
+    cap(resource.RLIMIT_CORE, 0)
+    # Without a cgroup, the process count is bounded by RLIMIT_NPROC, which the kernel counts
+    # per uid in a user namespace: only meaningful (and only safe) inside our own namespace or
+    # under a uid given to this runner alone (`--uid-private`, Docker), and not for root,
+    # whom the kernel exempts.
+    if pids_max and os.getuid() != 0 and (uid_private or _own_user_namespace()):
+        cap(resource.RLIMIT_NPROC, pids_max)
+
+
+def write_message(wfd: int, message, tree: str | None = None) -> None:
+    """One protocol line to the runner, whole even when the pipe is full.
+
+    With `tree`, paths inside this run's private copy are written relative to it: a
+    message then reads `solution.py`, and the same error on two candidates is one text.
+    """
+    text = message.to_json()
+    if tree:
+        text = text.replace(json_escaped(tree + os.sep), "")
+    view = memoryview((text + "\n").encode())
+    while view:
+        n = os.write(wfd, view)
+        view = view[n:]
+
+
+def json_escaped(text: str) -> str:
+    import json
+
+    return json.dumps(text)[1:-1]
+
+
+RUN_DIR = "run"  # the run folder's name in the scratch folder: the same path for every program
+
+
+def run_child(req: RunRequest, wfd: int, scratch: str, tree_source: str, uid_private: bool,
+              isolate: bool, hide: list[str]) -> None:
+    """Run one program in this forked process; write its report to `wfd`; never returns.
+
+    With `isolate`, this process makes new pid and mount namespaces and forks their init, which
+    forks the program; the init reports the program's wait status through the pipe.
+    """
+    start = time.perf_counter()
+    os.setsid()
+    # Files the program creates are its own: other runners of a shared sandbox run as other uids.
+    os.umask(0o077)
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGPIPE, signal.SIGXFSZ):
+        signal.signal(sig, signal.SIG_DFL)
+    work = os.path.join(scratch, RUN_DIR)
+    os.mkdir(work, 0o700)  # fails if the last program's folder stayed: never run on its leftovers
+    tree = os.path.join(work, "tree")
+    shutil.copytree(tree_source, tree, symlinks=True)
+    suite_path = os.path.join(tree, req.suite_rel)
+    os.makedirs(os.path.dirname(suite_path), exist_ok=True)
+    with open(suite_path, "w", encoding="utf-8") as fh:
+        fh.write(req.suite_text)
+    config = _owned_config(req, work, tree)
+    phases = {"copy": round((time.perf_counter() - start) * 1000, 2)}
+    if isolate:
+        isolation.new_namespaces()
+        if os.fork() != 0:
+            _wait_and_leave(wfd)
+        # pid 1 of the new pid namespace: its init. The program runs in a child of it, so it
+        # has a normal process's signals (init ignores those it has no handler for).
+        isolation.remount_for_program(hide)
+        program = os.fork()
+        if program != 0:
+            _init(program, wfd)
+    _program(req, wfd, work, tree, suite_path, config, uid_private, isolate, phases, start)
+
+
+def _owned_config(req: RunRequest, work: str, tree: str) -> str:
+    """The configuration file the program is judged with: the initial state's (`config_rel`,
+    `config_text`, written over the tree's copy so paths in it mean what they meant), else an
+    empty one outside the tree. pytest reads it (`-c`) instead of any file of the tree, and
+    before any code of the program runs.
+    """
+    if not req.config_rel:
+        path = os.path.join(work, "pytest.ini")
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write("[pytest]\n")
+        return path
+    path = os.path.join(tree, req.config_rel)
+    if os.path.lexists(path) and (os.path.islink(path) or not os.path.isdir(path)):
+        os.unlink(path)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(req.config_text or "")
+    return path
+
+
+def _wait_and_leave(wfd: int) -> None:
+    """Outside the namespace: wait for its init, then end (the init reports how the program ended)."""
+    os.close(wfd)
+    while True:
+        try:
+            os.waitpid(-1, 0)
+        except ChildProcessError:
+            os._exit(0)
+        except InterruptedError:
+            continue
+
+
+def _init(program: int, wfd: int) -> None:
+    """The namespace's init: reap every process until the program ended, report its wait status."""
+    isolation.close_inherited({wfd})
+    while True:
+        try:
+            pid, status = os.waitpid(-1, 0)
+        except ChildProcessError:
+            os._exit(70)
+        except InterruptedError:
+            continue
+        if pid == program:
+            break
+    write_message(wfd, ProgramExit(status))
+    os._exit(0)  # the kernel kills whatever the program left in the namespace
+
+
+def _program(req: RunRequest, wfd: int, work: str, tree: str, suite_path: str, config: str, uid_private: bool,
+             isolate: bool, phases: dict[str, float], start: float) -> None:
+    phases["namespaces"] = round((time.perf_counter() - start) * 1000 - phases["copy"], 2)
+    out_fd = os.open(os.path.join(work, "output.log"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    null_fd = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null_fd, 0)
+    os.dup2(out_fd, 1)
+    os.dup2(out_fd, 2)
+    home = os.path.join(work, "home")
+    os.makedirs(home)
+    os.environ.update(HOME=home, TMPDIR=work, PYTHONHASHSEED="0")
+    for name in ("PYTEST_ADDOPTS", "PYTEST_PLUGINS"):
+        os.environ.pop(name, None)  # the runner decides how pytest runs, not the environment
+    tempfile.tempdir = None  # forget the runner's cached one: tmp_path and friends land in this run's folder
+    os.chdir(tree)
+    sys.path.insert(0, tree)
+    # The task's import roots (a `src/` layout) come first, so the program imports this tree's code
+    # and never a checkout the interpreter's venv has installed editable.
+    for rel in reversed(req.pythonpath):
+        sys.path.insert(0, os.path.join(tree, rel))
+    set_limits(req.memory_mb, req.output_limit, req.pids_max, uid_private)
+    sealing = time.perf_counter()
+    isolation.seal({0, 1, 2, wfd}, caps=isolate)
+    phases["seal"] = round((time.perf_counter() - sealing) * 1000, 2)
+    phases["isolate"] = round((time.perf_counter() - start) * 1000, 2) - phases["copy"]
+    if req.command:
+        _run_command(req.command, wfd)
+    changed = {os.path.join(tree, rel): lines for rel, lines in req.changed.items()}
+    collector = Collector(suite_path, changed)
+    collector.progress = lambda event: write_message(wfd, event, tree)
+    target = req.suite_rel
+    args = [f"{target}::{t}" for t in req.tests] if req.tests else [target]
+    args += pytest_args(tree, config)
+    session_start = time.perf_counter()
+    collector.start_probes()
+    try:
+        code = pytest.main(args, plugins=[collector])
+        if code == 4 and not collector.tests and not collector.collect_errors:
+            # The tree's own config asked for an option of a plugin we switched off.
+            collector = Collector(suite_path, changed)
+            collector.progress = lambda event: write_message(wfd, event, tree)
+            code = pytest.main([a for a in args if not a.startswith("no:") and a != "-p"], plugins=[collector])
+    except BaseException as exc:  # the candidate may raise anything, SystemExit included
+        code = -1
+        collector.collect_errors.append(CollectError(None, short("".join(traceback.format_exception_only(type(exc), exc)))))
+    collector.finish_probes()
+    phases["session"] = round((time.perf_counter() - session_start) * 1000, 2)
+    report = ChildReport(exit_code=int(code) if isinstance(code, int) else -1, finished=collector.session_finished,
+                         interrupted=collector.interrupted, tests=list(collector.tests.values()),
+                         collect_errors=collector.collect_errors, collected=collector.collected,
+                         duration_ms=phases["session"], phases=phases)
+    write_message(wfd, report, tree)
+    os._exit(0)
+
+
+def report_fatal(wfd: int) -> None:
+    """Our own failure before pytest could report (e.g. the tree is unreadable): say why."""
+    try:
+        write_message(wfd, Fatal(short(traceback.format_exc())))
+    except OSError:
+        pass
+
+
+def _run_command(command: str, wfd: int) -> None:
+    """Judge by a task's own test command (non-pytest tasks): exit status 0 is a pass."""
+    import subprocess
+
+    start = time.perf_counter()
+    code = subprocess.call(["/bin/sh", "-c", command], stdin=subprocess.DEVNULL)
+    test = TestEntry(name="test command", outcome="pass" if code == 0 else "fail",
+                     message="" if code == 0 else f"`{command}` exited with status {code}")
+    write_message(wfd, ChildReport(exit_code=0, finished=True, tests=[test], collected=1,
+                                   duration_ms=round((time.perf_counter() - start) * 1000, 2)))
+    os._exit(0)
+
+
+_WARMUP_SUITE = """
+import pytest
+
+@pytest.fixture
+def value():
+    return 3
+
+@pytest.mark.parametrize("x", [1, 2])
+def test_param(x, value, tmp_path):
+    assert x < value
+
+def test_fails():
+    assert [1, 2] == [1, 3]
+
+def test_raises():
+    with pytest.raises(ZeroDivisionError):
+        1 / 0
+"""
+
+
+def warm_up(scratch: str) -> None:
+    """Run one throwaway session here, before any fork, so every forked run inherits
+    the modules pytest imports lazily and its filled caches (measured: about a third
+    of a small run's time)."""
+    import importlib
+
+    suite_rel = "test_prism_warmup.py"
+    work = tempfile.mkdtemp(prefix="warm-", dir=scratch)
+    try:
+        tree = os.path.join(work, "tree")
+        os.makedirs(tree)
+        saved_out, saved_err = os.dup(1), os.dup(2)
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 1)
+        os.dup2(null, 2)
+        cwd = os.getcwd()
+        modules = set(sys.modules)
+        try:
+            suite_path = os.path.join(tree, suite_rel)
+            with open(suite_path, "w") as fh:
+                fh.write(_WARMUP_SUITE)
+            os.chdir(tree)
+            collector = Collector(suite_path, {})
+            speedups.install()
+            with speedups.recording():
+                pytest.main([suite_rel, *pytest_args(tree)], plugins=[collector])
+        finally:
+            os.chdir(cwd)
+            # pytest's reports sit in sys.stdout's buffer when stdout is a pipe (pytest 7 in
+            # Debian's image): flush them into /dev/null, not into the protocol stream.
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os.dup2(saved_out, 1)
+            os.dup2(saved_err, 2)
+            for fd in (saved_out, saved_err, null):
+                os.close(fd)
+            for name in set(sys.modules) - modules:
+                if name.startswith("test_prism_warmup") or name == "conftest":
+                    del sys.modules[name]
+            importlib.invalidate_caches()
+    except Exception:
+        pass  # warming is an optimisation only
+    finally:
+        shutil.rmtree(work, ignore_errors=True)

@@ -1,0 +1,319 @@
+"""The runner protocol: every message the host, the runner and a forked program exchange.
+
+The only module the host (`engine/pool.py`, `engine/panel.py`, `engine/results.py`) and the
+runner share, so stdlib only: the runner imports it by file inside sandboxes whose Python
+has nothing of Prism. Messages are JSON objects, one per line, each with a `kind`.
+
+  host -> runner   `run` (RunRequest), then `seal` (Seal) once the runner said `started`
+  runner -> host   `ready` (Ready) once, then per request `started` (Started) and `result` (Result)
+  child -> runner  `start`/`done` per test (TestStart, TestDone), then `report` (ChildReport)
+                   or `fatal` (Fatal), and `exit` (ProgramExit) from the program's pid-1 init:
+                   read only by the runner, never passed on as they are
+
+`from_json` validates: a message of an unknown kind, a missing field or a field of the
+wrong type raises `ProtocolError` naming it; the host turns that into an `error` outcome.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, ClassVar
+
+PROTOCOL_VERSION = 2
+# A line longer than this from a runner is not an answer (the host stops reading and replaces the runner).
+MAX_LINE = 64 << 20
+
+
+class ProtocolError(ValueError):
+    """A message that is not JSON, not an object, of an unknown kind or with a bad field."""
+
+
+_NUM = (int, float)
+_OPT_INT = (int, type(None))
+_OPT_STR = (str, type(None))
+
+
+def _check(cls_name: str, data: dict, name: str, types: tuple, default: Any = ...) -> Any:
+    if name not in data:
+        if default is ...:
+            raise ProtocolError(f"{cls_name} message without `{name}`")
+        return default
+    value = data[name]
+    # JSON has no separate bool; a bool is never a line number or a count.
+    if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+        raise ProtocolError(f"{cls_name} message with a bad `{name}`: {value!r:.80}")
+    return value
+
+
+class _Message:
+    kind: ClassVar[str]
+    # field name -> (accepted types, default or ... when required)
+    _spec: ClassVar[dict[str, tuple[tuple, Any]]] = {}
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, **asdict(self)}
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict())
+
+    @classmethod
+    def from_dict(cls, data: dict):
+        if not isinstance(data, dict):
+            raise ProtocolError(f"{cls.kind} message is not an object: {data!r:.80}")
+        values = {}
+        for f in fields(cls):  # type: ignore[arg-type]
+            types, default = cls._spec[f.name]
+            values[f.name] = _check(cls.kind, data, f.name, types, default)
+        obj = cls(**values)
+        obj._validate_nested()
+        return obj
+
+    def _validate_nested(self) -> None:
+        pass
+
+
+@dataclass
+class Assertion(_Message):
+    """One executed `assert` of the suite: where, how it went, what it compared."""
+
+    kind: ClassVar[str] = "assertion"
+    _spec: ClassVar = {"line": (_OPT_INT, None), "outcome": ((str,), ...), "explanation": ((str,), "")}
+    line: int | None
+    outcome: str
+    explanation: str = ""
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    def _validate_nested(self) -> None:
+        if self.outcome not in ("pass", "fail"):
+            raise ProtocolError(f"assertion with outcome {self.outcome!r:.40}")
+
+
+@dataclass
+class TestEntry(_Message):
+    """One test of the suite on one program (the per-test entry of every result)."""
+
+    __test__ = False  # not a pytest test class, whatever its name
+    kind: ClassVar[str] = "test"
+    _spec: ClassVar = {"name": ((str,), ...), "outcome": ((str,), ...), "line": (_OPT_INT, None),
+                       "def_line": (_OPT_INT, None), "message": ((str,), ""), "reason": (_OPT_STR, None),
+                       "reached_change": ((bool, type(None)), None), "assertions": ((list,), []),
+                       "duration_ms": (_NUM, 0.0)}
+    name: str
+    outcome: str = "pass"
+    line: int | None = None
+    def_line: int | None = None
+    message: str = ""
+    reason: str | None = None
+    reached_change: bool | None = None
+    assertions: list[Assertion] = field(default_factory=list)
+    duration_ms: float = 0.0
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    def _validate_nested(self) -> None:
+        if self.outcome not in ("pass", "fail", "error"):
+            raise ProtocolError(f"test {self.name!r:.80} with outcome {self.outcome!r:.40}")
+        self.assertions = [a if isinstance(a, Assertion) else Assertion.from_dict(a) for a in self.assertions]
+
+
+@dataclass
+class RunRequest(_Message):
+    """Run a suite on one program tree. `id` is opaque (never a candidate's name)."""
+
+    kind: ClassVar[str] = "run"
+    _spec: ClassVar = {"id": ((str,), ...), "tree": ((str,), ...), "suite_rel": ((str,), ...),
+                       "suite_text": ((str,), ...), "changed": ((dict,), {}), "timeout_s": (_NUM, 10),
+                       "memory_mb": ((int,), 1024), "output_limit": ((int,), 16 << 20), "pids_max": ((int,), 0),
+                       "tests": ((list, type(None)), None), "command": (_OPT_STR, None),
+                       "config_rel": (_OPT_STR, None), "config_text": (_OPT_STR, None),
+                       "pythonpath": ((list,), [])}
+    id: str
+    tree: str
+    suite_rel: str
+    suite_text: str
+    changed: dict[str, list[int]] = field(default_factory=dict)
+    timeout_s: float = 10
+    memory_mb: int = 1024
+    output_limit: int = 16 << 20
+    pids_max: int = 0
+    tests: list[str] | None = None
+    command: str | None = None
+    # The initial state's pytest configuration file (path in the tree, text): the only one read.
+    config_rel: str | None = None
+    config_text: str | None = None
+    # Tree-relative import roots (a `src/` layout) put first on sys.path: each program imports its
+    # own tree, never a checkout the task's venv has installed editable.
+    pythonpath: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Seal(_Message):
+    """The secret the runner stamps on the result of request `id`; sent only once the program runs."""
+
+    kind: ClassVar[str] = "seal"
+    _spec: ClassVar = {"id": ((str,), ...), "secret": ((str,), ...)}
+    id: str
+    secret: str
+
+
+@dataclass
+class Ready(_Message):
+    """The runner is warm and waits for requests."""
+
+    kind: ClassVar[str] = "ready"
+    _spec: ClassVar = {"python": ((str,), ...), "pytest": ((str,), ...), "pid": ((int,), ...),
+                       "protocol": ((int,), PROTOCOL_VERSION), "isolation": ((list,), [])}
+    python: str
+    pytest: str
+    pid: int
+    protocol: int = PROTOCOL_VERSION
+    isolation: list[str] = field(default_factory=list)  # the per-program mechanisms in force
+
+
+@dataclass
+class Started(_Message):
+    """The program of request `id` runs in its own process: the host may now send the seal."""
+
+    kind: ClassVar[str] = "started"
+    _spec: ClassVar = {"id": ((str,), ...)}
+    id: str
+
+
+@dataclass
+class Result(_Message):
+    """The outcome of a suite on one program."""
+
+    kind: ClassVar[str] = "result"
+    _spec: ClassVar = {"id": (_OPT_STR, None), "outcome": ((str,), ...), "reason": (_OPT_STR, None),
+                       "message": ((str,), ""), "line": (_OPT_INT, None), "tests": ((list,), []),
+                       "duration_ms": (_NUM, 0.0), "secret": ((str,), ""), "phases": ((dict,), {})}
+    id: str | None
+    outcome: str
+    reason: str | None = None
+    message: str = ""
+    line: int | None = None
+    tests: list[TestEntry] = field(default_factory=list)
+    duration_ms: float = 0.0
+    secret: str = ""
+    phases: dict[str, float] = field(default_factory=dict)  # ms per phase: fork, setup, run, report...
+
+    def _validate_nested(self) -> None:
+        if self.outcome not in ("pass", "fail", "error"):
+            raise ProtocolError(f"result with outcome {self.outcome!r:.40}")
+        self.tests = [t if isinstance(t, TestEntry) else TestEntry.from_dict(t) for t in self.tests]
+
+
+def error_result(request_id: str | None, reason: str, message: str, tests: list[TestEntry] | None = None,
+                 line: int | None = None) -> Result:
+    """An `error` outcome: the program could not be judged, for `reason`."""
+    return Result(id=request_id, outcome="error", reason=reason, message=message, line=line, tests=list(tests or []))
+
+
+@dataclass
+class TestStart(_Message):
+    """Child -> runner: a test begins (so a run that never ends still names the test it was in)."""
+
+    __test__ = False  # not a pytest test class, whatever its name
+    kind: ClassVar[str] = "start"
+    _spec: ClassVar = {"name": ((str,), ...), "def_line": (_OPT_INT, None)}
+    name: str
+    def_line: int | None = None
+
+
+@dataclass
+class TestDone(_Message):
+    """Child -> runner: a test finished."""
+
+    __test__ = False  # not a pytest test class, whatever its name
+    kind: ClassVar[str] = "done"
+    _spec: ClassVar = {"test": ((dict, TestEntry), ...)}
+    test: TestEntry
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "test": self.test.to_dict()}
+
+    def _validate_nested(self) -> None:
+        if not isinstance(self.test, TestEntry):
+            self.test = TestEntry.from_dict(self.test)
+
+
+@dataclass
+class CollectError(_Message):
+    kind: ClassVar[str] = "collect-error"
+    _spec: ClassVar = {"line": (_OPT_INT, None), "message": ((str,), "")}
+    line: int | None
+    message: str = ""
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class ChildReport(_Message):
+    """Child -> runner: pytest's session completed (or broke off) with these tests."""
+
+    kind: ClassVar[str] = "report"
+    _spec: ClassVar = {"exit_code": ((int,), -1), "finished": ((bool,), False), "interrupted": (_OPT_STR, None),
+                       "tests": ((list,), []), "collect_errors": ((list,), []), "collected": ((int,), 0),
+                       "duration_ms": (_NUM, 0.0), "phases": ((dict,), {})}
+    exit_code: int = -1
+    finished: bool = False
+    interrupted: str | None = None
+    tests: list[TestEntry] = field(default_factory=list)
+    collect_errors: list[CollectError] = field(default_factory=list)
+    collected: int = 0
+    duration_ms: float = 0.0
+    phases: dict[str, float] = field(default_factory=dict)
+
+    def _validate_nested(self) -> None:
+        self.tests = [t if isinstance(t, TestEntry) else TestEntry.from_dict(t) for t in self.tests]
+        self.collect_errors = [e if isinstance(e, CollectError) else CollectError.from_dict(e)
+                               for e in self.collect_errors]
+
+
+@dataclass
+class Fatal(_Message):
+    """Child -> runner: the runner's own code failed in the child before pytest could report."""
+
+    kind: ClassVar[str] = "fatal"
+    _spec: ClassVar = {"message": ((str,), ...)}
+    message: str
+
+
+@dataclass
+class ProgramExit(_Message):
+    """Child -> runner: how the program process ended (its wait status), from its namespace's init."""
+
+    kind: ClassVar[str] = "exit"
+    _spec: ClassVar = {"status": ((int,), ...)}
+    status: int
+
+
+REQUEST_KINDS: dict[str, type[_Message]] = {m.kind: m for m in (RunRequest, Seal)}
+RUNNER_KINDS: dict[str, type[_Message]] = {m.kind: m for m in (Ready, Started, Result)}
+CHILD_KINDS: dict[str, type[_Message]] = {m.kind: m for m in (TestStart, TestDone, ChildReport, Fatal, ProgramExit)}
+
+
+def decode(line: bytes | str, kinds: dict[str, type[_Message]]):
+    """The message on `line`, one of `kinds`; raises `ProtocolError` naming what is wrong."""
+    try:
+        data = json.loads(line)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ProtocolError(f"not JSON ({exc.__class__.__name__}): {_preview(line)}") from None
+    if not isinstance(data, dict):
+        raise ProtocolError(f"not a JSON object: {_preview(line)}")
+    kind = data.get("kind")
+    cls = kinds.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise ProtocolError(f"unknown message kind {kind!r:.40}: {_preview(line)}")
+    return cls.from_dict(data)
+
+
+def _preview(line: bytes | str, limit: int = 120) -> str:
+    text = line.decode("utf-8", "replace") if isinstance(line, bytes) else line
+    text = "".join(ch if ch.isprintable() else "?" for ch in text[:limit])
+    return text + ("…" if len(line) > limit else "")

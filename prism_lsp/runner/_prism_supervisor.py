@@ -1,0 +1,163 @@
+"""The supervisor of one program: fork the child, enforce its wall-clock limit, read its pipe,
+kill and reap whatever it left, clear the shared folders, and turn it all into a `Result`."""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from _prism_child import report_fatal, run_child
+from _prism_cleanup import CleanupFailed, SharedFolders, clear_runs
+from _prism_collector import short
+from _prism_outcome import interpret
+from _prism_protocol import Result, RunRequest, error_result
+from _prism_reaper import reap_all
+
+# What one child may write to its pipe; the rest is dropped (its own result is far smaller).
+_PIPE_LIMIT = 32 << 20
+
+
+@dataclass
+class Settings:
+    """The runner's settings, from its command line (`--scratch DIR`, `--trees HOST=HERE`,
+    `--uid-private 1`, `--private-tmp 1`)."""
+
+    scratch: str
+    # (host prefix, path here) when the sandbox mounts the tree cache elsewhere (Docker): requests name host paths.
+    trees_map: tuple[str, str] | None = None
+    uid_private: bool = False  # this runner's uid is its own (Docker)
+    private_tmp: bool = False  # /tmp and /dev/shm are this sandbox's own: clear them between programs
+    shared: SharedFolders | None = field(default=None, repr=False)
+    # Give each program its own pid and mount namespaces (found out at start-up: needs CAP_SYS_ADMIN).
+    namespaces: bool = False
+    # Folders the program must not see (the tree cache): hidden in its mount namespace.
+    hide: list[str] = field(default_factory=list)
+
+    def tree_path(self, path: str) -> str:
+        if self.trees_map and (path == self.trees_map[0] or path.startswith(self.trees_map[0] + "/")):
+            return self.trees_map[1] + path[len(self.trees_map[0]):]
+        return path
+
+
+def _fork(req: RunRequest, settings: Settings) -> tuple[int, int]:
+    """(child pid, read end of its pipe)."""
+    rfd, wfd = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(rfd)
+            run_child(req, wfd, settings.scratch, settings.tree_path(req.tree), settings.uid_private,
+                      settings.namespaces, settings.hide)
+        except BaseException:
+            report_fatal(wfd)
+        finally:
+            os._exit(70)
+    os.close(wfd)
+    return pid, rfd
+
+
+def _wait(pid: int, rfd: int, deadline: float) -> tuple[list[bytes], int | None, bool, float]:
+    """(what the child wrote, its wait status or None, whether it timed out, when its pipe ended)."""
+    ended = 0.0
+    chunks: list[bytes] = []
+    status = None
+    timed_out = False
+    size = 0
+    eof = False
+    while True:
+        remaining = deadline - time.perf_counter()
+        if remaining <= 0:
+            timed_out = True
+            break
+        if not eof:
+            ready, _, _ = select.select([rfd], [], [], min(remaining, 0.05))
+            if ready:
+                chunk = os.read(rfd, 1 << 16)
+                if not chunk:
+                    eof = True
+                    ended = time.perf_counter()
+                elif size < _PIPE_LIMIT:
+                    chunks.append(chunk)
+                    size += len(chunk)
+        try:
+            done, st = os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            done, st = pid, 0
+        if done == pid:
+            status = st
+            break
+        if eof:
+            time.sleep(0.002)
+    if not timed_out:
+        # Drain what the child wrote just before it exited.
+        while True:
+            ready, _, _ = select.select([rfd], [], [], 0)
+            if not ready:
+                break
+            chunk = os.read(rfd, 1 << 16)
+            if not chunk:
+                break
+            if size < _PIPE_LIMIT:
+                chunks.append(chunk)
+                size += len(chunk)
+    os.close(rfd)
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except OSError:
+        pass
+    if status is None:
+        try:
+            os.kill(pid, signal.SIGKILL)
+            _, status = os.waitpid(pid, 0)
+        except (OSError, ChildProcessError):
+            pass
+    return chunks, status, timed_out, ended or time.perf_counter()
+
+
+def run_one(req: RunRequest, settings: Settings, started: Callable[[str], str]) -> Result:
+    """Run `req` in a forked child and interpret what it left.
+
+    `started(id)` is called once the child is forked and returns the request's secret, which
+    the result is stamped with: the child never had it in its memory. Raises `CleanupFailed`
+    when the program left something that could not be removed: the runner must then be
+    replaced, never run another program in that state.
+    """
+    start = time.perf_counter()
+    pid, rfd = _fork(req, settings)
+    forked = time.perf_counter()
+    try:
+        secret = started(req.id)
+    except BaseException:
+        _kill(pid)
+        raise
+    chunks, status, timed_out, ended = _wait(pid, rfd, start + float(req.timeout_s))
+    waited = time.perf_counter()
+    reap_all()
+    elapsed = (time.perf_counter() - start) * 1000
+    result = interpret(req, b"".join(chunks).strip().splitlines(), status, timed_out, elapsed)
+    try:
+        if settings.shared is not None:
+            settings.shared.forget()
+        clear_runs(settings.scratch)
+    except CleanupFailed as exc:
+        exc.result = error_result(req.id, "sandbox", short(f"the program left files that could not be removed "
+                                                          f"({exc}); its runner was replaced"))
+        exc.result.secret = secret
+        raise
+    result.secret = secret
+    result.phases = {"fork": round((forked - start) * 1000, 2), **result.phases,
+                     "child": round((waited - start) * 1000, 2), "exit": round((waited - ended) * 1000, 2),
+                     "cleanup": round((time.perf_counter() - waited) * 1000, 2)}
+    return result
+
+
+def _kill(pid: int) -> None:
+    try:
+        os.killpg(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    except (OSError, ChildProcessError):
+        pass
