@@ -70,6 +70,17 @@ def _outcome(tests: list[TestResult]) -> str | None:
     return "pass"
 
 
+def outcome_of_test(check: Check, result: ProgramResult, name: str) -> tuple[str, int | None]:
+    """The outcome of test `name` on one program of `check`'s run (`not run` when it has none),
+    and the suite line that decided a failure or an error (None otherwise)."""
+    tests = _tests_of(result, check.suite_map, name)
+    outcome = _outcome(tests)
+    if outcome is None:
+        return ("error", result.line) if result.outcome == "error" else ("not run", None)
+    decided = next((t.line for t in tests if t.outcome == outcome and t.line is not None), None)
+    return outcome, decided if outcome != "pass" else None
+
+
 def test_summary(check: Check, name: str) -> TestSummary | None:
     """Counts for the test called `name` in the checked version (None without a run)."""
     if check.run is None:

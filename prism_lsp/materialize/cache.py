@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import shutil
 import stat
@@ -21,6 +22,8 @@ from prism_lsp.materialize.apply import ApplyError, apply_overlay, apply_patch, 
 from prism_lsp.materialize.diffcheck import UnsafeDiff, summarize_diff
 from prism_lsp.materialize.digest import file_digest, tree_digest
 from prism_lsp.model.task import Candidate, Task
+
+log = logging.getLogger(__name__)
 
 # v2: trees are readable by every uid (v1 trees sat in 0700 folders, unreadable to Docker's runners).
 _FORMAT = "prism-tree-v2"
@@ -81,6 +84,7 @@ class TreeCache:
         self._lock = threading.Lock()
         self._initial_digests: dict[Path, tuple[tuple, str]] = {}
         self._errors: dict[str, str] = {}
+        self._verified: dict[str, tuple] = {}  # tree digest -> stat signature when its content was last verified
 
     def initial_digest(self, task: Task) -> str:
         """Digest of the initial state, recomputed only when a file's stat changes."""
@@ -93,6 +97,22 @@ class TreeCache:
         with self._lock:
             self._initial_digests[task.initial] = (sig, digest)
         return digest
+
+    def _intact(self, digest: str, final: Path, meta: dict) -> bool:
+        """Whether the cached tree still holds what was built.
+
+        Verdicts come from these trees, and an editor or a person may open their files: a tree
+        whose content digest differs from the one recorded at build time is never used. The
+        content is hashed again only when a file's stat changed since it was last verified."""
+        sig = _stat_signature(final / "tree")
+        with self._lock:
+            if self._verified.get(digest) == sig:
+                return True
+        if meta.get("content") != tree_digest(final / "tree"):
+            return False
+        with self._lock:
+            self._verified[digest] = sig
+        return True
 
     def baseline(self, task: Task) -> ProgramTree:
         """The initial state as a cached tree (the author's folder is never run in place)."""
@@ -130,7 +150,10 @@ class TreeCache:
             raise ApplyError(self._errors[digest])
         if meta_path.is_file():
             meta = json.loads(meta_path.read_text())
-            return ProgramTree(final / "tree", digest, {k: tuple(v) for k, v in meta["changed"].items()})
+            if self._intact(digest, final, meta):
+                return ProgramTree(final / "tree", digest, {k: tuple(v) for k, v in meta["changed"].items()})
+            log.warning("cached tree %s changed on disk since it was built; building it again", final)
+            shutil.rmtree(final, ignore_errors=True)
         (self.root / "trees").mkdir(mode=0o755, parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=".build-", dir=self.root / "trees"))
         try:
@@ -141,7 +164,8 @@ class TreeCache:
             except (ApplyError, UnsafeDiff) as exc:
                 self._errors[digest] = str(exc)
                 raise
-            meta = {"format": _FORMAT, "changed": {k: sorted(v) for k, v in changed.items()}}
+            meta = {"format": _FORMAT, "changed": {k: sorted(v) for k, v in changed.items()},
+                    "content": tree_digest(tree)}
             (staging / "meta.json").write_text(json.dumps(meta))
             _readable_by_all(staging)
             try:
@@ -149,6 +173,8 @@ class TreeCache:
             except OSError:
                 if not meta_path.is_file():  # lost a race to a half-written tree: should not happen
                     raise
+            with self._lock:
+                self._verified[digest] = _stat_signature(final / "tree")
         finally:
             if staging.exists():
                 shutil.rmtree(staging, ignore_errors=True)

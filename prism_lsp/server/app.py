@@ -13,7 +13,7 @@ from pygls.cli import start_server
 from pygls.exceptions import JsonRpcInvalidParams
 
 from prism_lsp.analysis.suite_map import parse_suite
-from prism_lsp.server import commands
+from prism_lsp.server import panel_requests, commands
 from prism_lsp.server.actions import build_actions
 from prism_lsp.server.hover import hover_text
 from prism_lsp.server.lenses import build_lenses, offer_lens
@@ -140,6 +140,22 @@ async def apply_edit(ls: PrismServer, *args: object) -> object:
 @server.command(commands.INIT_TASK)
 async def init_task(ls: PrismServer, *args: object) -> object:
     return await _command(ls, commands.INIT_TASK, args)
+
+
+def _register_request(method: str, handler) -> None:
+    """A custom request (`prism/...`): the core's answer, or a JSON-RPC error the user can read."""
+
+    async def answer(ls: PrismServer, params: object) -> object:
+        try:
+            return await handler(ls, params)
+        except commands.CommandError as exc:
+            raise JsonRpcInvalidParams(str(exc)) from None
+
+    server.feature(method)(answer)
+
+
+for _method, _handler in panel_requests.HANDLERS.items():
+    _register_request(_method, _handler)
 
 
 @server.feature(types.SHUTDOWN)

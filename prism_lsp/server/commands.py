@@ -52,7 +52,8 @@ async def run_panel(server: PrismServer, args: list[Any] | None) -> dict | None:
     return status_params(uri, state, check, message=message)
 
 
-async def _task_of(server: PrismServer, uri: str):
+async def task_of(server: PrismServer, uri: str):
+    """The task of the document at `uri` and the reveal level in force for it."""
     from prism_lsp.server.prism_server import uri_path
 
     task, problem = await asyncio.to_thread(server.checker.task_for, uri_path(uri))
@@ -62,7 +63,7 @@ async def _task_of(server: PrismServer, uri: str):
 
 
 async def list_panel(server: PrismServer, args: list[Any] | None) -> list[dict]:
-    task, reveal = await _task_of(server, _uri(args))
+    task, reveal = await task_of(server, _uri(args))
     trees = {}
     if reveal == "full":
         trees = await asyncio.to_thread(lambda: {c.id: server.checker.tree(task, c.id) for c in task.candidates})
@@ -71,7 +72,7 @@ async def list_panel(server: PrismServer, args: list[Any] | None) -> list[dict]:
 
 async def show_candidate(server: PrismServer, args: list[Any] | None) -> dict:
     uri = _uri(args)
-    task, reveal = await _task_of(server, uri)
+    task, reveal = await task_of(server, uri)
     wanted = args[1] if args and len(args) > 1 else None
     if reveal != "full":
         raise CommandError(f"the panel of {task.id} is not revealed (reveal = {reveal}): candidates cannot be shown")

@@ -16,6 +16,7 @@ from lsprotocol import types
 
 from prism_lsp.analysis.ignores import is_ignored
 from prism_lsp.analysis.suite_map import assertion_at_line, test_at_line
+from prism_lsp.document.candidate_documents import CandidateUri
 from prism_lsp.document.check import Check
 from prism_lsp.model.report import SUITE_LEVEL_KINDS, FindingOut
 from prism_lsp.server.positions import Lines
@@ -37,6 +38,7 @@ class Options:
 
     related_information: bool = True
     encoding: str = "utf-16"
+    candidate_documents: bool = False  # the client opens `prism-candidate:` documents (the VS Code extension)
 
 
 def build_diagnostics(check: Check, settings: Settings, options: Options = Options()) -> list[types.Diagnostic]:
@@ -57,7 +59,7 @@ def build_diagnostics(check: Check, settings: Settings, options: Options = Optio
             rng = _finding_range(check, finding, lines)
             if is_ignored(check.ignores, finding.kind, rng.start.line + 1, rng.end.line + 1, rule=finding.rule):
                 continue
-            related = _related(check, finding) if options.related_information else None
+            related = _related(check, finding, options.candidate_documents) if options.related_information else None
             out.append(_diag(rng, finding.message, finding.kind, settings,
                              {"kind": finding.kind, "candidates": finding.candidates, "tests": finding.tests},
                              related))
@@ -85,8 +87,9 @@ def _finding_range(check: Check, finding: FindingOut, lines: Lines) -> types.Ran
     return lines.line_range(finding.line)
 
 
-def _related(check: Check, finding: FindingOut) -> list[types.DiagnosticRelatedInformation]:
-    """Where each named candidate changed the program: a real file in the materialization cache.
+def _related(check: Check, finding: FindingOut, documents: bool) -> list[types.DiagnosticRelatedInformation]:
+    """Where each named candidate changed the program: its read-only `prism-candidate:` document when
+    the client opens those, else the file in the (digest-verified) tree cache.
 
     Only at reveal `full`: a candidate's file is its answer (findings below `full` carry no ids
     anyway; this keeps it so if they ever do)."""
@@ -100,7 +103,9 @@ def _related(check: Check, finding: FindingOut) -> list[types.DiagnosticRelatedI
             continue
         for rel, changed in sorted(tree.changed.items())[:3]:
             line = (min(changed) - 1) if changed else 0
-            where = types.Location(uri=Path(tree.path, rel).as_uri(),
+            uri = (str(CandidateUri(cid, rel, check.path.as_uri())) if documents and check.path is not None
+                   else Path(tree.path, rel).as_uri())
+            where = types.Location(uri=uri,
                                    range=types.Range(types.Position(max(line, 0), 0), types.Position(max(line, 0), 0)))
             note = f": {cand.note}" if cand.note else ""
             out.append(types.DiagnosticRelatedInformation(where, f"{cand.label} candidate `{cid}` changes {rel}{note}"))

@@ -34,6 +34,8 @@ from prism_lsp.scheduler import Job, Scheduler
 
 log = logging.getLogger(__name__)
 
+CANDIDATE_DOCUMENTS_CAPABILITY = "prismCandidateDocuments"
+
 
 def uri_path(uri: str) -> Path | None:
     if not uri.startswith("file:"):
@@ -107,7 +109,13 @@ class PrismServer(LanguageServer):
     def diagnostic_options(self) -> Options:
         pub = self._caps().text_document.publish_diagnostics if self._caps().text_document else None
         encoding = str(getattr(self.workspace, "position_encoding", "utf-16") or "utf-16")
-        return Options(related_information=bool(pub and pub.related_information), encoding=encoding)
+        return Options(related_information=bool(pub and pub.related_information), encoding=encoding,
+                       candidate_documents=self.supports_candidate_documents())
+
+    def supports_candidate_documents(self) -> bool:
+        """The client opens `prism-candidate:` documents (it says so in `experimental`)."""
+        experimental = self._caps().experimental
+        return isinstance(experimental, dict) and experimental.get(CANDIDATE_DOCUMENTS_CAPABILITY) is True
 
     def _lens_refresh(self) -> bool:
         ws = self._caps().workspace

@@ -183,7 +183,7 @@ def test_test_command_task_runs_in_the_container(tmp_path, docker_engine):
 
 def test_imported_terminal_bench_task_builds_its_dockerfile_and_runs(tmp_path, docker_engine):
     from tests.importers.helpers import run_report  # noqa: F401  (same helpers as the importer tests)
-    from tests.importers.test_terminal_bench_harbor import terminal_bench
+    from tests.importers.sample_tasks import terminal_bench
     from prism_lsp.tasks.importers import import_task
     from prism_lsp.cli import prism_main
     import contextlib

@@ -11,7 +11,7 @@ import pytest
 
 from prism_lsp.tasks.importers import TaskImportError, import_task
 from tests.importers.helpers import diff, patch_set, prism, run_report, verdicts, write
-from tests.importers.test_terminal_bench_harbor import harbor
+from tests.importers.sample_tasks import harbor
 
 WC = "def count_words(text):\n    return len(text.split(' '))\n"
 WC_FIXED = "def count_words(text):\n    return len(text.split())\n"

@@ -2,6 +2,7 @@
 
 import os
 import stat
+from pathlib import Path
 
 import pytest
 
@@ -131,3 +132,19 @@ def test_materializing_never_writes_to_the_task_folder(tmp_path):
     for c in task.candidates:
         cache.candidate(task, c)
     assert tree_digest(task.root) == before
+
+
+def test_a_cached_tree_changed_on_disk_is_never_used_again(tmp_path):
+    """An editor or a person writing into the tree cache cannot change a later verdict."""
+    task = load_task(Path(__file__).resolve().parents[2] / "fixtures" / "mean-rounded")
+    cand = task.candidate("half-even")
+    cache = TreeCache(tmp_path)
+    first = cache.candidate(task, cand)
+    solution = first.path / "solution.py"
+    original = solution.read_text()
+    solution.chmod(0o644)
+    solution.write_text("def mean_rounded(values):\n    return 42\n")
+    for reader in (cache, TreeCache(tmp_path)):  # the process that built it, and a new one
+        again = reader.candidate(task, cand)
+        assert (again.path / "solution.py").read_text() == original
+        assert again.changed == first.changed

@@ -1,8 +1,9 @@
-/** `Prism: Show Candidate…`: a quick pick of the panel (at the reveal level), then the candidate opened. */
+/** `Prism: Show Candidate…`: a quick pick of the panel (at the reveal level), then the candidate as diffs. */
 import * as vscode from 'vscode';
 import { ExecuteCommandRequest } from 'vscode-languageclient/node';
 
 import { SERVER_COMMANDS, candidatePicks, parseCandidates, parseShowCandidate, serverDownMessage } from './commands';
+import { openCandidateDiff } from './candidateDocuments';
 import { PrismState, describe, serverRunning } from './state';
 
 export async function pickCandidate(state: PrismState, offerRestart: (message: string) => Promise<void>): Promise<void> {
@@ -41,18 +42,22 @@ export async function pickCandidate(state: PrismState, offerRestart: (message: s
   if (!picked) {
     return;
   }
-  let target = picked.candidate.uri ?? undefined;
-  if (!target) {
-    try {
-      const raw: unknown = await client.sendRequest(ExecuteCommandRequest.type, {
-        command: SERVER_COMMANDS.showCandidate,
-        arguments: [documentUri, picked.candidate.id],
-      });
-      target = parseShowCandidate(raw);
-    } catch (err) {
-      void vscode.window.showErrorMessage(`Prism: could not show ${picked.candidate.id}: ${describe(err)}`);
-      return;
-    }
+  if (picked.candidate.uri) {
+    // Revealed in full: the candidate as read-only diffs against the initial program.
+    await openCandidateDiff(state, documentUri, picked.candidate.id);
+    return;
+  }
+  // Not revealed in full: the server's own command says what it may show (or why not).
+  let target: string | undefined;
+  try {
+    const raw: unknown = await client.sendRequest(ExecuteCommandRequest.type, {
+      command: SERVER_COMMANDS.showCandidate,
+      arguments: [documentUri, picked.candidate.id],
+    });
+    target = parseShowCandidate(raw);
+  } catch (err) {
+    void vscode.window.showErrorMessage(`Prism: could not show ${picked.candidate.id}: ${describe(err)}`);
+    return;
   }
   if (!target) {
     void vscode.window.showInformationMessage(`Prism: the server gave no file for ${picked.candidate.id}.`);

@@ -15,6 +15,7 @@ import {
   Middleware,
   ServerOptions,
   State,
+  StaticFeature,
 } from 'vscode-languageclient/node';
 
 import { SERVER_COMMANDS, withDocumentUri } from './commands';
@@ -142,6 +143,16 @@ function crashHandler(state: PrismState): ErrorHandler {
 
 // ---------------------------------------------------------------- lifecycle
 
+/** Tells the server this client opens `prism-candidate:` documents (related information, Show Candidate). */
+const candidateDocumentsFeature: StaticFeature = {
+  fillClientCapabilities: (capabilities) => {
+    capabilities.experimental = { ...(capabilities.experimental as object | undefined), prismCandidateDocuments: true };
+  },
+  initialize: () => undefined,
+  getState: () => ({ kind: 'static' }),
+  clear: () => undefined,
+};
+
 function clientOptions(state: PrismState): LanguageClientOptions {
   return {
     documentSelector: [{ scheme: 'file', language: 'python' }],
@@ -181,6 +192,7 @@ async function startClient(state: PrismState): Promise<void> {
     options: { cwd: serverCwd(), env: { ...process.env, PYTHONUNBUFFERED: '1' } },
   };
   const client = new LanguageClient('prism', 'Prism', serverOptions, clientOptions(state));
+  client.registerFeature(candidateDocumentsFeature);
   client.onNotification(STATUS_NOTIFICATION, (raw: unknown) => {
     const status = parseStatus(raw);
     if (!status) {
@@ -189,6 +201,11 @@ async function startClient(state: PrismState): Promise<void> {
     }
     state.statuses.set(status);
     updateStatusBar(state);
+    if (status.state === 'idle' && status.metrics !== null) {
+      for (const listener of state.resultListeners) {
+        listener(status.uri);
+      }
+    }
   });
   client.onDidChangeState((e) => {
     if (e.newState === State.Running) {

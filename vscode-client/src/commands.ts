@@ -26,6 +26,7 @@ export const CLIENT_COMMANDS = {
   /** `prism panel build|check` on the open file's task (`panelCommands.ts`). */
   buildPanel: 'prism.buildPanel',
   checkPanel: 'prism.checkPanel',
+  showKillMatrix: 'prism.showKillMatrix',
 } as const;
 
 /**
@@ -161,4 +162,79 @@ export function parseShowCandidate(raw: unknown): string | undefined {
     }
   }
   return undefined;
+}
+
+export interface CandidateFile {
+  path: string;
+  line: number;
+  initial: string;
+  candidate: string;
+}
+
+export interface CandidateView {
+  id: string;
+  title: string;
+  files: CandidateFile[];
+}
+
+/** Validates the `prism/candidate` answer; drops malformed files. */
+export function parseCandidateView(raw: unknown): CandidateView | undefined {
+  if (typeof raw !== 'object' || raw === null) {
+    return undefined;
+  }
+  const r = raw as Record<string, unknown>;
+  if (typeof r.id !== 'string' || typeof r.title !== 'string' || !Array.isArray(r.files)) {
+    return undefined;
+  }
+  const files: CandidateFile[] = [];
+  for (const f of r.files as unknown[]) {
+    if (typeof f !== 'object' || f === null) {
+      continue;
+    }
+    const x = f as Record<string, unknown>;
+    if (typeof x.path === 'string' && typeof x.initial === 'string' && typeof x.candidate === 'string') {
+      files.push({ path: x.path, line: typeof x.line === 'number' && x.line >= 0 ? x.line : 0, initial: x.initial, candidate: x.candidate });
+    }
+  }
+  return { id: r.id, title: r.title, files };
+}
+
+/** One program of the panel as a Test Explorer item (`prism/programs`); `line` is 1-based. */
+export interface ProgramItem {
+  id: string;
+  label: string;
+  passed: boolean;
+  line: number | null;
+  message: string;
+  expected: string | null;
+  actual: string | null;
+}
+
+/** Validates the `prism/programs` answer; drops malformed items. */
+export function parsePrograms(raw: unknown): ProgramItem[] {
+  const items = typeof raw === 'object' && raw !== null ? (raw as { items?: unknown }).items : undefined;
+  if (!Array.isArray(items)) {
+    return [];
+  }
+  const out: ProgramItem[] = [];
+  for (const it of items as unknown[]) {
+    if (typeof it !== 'object' || it === null) {
+      continue;
+    }
+    const x = it as Record<string, unknown>;
+    if (typeof x.id !== 'string' || typeof x.label !== 'string' || typeof x.passed !== 'boolean') {
+      continue;
+    }
+    const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+    out.push({
+      id: x.id,
+      label: x.label,
+      passed: x.passed,
+      line: typeof x.line === 'number' && x.line >= 1 ? x.line : null,
+      message: text(x.message) ?? '',
+      expected: text(x.expected),
+      actual: text(x.actual),
+    });
+  }
+  return out;
 }

@@ -10,13 +10,16 @@ import * as vscode from 'vscode';
 import { ExecuteCommandRequest } from 'vscode-languageclient/node';
 
 import { reactToConfigChange } from './applies';
+import { registerCandidateDocuments } from './candidateDocuments';
 import { pickCandidate } from './candidatePicker';
+import { showKillMatrix } from './killMatrix';
 import { currentSettings, restartIfNeeded, restartServerNow, runPanelWithFeedback, stopClient } from './client';
 import { CLIENT_COMMANDS, SERVER_DOWN_ACTIONS, planRunPanel } from './commands';
 import { DebouncedRunner } from './debounce';
 import { registerPanelCommands } from './panelCommands';
 import { PrismState, createState, describe, log, serverRunning } from './state';
 import { updateStatusBar } from './statusBar';
+import { TestExplorer } from './testExplorer';
 
 const RESTART_DEBOUNCE_MS = 500;
 
@@ -85,8 +88,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         s.restarter?.dispose();
       },
     },
+    registerCandidateDocuments(s),
+    new TestExplorer(s),
     vscode.commands.registerCommand(CLIENT_COMMANDS.runPanel, (...args: unknown[]) => runPanel(s, args)),
     vscode.commands.registerCommand(CLIENT_COMMANDS.pickCandidate, () => pickCandidate(s, (message) => offerRestart(s, message))),
+    vscode.commands.registerCommand(CLIENT_COMMANDS.showKillMatrix, () => showKillMatrix(s)),
     vscode.commands.registerCommand(CLIENT_COMMANDS.restartServer, () => restartServerNow(s)),
     vscode.commands.registerCommand(CLIENT_COMMANDS.showOutput, () => {
       s.output.show(true);

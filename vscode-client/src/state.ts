@@ -29,6 +29,8 @@ export interface PrismState {
   /** Whether the server has been started once (the first start is not a "restart"). */
   started: boolean;
   pythonEnvSubscribed: boolean;
+  /** Called with a document uri whenever a run of it finished with results (the Test Explorer listens). */
+  readonly resultListeners: ((uri: string) => void)[];
 }
 
 function normalizeUri(uri: string): string {
@@ -56,6 +58,7 @@ export function createState(context: vscode.ExtensionContext): PrismState {
     forceRestart: true,
     started: false,
     pythonEnvSubscribed: false,
+    resultListeners: [],
   };
 }
 

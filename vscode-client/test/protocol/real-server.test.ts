@@ -350,7 +350,7 @@ if (problem !== undefined && IS_CI) {
       );
     });
 
-    it('Show Candidate… lists the real panel and opens the chosen candidate', async () => {
+    it('Show Candidate… lists the real panel and opens the chosen candidate as a read-only diff', async () => {
       let offered: { label: string; description?: string; detail?: string }[] = [];
       fake.state.quickPickChoice = (items) => {
         offered = items as typeof offered;
@@ -370,11 +370,20 @@ if (problem !== undefined && IS_CI) {
       for (const c of panel.candidates) {
         assert.equal(offered.find((p) => p.label === c.id)?.description?.split(' · ')[0], c.label, c.id);
       }
-      const opened = fake.state.opened.slice(openedBefore);
-      assert.equal(opened.length, 1, `opened ${JSON.stringify(opened)}; messages ${JSON.stringify(fake.state.messages)}`);
-      const file = (fake.api.Uri as { parse(s: string): { fsPath: string } }).parse(opened[0] ?? '').fsPath;
-      assert.ok(fs.existsSync(file), `the candidate's file exists: ${file}`);
-      assert.match(fs.readFileSync(file, 'utf8'), /Fraction/, 'half-even rounds an exact Fraction');
+      assert.deepEqual(fake.state.opened.slice(openedBefore), [], 'no file of the tree cache is opened');
+      const diff = fake.state.diffs.at(-1);
+      assert.ok(diff, `a diff is opened; messages ${JSON.stringify(fake.state.messages)}`);
+      const [left, right, title] = diff;
+      assert.match(left, /^prism-candidate:\/initial\/solution\.py\?doc=/);
+      assert.match(right, /^prism-candidate:\/half-even\/solution\.py\?doc=/);
+      assert.equal(title, 'solution.py: initial ↔ half-even (valid)');
+      const provider = fake.state.contentProviders.get('prism-candidate');
+      assert.ok(provider, 'prism-candidate documents are served');
+      const parse = (s: string): never => (fake.api.Uri as { parse(s: string): never }).parse(s);
+      const candidate = String(await provider.provideTextDocumentContent(parse(right)));
+      const initial = String(await provider.provideTextDocumentContent(parse(left)));
+      assert.match(candidate, /Fraction/, 'half-even rounds an exact Fraction (served by the real server)');
+      assert.equal(initial, fs.readFileSync(path.join(TASK, 'initial', 'solution.py'), 'utf8'));
     });
   });
 }

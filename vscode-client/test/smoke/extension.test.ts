@@ -152,7 +152,38 @@ describe('extension smoke test (fake VS Code, fake server)', { skip }, () => {
     assert.deepEqual((item.command as { arguments: unknown[] }).arguments, [TEST_URI]);
   });
 
-  it('Show Candidate… lists the panel and opens the chosen candidate', async () => {
+  it('a finished run shows the programs in the Test Explorer; a wrong verdict fails on its assertion', async () => {
+    const shown = await until('the Test Explorer run', () => fake.state.testRuns.find((r) => r.ended && !r.persist));
+    const suite = fake.state.testItems.get(TEST_URI);
+    assert.ok(suite, 'the suite is an item');
+    const children: string[] = [];
+    suite.children.forEach((c) => children.push(c.label));
+    assert.deepEqual(children, ['initial program', 'reference (reference)', 'floor (invalid)']);
+    assert.deepEqual(
+      shown.results.map((r) => [r.id.split('#')[1], r.result]),
+      [
+        ['initial', 'passed'],
+        ['reference', 'passed'],
+        ['floor', 'failed'],
+      ],
+    );
+    const failed = shown.results[2]?.message;
+    assert.equal(failed?.message, 'rejected, though valid: assert 2 == 3');
+    assert.deepEqual([failed?.expectedOutput, failed?.actualOutput], ['3', '2']);
+    assert.equal(failed?.location?.range.start.line, 13, 'on the assertion (0-based line)');
+    assert.equal(failed?.location?.uri.toString(), TEST_URI);
+
+    const before = fake.state.testRuns.length;
+    const profile = fake.state.runProfiles[0];
+    assert.ok(profile, 'a run profile');
+    const child = suite.children.get(`${TEST_URI}#floor`);
+    await profile(new (fake.api.TestRunRequest as new (items: unknown[]) => never)([child]), { isCancellationRequested: false });
+    const run = fake.state.testRuns.slice(before).find((r) => r.persist);
+    assert.ok(run?.ended, 'running an item runs the panel of its suite');
+    assert.ok(run.results.some((r) => r.id === `${TEST_URI}#floor` && r.result === 'failed'));
+  });
+
+  it('Show Candidate… lists the panel and opens the chosen candidate as a read-only diff against the initial program', async () => {
     let offered: { label: string; description?: string; detail?: string }[] = [];
     fake.state.quickPickChoice = (items) => {
       offered = items as typeof offered;
@@ -166,7 +197,22 @@ describe('extension smoke test (fake VS Code, fake server)', { skip }, () => {
         ['floor', 'invalid', undefined],
       ],
     );
-    assert.deepEqual(fake.state.opened, ['file:///task/candidates/floor.diff']);
+    assert.deepEqual(fake.state.opened, [], 'no file of the tree cache is opened');
+    const doc = (program: string): string => `prism-candidate:/${program}/solution.py?doc=file%3A%2F%2F%2Ftask%2Ftest_x.py`;
+    assert.equal(fake.state.diffs.length, 1);
+    const [left, right, title] = fake.state.diffs[0] ?? ['', '', ''];
+    assert.equal(decodeURIComponent(left), decodeURIComponent(doc('initial')));
+    assert.equal(decodeURIComponent(right), decodeURIComponent(doc('floor')));
+    assert.equal(title, 'solution.py: initial ↔ floor (invalid)');
+    const provider = fake.state.contentProviders.get('prism-candidate');
+    assert.ok(provider, 'prism-candidate documents are served');
+    const text = await provider.provideTextDocumentContent((fake.api.Uri as { parse(s: string): never }).parse(doc('floor')));
+    assert.match(String(text), /^# served for prism-candidate:\/floor\/solution\.py/);
+  });
+
+  it('tells the server it opens prism-candidate documents', async () => {
+    const dump = (await run('fake.dump')) as Dump & { experimental?: { prismCandidateDocuments?: boolean } };
+    assert.equal(dump.experimental?.prismCandidateDocuments, true);
   });
 
   it('with prism.serverPackage set, offers the exact pip command instead of starting when prism_lsp is missing', async () => {

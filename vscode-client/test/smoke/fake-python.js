@@ -26,10 +26,11 @@ if (args.length !== 2 || args[0] !== '-m' || args[1] !== 'prism_lsp') {
 
 const rpc = require('vscode-jsonrpc/node');
 const conn = rpc.createMessageConnection(new rpc.StreamMessageReader(process.stdin), new rpc.StreamMessageWriter(process.stdout));
-const seen = { pid: process.pid, initializationOptions: undefined, configurationChanges: [], pulledConfiguration: undefined, executeCalls: [] };
+const seen = { pid: process.pid, initializationOptions: undefined, experimental: undefined, configurationChanges: [], pulledConfiguration: undefined, executeCalls: [] };
 
 conn.onRequest('initialize', (params) => {
   seen.initializationOptions = params.initializationOptions;
+  seen.experimental = params.capabilities.experimental;
   return {
     capabilities: {
       textDocumentSync: 1,
@@ -44,6 +45,23 @@ conn.onNotification('workspace/didChangeConfiguration', (params) => {
 conn.onNotification(() => undefined);
 conn.onRequest('shutdown', () => null);
 conn.onNotification('exit', () => process.exit(0));
+const DOC = (program) => `prism-candidate:/${program}/solution.py?doc=file%3A%2F%2F%2Ftask%2Ftest_x.py`;
+conn.onRequest('prism/candidate', (params) => ({
+  id: params.id,
+  label: 'invalid',
+  title: `${params.id} (invalid)`,
+  files: [{ path: 'solution.py', line: 2, initial: DOC('initial'), candidate: DOC(params.id) }],
+}));
+conn.onRequest('prism/programs', (params) => ({
+  uri: params.uri,
+  version: 1,
+  items: [
+    { id: 'initial', label: 'initial program', passed: true, line: null, message: '', expected: null, actual: null },
+    { id: 'reference', label: 'reference (reference)', passed: true, line: null, message: '', expected: null, actual: null },
+    { id: 'floor', label: 'floor (invalid)', passed: false, line: 14, message: 'rejected, though valid: assert 2 == 3', expected: '3', actual: '2' },
+  ],
+}));
+conn.onRequest('prism/candidateFile', (params) => ({ text: `# served for ${params.uri}\n` }));
 conn.onRequest('workspace/executeCommand', async (params) => {
   seen.executeCalls.push(params);
   const [uri] = params.arguments || [];

@@ -90,10 +90,14 @@ export class Range {
 }
 
 export class Location {
+  readonly range: Range;
+  /** Like VS Code's: a position stands for the empty range at it. */
   constructor(
     readonly uri: Uri,
-    readonly range: Range,
-  ) {}
+    where: Range | Position,
+  ) {
+    this.range = where instanceof Position ? new Range(where, where) : where;
+  }
 }
 
 export class DiagnosticRelatedInformation {
@@ -160,6 +164,66 @@ function matchSelector(selector: unknown, doc: FakeTextDocument): number {
     best = Math.max(best, filter.language !== undefined && filter.language !== '*' ? 10 : 5);
   }
   return best;
+}
+
+/** The Testing API, as far as the extension uses it: items, run profiles, runs and their results. */
+export class TestMessage {
+  location: Location | undefined;
+  expectedOutput: string | undefined;
+  actualOutput: string | undefined;
+  constructor(readonly message: string) {}
+  static diff(message: string, expected: string, actual: string): TestMessage {
+    const m = new TestMessage(message);
+    m.expectedOutput = expected;
+    m.actualOutput = actual;
+    return m;
+  }
+}
+
+export class TestRunRequest {
+  constructor(readonly include?: FakeTestItem[]) {}
+}
+
+export class FakeTestItems {
+  private readonly map = new Map<string, FakeTestItem>();
+  constructor(private readonly owner?: FakeTestItem) {}
+  get size(): number {
+    return this.map.size;
+  }
+  get(id: string): FakeTestItem | undefined {
+    return this.map.get(id);
+  }
+  add(item: FakeTestItem): void {
+    item.parent = this.owner;
+    this.map.set(item.id, item);
+  }
+  replace(items: FakeTestItem[]): void {
+    this.map.clear();
+    for (const item of items) {
+      this.add(item);
+    }
+  }
+  forEach(fn: (item: FakeTestItem) => void): void {
+    [...this.map.values()].forEach(fn);
+  }
+}
+
+export class FakeTestItem {
+  parent: FakeTestItem | undefined;
+  readonly children: FakeTestItems = new FakeTestItems(this);
+  constructor(
+    readonly id: string,
+    readonly label: string,
+    readonly uri: Uri | undefined,
+  ) {}
+}
+
+/** One finished (or running) test run: what each item was told, in order. */
+export interface FakeTestRun {
+  name: string | undefined;
+  persist: boolean;
+  results: { id: string; result: 'started' | 'passed' | 'failed' | 'errored'; message?: TestMessage }[];
+  ended: boolean;
 }
 
 export class ThemeColor {
@@ -230,6 +294,14 @@ export interface FakeState {
   diagnostics: Map<string, Diagnostic[]>;
   /** Fires (with what changed) on diagnostics, status bar text and messages: wait on this, do not sleep. */
   changes: EventEmitter<string>;
+  /** `workspace.registerTextDocumentContentProvider`, by scheme. */
+  contentProviders: Map<string, { provideTextDocumentContent(uri: Uri): unknown }>;
+  /** Every `vscode.diff` asked for: [left, right, title]. */
+  diffs: [string, string, string][];
+  /** The test controllers' root items and runs, and the run profiles' handlers. */
+  testItems: FakeTestItems;
+  testRuns: FakeTestRun[];
+  runProfiles: ((request: TestRunRequest, token: unknown) => unknown)[];
 }
 
 /**
@@ -304,7 +376,41 @@ export function createFakeVscode(packageRoot: string): FakeVscode {
     documents: [],
     diagnostics: new Map(),
     changes: new EventEmitter(),
+    contentProviders: new Map(),
+    diffs: [],
+    testItems: new FakeTestItems(),
+    testRuns: [],
+    runProfiles: [],
   };
+
+  function createTestController(): unknown {
+    return {
+      items: state.testItems,
+      createTestItem: (id: string, label: string, uri?: Uri) => new FakeTestItem(id, label, uri),
+      createRunProfile: (_label: string, _kind: number, handler: (request: TestRunRequest, token: unknown) => unknown) => {
+        state.runProfiles.push(handler);
+        return { dispose: () => undefined };
+      },
+      createTestRun: (_request: TestRunRequest, name?: string, persist = true) => {
+        const record: FakeTestRun = { name, persist, results: [], ended: false };
+        state.testRuns.push(record);
+        const tell = (result: FakeTestRun['results'][number]['result']) => (item: FakeTestItem, message?: TestMessage) => {
+          record.results.push({ id: item.id, result, message });
+        };
+        return {
+          started: tell('started'),
+          passed: tell('passed'),
+          failed: tell('failed'),
+          errored: tell('errored'),
+          end: () => {
+            record.ended = true;
+            state.changes.fire('test run');
+          },
+        };
+      },
+      dispose: () => undefined,
+    };
+  }
   const documentOpened = new EventEmitter<FakeTextDocument>();
   const activeEditorChanged = new EventEmitter<unknown>();
 
@@ -425,6 +531,10 @@ export function createFakeVscode(packageRoot: string): FakeVscode {
     DiagnosticTag,
     DiagnosticRelatedInformation,
     ThemeColor,
+    TestMessage,
+    TestRunRequest,
+    TestRunProfileKind: { Run: 1, Debug: 2, Coverage: 3 },
+    tests: { createTestController },
     CancellationTokenSource,
     CancellationError,
     StatusBarAlignment: { Left: 1, Right: 2 },
@@ -452,6 +562,12 @@ export function createFakeVscode(packageRoot: string): FakeVscode {
         return new Disposable(() => state.commands.delete(id));
       },
       executeCommand: (id: string, ...args: unknown[]) => {
+        if (id === 'vscode.diff') {
+          const [left, right, title] = args as [Uri, Uri, string];
+          state.diffs.push([left.toString(), right.toString(), title]);
+          state.changes.fire('diff');
+          return Promise.resolve(undefined);
+        }
         const fn = state.commands.get(id);
         return Promise.resolve(fn ? fn(...args) : undefined);
       },
@@ -538,6 +654,10 @@ export function createFakeVscode(packageRoot: string): FakeVscode {
         return Promise.resolve({ uri });
       },
       applyEdit: () => Promise.resolve(true),
+      registerTextDocumentContentProvider: (scheme: string, provider: { provideTextDocumentContent(uri: Uri): unknown }) => {
+        state.contentProviders.set(scheme, provider);
+        return new Disposable(() => state.contentProviders.delete(scheme));
+      },
     },
     languages: new Proxy(
       { match: matchSelector, createDiagnosticCollection: diagnosticCollection },

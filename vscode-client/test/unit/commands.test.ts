@@ -6,7 +6,9 @@ import {
   SERVER_COMMANDS,
   SERVER_DOWN_ACTIONS,
   candidatePicks,
+  parseCandidateView,
   parseCandidates,
+  parsePrograms,
   parseShowCandidate,
   planRunPanel,
   serverDownMessage,
@@ -105,5 +107,55 @@ describe('Prism: Run Panel (prism.run, always registered)', () => {
 
   it('with no document: asks for one instead of sending a request the server rejects', () => {
     assert.equal(planRunPanel(true, undefined, [], undefined).kind, 'no-document');
+  });
+});
+
+describe('parseCandidateView', () => {
+  it('keeps well-formed files and drops the rest', () => {
+    const view = parseCandidateView({
+      id: 'half-even',
+      title: 'half-even (valid)',
+      files: [
+        { path: 'solution.py', line: 3, initial: 'prism-candidate:/initial/solution.py?doc=x', candidate: 'prism-candidate:/half-even/solution.py?doc=x' },
+        { path: 'other.py', line: -1, initial: 'prism-candidate:/initial/other.py?doc=x', candidate: 'prism-candidate:/half-even/other.py?doc=x' },
+        { path: 7 },
+        null,
+      ],
+    });
+    assert.deepEqual(view?.files.map((f) => [f.path, f.line]), [
+      ['solution.py', 3],
+      ['other.py', 0],
+    ]);
+  });
+
+  it('refuses anything that is not a candidate view', () => {
+    assert.equal(parseCandidateView(null), undefined);
+    assert.equal(parseCandidateView({ id: 'x', files: [] }), undefined);
+  });
+});
+
+describe('parsePrograms (prism/programs)', () => {
+  it('keeps well-formed items, lines from 1', () => {
+    const items = parsePrograms({
+      items: [
+        { id: 'initial', label: 'initial program', passed: true, line: null, message: '', expected: null, actual: null },
+        { id: 'half-even', label: 'half-even (valid)', passed: false, line: 9, message: 'rejected', expected: '3', actual: '2' },
+        { id: 'x', label: 'x', passed: false, line: 0, message: 7 },
+        { id: 'broken' },
+      ],
+    });
+    assert.deepEqual(
+      items.map((i) => [i.id, i.passed, i.line, i.message, i.expected, i.actual]),
+      [
+        ['initial', true, null, '', null, null],
+        ['half-even', false, 9, 'rejected', '3', '2'],
+        ['x', false, null, '', null, null],
+      ],
+    );
+  });
+
+  it('is empty for anything else', () => {
+    assert.deepEqual(parsePrograms(null), []);
+    assert.deepEqual(parsePrograms({ items: 'no' }), []);
   });
 });

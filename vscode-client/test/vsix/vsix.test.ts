@@ -91,12 +91,13 @@ describe(`packaged ${path.basename(vsixPath)}`, () => {
     assert.equal(manifest.extensionDependencies, undefined);
   });
 
-  it('contributes the four commands', () => {
+  it('contributes the five commands', () => {
     const ids = manifest.contributes.commands.map((c) => c.command).sort();
-    assert.deepEqual(ids, ['prism.pickCandidate', 'prism.restartServer', 'prism.run', 'prism.showOutput']);
+    assert.deepEqual(ids, ['prism.pickCandidate', 'prism.restartServer', 'prism.run', 'prism.showKillMatrix', 'prism.showOutput']);
     const titles = Object.fromEntries(manifest.contributes.commands.map((c) => [c.command, c.title]));
     assert.equal(titles['prism.run'], 'Run Panel');
     assert.equal(titles['prism.pickCandidate'], 'Show Candidate…');
+    assert.equal(titles['prism.showKillMatrix'], 'Show Kill Matrix');
   });
 
   it('contributes every prism.* setting with a description', () => {
