@@ -26,6 +26,7 @@ from prism_lsp.document.checker import Checker
 from prism_lsp.engine.panel import BASELINE, PanelRun, Suite, build_report
 from prism_lsp.engine.results import program_from_runner
 from prism_lsp.model.outcome import ProgramResult
+from prism_lsp.runner._prism_protocol import Result
 from prism_lsp.server.settings import Settings
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
@@ -83,6 +84,10 @@ BLIND = Recording("mean-rounded-blind", BLIND_PATH, BLIND_PATH.read_text())
 ALL = [UNIT, BLIND]
 
 
+def _result(answer: dict) -> Result:
+    return Result.from_dict({"id": None, **{k: v for k, v in answer.items() if k in Result._spec}})
+
+
 def recorded_check(cache: Path, settings: Settings | None = None, recording: Recording = UNIT) -> Check:
     """The buffer checked as the server does, with the recorded run in place of the sandbox's."""
     checker = Checker(cache)
@@ -93,8 +98,9 @@ def recorded_check(cache: Path, settings: Settings | None = None, recording: Rec
         answers = json.loads(recording.file.read_text())
         programs = [BASELINE, *[c.id for c in task.candidates]]
         trees = {pid: checker.session.cache.program(task, task.candidate(pid)) for pid in programs}
-        run = PanelRun(program_from_runner(answers[BASELINE]),
-                       [(c, program_from_runner(answers[c.id])) for c in task.candidates], trees, 0.0)
+        # Recorded as plain JSON before the runner's answers were typed: read back as `Result`s.
+        run = PanelRun(program_from_runner(_result(answers[BASELINE])),
+                       [(c, program_from_runner(_result(answers[c.id]))) for c in task.candidates], trees, 0.0)
         return finished(base, run)
     finally:
         checker.close()
