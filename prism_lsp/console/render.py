@@ -63,6 +63,10 @@ def _findings_and_metrics(report: PanelReport, console: Console) -> None:
             style = {"rejects-valid": "red", "accepts-invalid": "yellow", "misses-baseline": "yellow",
                      "execution-error": "magenta", "weak-assertion": "cyan"}.get(f.kind, "white")
             console.print(Text.assemble(f"  line {f.line} ", (f"[{f.kind}]", style), f" {f.message}"))
+            if f.witness is not None:
+                got = ", ".join(f"{who}: {value}" for who, value in f.witness.got.items())
+                console.print(Text(f"    witness: {f.witness.call} — valid candidates: {f.witness.expected}; {got}"),
+                              style="dim")
     m = report.metrics
     mark = lambda ok: "[green]yes[/]" if ok else "[red]no[/]"  # noqa: E731
     h = "n/a" if m.h is None else f"{m.h:.4f}"
