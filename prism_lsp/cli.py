@@ -129,16 +129,9 @@ def cmd_run(args: argparse.Namespace, out: Console, err: Console) -> int:
     cache_dir = usable_cache_dir(args.cache_dir)
     options = RunOptions(sandbox=args.sandbox, timeout_s=args.timeout, reveal=args.reveal)
     with EngineSession(cache_dir, args.workers) as session:
-        run = session.run(task, suite, options)
-        report = session.report_of(task, suite, run, options, extra_findings=weak_assertion_findings(suite.text))
-        reveal = strictest(options.reveal, task.reveal)
-        if reveal != "counts" and any(f.kind == "accepts-invalid" for f in report.findings):
-            from prism_lsp.witness import search_panel
-            from prism_lsp.witness.report import attach_witnesses
+        from prism_lsp.witness.report import report_with_witnesses
 
-            accepted = {c.id for c, r in run.results if not c.valid and r.outcome == "pass"}
-            found = search_panel(session, task, suite.text, sandbox=options.sandbox, targets=accepted)
-            attach_witnesses(report, task, run, suite.text, found.result, reveal)
+        _, report = report_with_witnesses(session, task, suite, options, weak_assertion_findings(suite.text))
     if args.json:
         print(report.model_dump_json(indent=2))
     else:
