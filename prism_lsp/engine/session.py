@@ -80,14 +80,16 @@ class EngineSession:
             backend = None
             resolved = self._auto.get(brings_image) if name == "auto" else name
             if resolved is None:
-                backend = resolve_backend(name, self.cache.root, image=task.image, dockerfile=task.dockerfile)
+                backend = resolve_backend(name, self.cache.root, image=task.image, dockerfile=task.dockerfile,
+                                          python=task.python, python_source=f"{task.manifest}: task.python")
                 resolved = self._auto[brings_image] = backend.name
             key = (resolved, task.python, task.image, str(task.dockerfile), task.memory_mb,
                    str(task.root) if resolved == "docker" else None)
             pool = self._pools.get(key)
             if pool is None:
                 backend = backend or resolve_backend(resolved, self.cache.root, image=task.image,
-                                                     dockerfile=task.dockerfile)
+                                                     dockerfile=task.dockerfile, python=task.python,
+                                                     python_source=f"{task.manifest}: task.python")
                 pool = RunnerPool(backend, workers=self.workers, python=task.python,
                                   limits=Limits(memory_mb=task.memory_mb))
                 self._pools[key] = pool

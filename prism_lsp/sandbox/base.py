@@ -26,7 +26,35 @@ class Limits:
     memory_mb: int = 1024
     pids_max: int = 256
     output_limit: int = 16 << 20
+    # One budget for every writable tmpfs of a sandbox (/tmp, /dev/shm): what a candidate can
+    # pin in host memory there, with or without a cgroup. `tmpfs_sizes` splits it.
     tmpfs_mb: int = 2048
+
+    def tmpfs_sizes(self) -> tuple[int, int]:
+        """(/tmp, /dev/shm) sizes in MiB, summing to `tmpfs_mb`: /tmp holds the program trees,
+        /dev/shm only what a program shares between its processes (an eighth, at least 1 MiB)."""
+        shm = max(1, self.tmpfs_mb // 8)
+        return self.tmpfs_mb - shm, shm
+
+
+# Host variables a runner may see: locale and time zone only (they change how programs print,
+# not what they may reach). Everything else of the host's environment (tokens, keys, PYTEST_ADDOPTS,
+# PYTHONPATH, proxies) stays out: the environment is the trusted user's, the programs are not.
+_PASSED = ("LANG", "LANGUAGE", "TZ")
+
+
+def runner_environment(home: str, tmpdir: str, bin_dirs: tuple[str, ...] = ()) -> dict[str, str]:
+    """The whole environment of a runner, on every backend: an allowlist, never the host's.
+
+    PYTHONHASHSEED=0 makes every run print dicts and sets in the same order (pytest's diffs,
+    reports compared across runs); it must be set when the runner starts, since a process
+    cannot change its own hash seed. `bin_dirs` lead PATH (the interpreter's own bin folder,
+    so `python` in a task's test command is that interpreter).
+    """
+    env = {k: v for k, v in os.environ.items() if k in _PASSED or k.startswith("LC_")}
+    env.update(PATH=":".join([*bin_dirs, "/usr/local/bin", "/usr/bin", "/bin"]), HOME=home, TMPDIR=tmpdir,
+               PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1")
+    return env
 
 
 class RunnerProcess:

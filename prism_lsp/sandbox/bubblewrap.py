@@ -2,23 +2,39 @@
 
 Each runner gets its own namespaces (user, pid, net, ipc, uts, cgroup) and an empty root
 in which only the system folders and the paths the runner needs (interpreter, site-packages,
-the runner, the tree cache) are bound back read-only; `host_view` says exactly which. The
-only writable places are the private tmpfs /tmp (where the runner copies each program tree)
-and /dev/shm; $HOME is an empty read-only tmpfs. So a candidate can neither write nor read
-the author's files, nor reach a host Unix socket (a read-only mount would not stop connect()).
+the runner, the tree cache) are bound back read-only; `host_view` says exactly which, and a
+task's own interpreter is shown only as `interpreter_rule` allows. The only writable places
+are the private tmpfs /tmp (where the runner copies each program tree) and /dev/shm, both
+sized from one budget (`Limits.tmpfs_sizes`); $HOME is an empty read-only tmpfs and /dev is
+read-only (its device nodes still work). So a candidate can neither write nor read the author's
+files, nor reach a host Unix socket (a read-only mount would not stop connect()), nor pin
+more host memory in files than the budget.
+
+The environment is cleared and rebuilt from `runner_environment` (no host secrets). As root,
+the runner is started as an unprivileged uid (`unprivileged`), so root-only host files stay
+unreadable inside.
 """
 
 from __future__ import annotations
 
 import functools
 import os
+import random
 import shutil
 import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
-from prism_lsp.sandbox.base import AGENT, Limits, RunnerProcess, SandboxUnavailable, popen_runner
+from prism_lsp.sandbox.base import AGENT, Limits, RunnerProcess, SandboxUnavailable, popen_runner, runner_environment
 from prism_lsp.sandbox.cgroup import Cgroup
-from prism_lsp.sandbox.host_view import bind_args, interpreter_view, resolve_python, runner_paths, system_args
+from prism_lsp.sandbox.host_view import (bind_args, interpreter_view, resolve_python, runner_paths, system_args,
+                                         system_real_roots)
+
+LAUNCHER = Path(__file__).resolve().parent / "unprivileged.py"
+# The host uid runners start as when Prism runs as root: one of its own per Prism process,
+# in no group, owning nothing on the host.
+SANDBOX_UID = random.SystemRandom().randrange(1_000_000, 2_000_000_000)
 
 INSTALL_HINT = "install bubblewrap (Debian/Ubuntu: sudo apt-get install bubblewrap)"
 
@@ -32,24 +48,55 @@ def probe() -> str | None:
     try:
         # The same mounts and namespaces as a real runner, so a host that allows namespaces but
         # not, say, a fresh /proc (inside an unprivileged container) is found out here.
-        proc = subprocess.run([*_isolation_args(64), "--", "/bin/true"], capture_output=True, text=True, timeout=20)
+        argv, stage = _unprivileged([*_isolation_args(Limits(tmpfs_mb=64)), "--", "/bin/true"])
+        proc = subprocess.run(argv, capture_output=True, text=True, timeout=20, env=runner_environment("/", "/tmp"))
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"bwrap failed to start: {exc}"
+    if stage:
+        shutil.rmtree(stage, ignore_errors=True)
     if proc.returncode != 0:
-        hint = ("; unprivileged user namespaces may be disabled "
+        hint = ("; as root, Prism starts bwrap as an unprivileged uid (so root-only files stay unreadable)"
+                if os.geteuid() == 0 else "")
+        hint += ("; unprivileged user namespaces may be disabled "
                 "(sysctl kernel.unprivileged_userns_clone=1, or on Ubuntu 24.04+ an AppArmor profile for bwrap),"
                 " or this is an unprivileged container (use the docker backend from the host)")
         return f"bwrap cannot build the sandbox: {proc.stderr.strip() or proc.returncode}{hint}"
     return None
 
 
-def _isolation_args(tmpfs_mb: int, mounts: list[str] | None = None) -> list[str]:
+def _isolation_args(limits: Limits, mounts: list[str] | None = None) -> list[str]:
     """bwrap's mounts and namespaces, without the command; `mounts` go in before the root is made
     read-only (so bwrap can still create their mount points in it)."""
-    return ["bwrap", *system_args(), "--dev", "/dev", "--proc", "/proc",
-            "--size", str(tmpfs_mb << 20), "--tmpfs", "/tmp", "--tmpfs", "/dev/shm", *(mounts or []),
-            "--remount-ro", "/",
+    # `--size` sizes only the next tmpfs: each writable one gets its own share of the budget.
+    tmp_mb, shm_mb = limits.tmpfs_sizes()
+    return [shutil.which("bwrap") or "bwrap", *system_args(), "--dev", "/dev", "--proc", "/proc",
+            "--size", str(tmp_mb << 20), "--tmpfs", "/tmp", "--size", str(shm_mb << 20), "--tmpfs", "/dev/shm",
+            *(mounts or []),
+            # Read-only /dev: nothing a program leaves there outlives it; /dev/shm, a mount of
+            # its own, stays writable, and writing to /dev/null still works.
+            "--remount-ro", "/dev", "--remount-ro", "/", "--clearenv",
             "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
+
+
+def _unprivileged(argv: list[str]) -> tuple[list[str], Path | None]:
+    """`argv` (a bwrap command) as Prism should start it: unchanged unless Prism runs as root; as
+    root, through `LAUNCHER` as `SANDBOX_UID`, each non-system bind source staged (see there).
+    Returns the command and the staging folder to remove once the runner is gone."""
+    if os.geteuid() != 0:
+        return argv, None
+    stage = Path(tempfile.mkdtemp(prefix="prism-stage-"))
+    stage.chmod(0o755)  # bwrap, as SANDBOX_UID, walks through it
+    system = system_real_roots()
+    argv, pairs = list(argv), []
+    end = argv.index("--") if "--" in argv else len(argv)
+    for i in range(end - 2):
+        source = argv[i + 1]
+        if argv[i] == "--ro-bind" and not any(Path(source).is_relative_to(r) for r in system):
+            staged = stage / str(len(pairs))
+            staged.mkdir(mode=0o755)
+            pairs.append(f"{staged}={source}")
+            argv[i + 1] = str(staged)
+    return [sys.executable, "-I", "-S", str(LAUNCHER), str(SANDBOX_UID), *pairs, "--", *argv], stage
 
 
 class BubblewrapBackend:
@@ -58,11 +105,13 @@ class BubblewrapBackend:
     name = "bubblewrap"
     warning: str | None = None
 
-    def __init__(self, cache_root: Path):
+    def __init__(self, cache_root: Path, python: str | None = None):
         reason = probe()
         if reason:
             raise SandboxUnavailable(reason)
         self.cache_root = Path(cache_root)
+        if python:
+            interpreter_view(python, [self.cache_root])  # a task's refused interpreter: an error now, not per run
 
     def argv(self, python: str, limits: Limits) -> list[str]:
         home = Path(os.path.expanduser("~")).resolve()
@@ -70,10 +119,11 @@ class BubblewrapBackend:
         hidden = [home] if home not in (Path("/"), Path("/tmp"), Path("/dev/shm")) else []
         # What the runner needs may lie in a hidden folder (a checkout or the tree cache in /tmp,
         # a pyenv Python in $HOME, a task's venv in /opt): exactly those are bound back, read-only.
-        links = interpreter_view(python)[1]
+        links = interpreter_view(python, [self.cache_root])[1]
         mounts = bind_args(runner_paths(python, [self.cache_root / "trees"]), hidden, links)
-        return [*_isolation_args(limits.tmpfs_mb, mounts),
-                "--hostname", "prism-sandbox", "--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp",
+        env = runner_environment("/tmp", "/tmp", (str(Path(resolve_python(python)).parent),))
+        return [*_isolation_args(limits, mounts), "--hostname", "prism-sandbox",
+                *[arg for key, value in env.items() for arg in ("--setenv", key, value)],
                 "--chdir", "/tmp", "--", resolve_python(python), str(AGENT), "--scratch", "/tmp/prism",
                 # /tmp and /dev/shm are this runner's own tmpfs: it may clear them between programs.
                 "--private-tmp", "1"]
@@ -81,9 +131,9 @@ class BubblewrapBackend:
     def spawn(self, python: str, limits: Limits) -> RunnerProcess:
         # The trees folder must exist now to be bound: one made later would not appear inside.
         (self.cache_root / "trees").mkdir(mode=0o755, parents=True, exist_ok=True)
+        argv, stage = _unprivileged(self.argv(python, limits))
         cgroup = Cgroup.create(memory_bytes=(limits.memory_mb * 2 + 512) << 20, pids_max=limits.pids_max)
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_ADDOPTS", "PYTHONPATH"))}
-        return popen_runner(self.argv(python, limits), cgroup, env=env)
+        return popen_runner(argv, cgroup, [stage] if stage else None, env=runner_environment("/tmp", "/tmp"))
 
     def close(self) -> None:
         pass

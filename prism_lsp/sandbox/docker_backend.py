@@ -36,7 +36,7 @@ import threading
 import uuid
 from pathlib import Path
 
-from prism_lsp.sandbox.base import AGENT, Limits, RunnerProcess, SandboxUnavailable, popen_runner
+from prism_lsp.sandbox.base import AGENT, Limits, RunnerProcess, SandboxUnavailable, popen_runner, runner_environment
 from prism_lsp.sandbox.docker_image import build_image, connect, default_image, require_image
 from prism_lsp.sandbox.docker_kill import SCRIPT as KILL_SCRIPT
 
@@ -201,13 +201,18 @@ class DockerBackend:
         cpus = os.cpu_count() or 1
         # Shared by every runner of the task: room for one program per core at its own limit.
         memory_mb = (limits.memory_mb + 256) * cpus + 512
+        tmp_mb, shm_mb = limits.tmpfs_sizes()
+        environment = runner_environment("/tmp", "/tmp")
+        del environment["PATH"]
         kwargs = dict(
             image=self.image, entrypoint=["/bin/sh", "-c", _KEEPALIVE], command=None, detach=True, init=True,
             network_mode="none", mem_limit=f"{memory_mb}m", memswap_limit=f"{memory_mb}m",
             pids_limit=limits.pids_max * cpus + 64, cpu_shares=512, cap_drop=["ALL"], cap_add=["KILL"],
             security_opt=["no-new-privileges"], read_only=read_only, working_dir="/tmp",
-            tmpfs={"/tmp": f"rw,nosuid,nodev,size={limits.tmpfs_mb}m,mode=1777"},
-            environment={"HOME": "/tmp", "TMPDIR": "/tmp", "PYTHONDONTWRITEBYTECODE": "1"},
+            # One tmpfs budget for the container, as in bubblewrap: /tmp and /dev/shm share it.
+            tmpfs={"/tmp": f"rw,nosuid,nodev,size={tmp_mb}m,mode=1777"}, shm_size=f"{shm_mb}m",
+            # The image's PATH is kept: its interpreter may live anywhere (/opt/conda/bin...).
+            environment=environment,
             volumes={str(self.cache_root / "trees"): {"bind": TREES_DIR, "mode": "ro"},
                      str(AGENT.parent): {"bind": RUNNER_DIR, "mode": "ro"}},
             labels={OWNER_LABEL: str(os.getpid()), HOST_LABEL: socket.gethostname(), "prism.image": self.image},
@@ -287,8 +292,9 @@ class DockerBackend:
                 # /tmp and /dev/shm are the container's, never the host's: the runner may clear
                 # what each program left there (its own uid's files only, so never a sibling's).
                 "--private-tmp", "1"]
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_ADDOPTS", "PYTHONPATH"))}
-        return DockerRunner(popen_runner(argv, None, env=env), container.id, uid, py, self._missing_tool)
+        # `docker exec` passes none of the client's environment into the container (the runner
+        # gets the container's, from `runner_environment`); the client keeps DOCKER_HOST & co.
+        return DockerRunner(popen_runner(argv, None), container.id, uid, py, self._missing_tool)
 
     def _missing_tool(self, container: str, python: str) -> str | None:
         """`missing_tool` for this backend's image, cached: an image's tools do not change."""

@@ -12,8 +12,11 @@ Callers may rely on:
   as links), never anything else of the host;
 - `resolve_python(python)`: the absolute path to start (a bare name looked up in the host's PATH,
   whose folders the sandbox may not show), or `python` unchanged when it is not found;
-- `interpreter_view(python)`: the folders and links that interpreter needs (no other host file);
-- `runner_paths(python, extra)`: real, existing, absolute host paths, never `/`;
+- `interpreter_view(python, keep_out)`: the folders and links that interpreter needs (no other host
+  file); for an interpreter other than Prism's own (a task's `python`, untrusted) every folder
+  passes `interpreter_rule` or `InterpreterRefused` is raised;
+- `runner_paths(python, extra)`: real, existing, absolute host paths, never `/`, never one holding
+  `extra` for a task's interpreter;
 - `bind_args(paths, hidden, links)`: read-only binds and links for what is not already shown,
   emitted after the tmpfs of any hidden folder they lie under, so it stays hidden but for them.
 """
@@ -27,6 +30,7 @@ import sys
 from pathlib import Path
 
 from prism_lsp.sandbox.base import AGENT
+from prism_lsp.sandbox.interpreter_rule import check_folder, installation
 
 # /etc holds no sockets on a normal system, and Python reads it (locale, time zone, certificates).
 # The Nix and Guix stores are where the interpreter and its libraries live on those systems; their
@@ -38,7 +42,7 @@ def _shown(path: str) -> bool:
     return os.path.lexists(path) and (os.path.islink(path) or os.path.isdir(path))
 
 
-def _system_real_roots() -> list[Path]:
+def system_real_roots() -> list[Path]:
     return [Path(os.path.realpath(d)) for d in SYSTEM_DIRS if _shown(d)]
 
 
@@ -79,15 +83,35 @@ def resolve_python(python: str) -> str:
     return str(_real_dir(Path(os.path.abspath(found)))) if found else python
 
 
-def interpreter_view(python: str) -> tuple[list[Path], list[tuple[str, Path]]]:
+def trusted(python: str) -> bool:
+    """Whether `python` is the interpreter Prism runs on (chosen by whoever started Prism)."""
+    # The path as started, not the binary it links to: a venv linking to the same binary is another
+    # interpreter (its own site-packages, its own pyvenv.cfg).
+    return resolve_python(python) == resolve_python(sys.executable)
+
+
+def interpreter_view(python: str, keep_out: list[Path] = ()) -> tuple[list[Path], list[tuple[str, Path]]]:
     """What an interpreter needs shown: (folders, links). Folders: every venv on the way to the
     binary, the `home` its pyvenv.cfg names (a venv made with --copies) and the real binary's
     prefix. Links: (target, where) for each other link on the way (~/bin/python -> /usr/bin/python3),
     recreated as a link rather than showing the folder it sits in.
 
     Read from the file system only: the interpreter is never run on the host to ask it.
+    Any interpreter but Prism's own is a task's: its folders must pass `interpreter_rule`
+    (and not hold `keep_out`), or `InterpreterRefused` says which and why.
     """
+    view = _view(python)
+    if not trusted(python):
+        for folder in view[0]:
+            real = Path(os.path.realpath(folder))
+            if not any(real.is_relative_to(r) for r in system_real_roots()):
+                check_folder(real, python, [Path(os.path.realpath(p)) for p in keep_out])
+    return view
+
+
+def _view(python: str) -> tuple[list[Path], list[tuple[str, Path]]]:
     exe = Path(resolve_python(python))
+    prefix = _prefix if trusted(python) else (lambda binary: installation(binary, python))
     folders: list[Path] = []
     links: list[tuple[str, Path]] = []
     if not exe.is_absolute() or not exe.exists():
@@ -99,9 +123,9 @@ def interpreter_view(python: str) -> tuple[list[Path], list[tuple[str, Path]]]:
             for line in cfg.read_text(errors="replace").splitlines():
                 key, _, value = line.partition("=")
                 if key.strip() == "home" and value.strip():
-                    folders.append(_prefix(Path(value.strip()) / "python"))
+                    folders.append(prefix(Path(value.strip()) / "python"))
         if not exe.is_symlink():
-            folders.append(_prefix(exe))
+            folders.append(prefix(exe))
             break
         target = os.readlink(exe)
         if not cfg.is_file():
@@ -113,7 +137,7 @@ def interpreter_view(python: str) -> tuple[list[Path], list[tuple[str, Path]]]:
 def runner_paths(python: str, extra: list[Path]) -> list[Path]:
     """Host paths a runner started with `python` needs: that interpreter's, ours (whose pytest a
     task's venv may reuse), our site-packages, the runner folder, and `extra` (the tree cache)."""
-    paths = {*interpreter_view(python)[0], *interpreter_view(sys.executable)[0], Path(sys.prefix),
+    paths = {*interpreter_view(python, extra)[0], *interpreter_view(sys.executable)[0], Path(sys.prefix),
              Path(sys.base_prefix), Path(sys.exec_prefix), AGENT.parent,
              *[Path(p) for p in site.getsitepackages()], *extra}
     user_site = site.getusersitepackages()
@@ -127,7 +151,7 @@ def bind_args(paths: list[Path], hidden: list[Path], links: list[tuple[str, Path
     """Read-only binds for `paths` and the `(target, where)` links not shown by `system_args`, and an
     empty read-only tmpfs over each `hidden` folder (which must not already be mounted), ordered
     so parents are mounted before what lies inside them."""
-    system = _system_real_roots()
+    system = system_real_roots()
     mounts = [(h, "tmpfs", "") for h in hidden]
     mounts += [(p, "bind", "") for p in paths if not any(p.is_relative_to(r) for r in system)]
     mounts += [(where, "link", target) for target, where in links
@@ -141,7 +165,7 @@ def bind_args(paths: list[Path], hidden: list[Path], links: list[tuple[str, Path
         if kind != "tmpfs" and above and above[-1][1] == "bind":
             continue
         if kind == "tmpfs":
-            args += ["--tmpfs", str(path)]
+            args += ["--size", str(1 << 20), "--tmpfs", str(path)]  # holds only mount points
         elif kind == "bind":
             args += ["--ro-bind", str(path), str(path)]
         else:

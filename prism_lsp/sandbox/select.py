@@ -22,7 +22,8 @@ def _environment(image: str | None, dockerfile: Path | None) -> str:
     return f"Docker image {image!r}" if image else f"Dockerfile {dockerfile}"
 
 
-def _bubblewrap(cache_root: Path, image: str | None, dockerfile: Path | None, why: str | None) -> Backend:
+def _bubblewrap(cache_root: Path, image: str | None, dockerfile: Path | None, why: str | None,
+               python: str | None = None) -> Backend:
     """Bubblewrap on the host's Python; warned about in the report when the task brought an image.
 
     A task's image or Dockerfile is part of the task: verdicts computed on the host
@@ -31,7 +32,7 @@ def _bubblewrap(cache_root: Path, image: str | None, dockerfile: Path | None, wh
     """
     from prism_lsp.sandbox.bubblewrap import BubblewrapBackend
 
-    backend = BubblewrapBackend(cache_root)
+    backend = BubblewrapBackend(cache_root, python)
     if image or dockerfile:
         because = f" because Docker is unavailable ({why})" if why else ""
         backend.warning = (f"the task brings its own environment ({_environment(image, dockerfile)}) but ran in "
@@ -40,8 +41,12 @@ def _bubblewrap(cache_root: Path, image: str | None, dockerfile: Path | None, wh
 
 
 def resolve_backend(name: str, cache_root: Path, *, image: str | None = None,
-                    dockerfile: Path | None = None) -> Backend:
+                    dockerfile: Path | None = None, python: str | None = None, python_source: str = "") -> Backend:
     """The backend for `name`; raises `SandboxUnavailable` with how to get one.
+
+    `python` is the task's own interpreter (untrusted): a backend that would show host
+    folders for it checks them now (`InterpreterRefused`, its message led by `python_source`,
+    e.g. the manifest's path), and `auto` never goes around such a refusal to another backend.
 
     `auto` prefers Docker when the task brings its own image or Dockerfile,
     otherwise bubblewrap, then Docker; it never falls back to `none`.
@@ -55,6 +60,17 @@ def resolve_backend(name: str, cache_root: Path, *, image: str | None = None,
     should still be able to check suites for them, as long as the report says so.
     """
     from prism_lsp.sandbox.docker_image import ImageUnavailable
+    from prism_lsp.sandbox.interpreter_rule import InterpreterRefused
+
+    try:
+        return _resolve(name, cache_root, image, dockerfile, python)
+    except InterpreterRefused as exc:
+        raise InterpreterRefused(f"{python_source or 'task.python'}: {exc}") from None
+
+
+def _resolve(name: str, cache_root: Path, image: str | None, dockerfile: Path | None, python: str | None) -> Backend:
+    from prism_lsp.sandbox.docker_image import ImageUnavailable
+    from prism_lsp.sandbox.interpreter_rule import InterpreterRefused
 
     if name not in NAMES:
         raise SandboxUnavailable(f"unknown sandbox {name!r}; expected one of {', '.join(NAMES)}")
@@ -63,7 +79,7 @@ def resolve_backend(name: str, cache_root: Path, *, image: str | None = None,
 
         return UnsandboxedBackend()
     if name == "bubblewrap":
-        return _bubblewrap(cache_root, image, dockerfile, None)
+        return _bubblewrap(cache_root, image, dockerfile, None, python)
     if name == "docker":
         return _docker(cache_root, image, dockerfile)
     reasons = []
@@ -72,10 +88,10 @@ def resolve_backend(name: str, cache_root: Path, *, image: str | None = None,
     for candidate in order:
         try:
             if candidate == "bubblewrap":
-                return _bubblewrap(cache_root, image, dockerfile, reasons[-1] if reasons else None)
+                return _bubblewrap(cache_root, image, dockerfile, reasons[-1] if reasons else None, python)
             return _docker(cache_root, image, dockerfile)
-        except ImageUnavailable:
-            raise  # the task's environment is broken: report it, never run the task elsewhere
+        except (ImageUnavailable, InterpreterRefused):
+            raise  # the task's environment is broken or hostile: report it, never run the task elsewhere
         except SandboxUnavailable as exc:
             reasons.append(f"{candidate}: {exc}")
     raise SandboxUnavailable(

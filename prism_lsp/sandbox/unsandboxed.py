@@ -10,7 +10,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from prism_lsp.sandbox.base import AGENT, Limits, RunnerProcess, popen_runner
+from prism_lsp.sandbox.base import AGENT, Limits, RunnerProcess, popen_runner, runner_environment
 from prism_lsp.sandbox.cgroup import Cgroup
 
 WARNING = ("sandbox 'none': candidate code runs unisolated on this machine, with your user's rights "
@@ -24,7 +24,9 @@ class UnsandboxedBackend:
     def spawn(self, python: str, limits: Limits) -> RunnerProcess:
         scratch = Path(tempfile.mkdtemp(prefix="prism-scratch-"))
         cgroup = Cgroup.create(memory_bytes=(limits.memory_mb * 2 + 512) << 20, pids_max=limits.pids_max)
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_ADDOPTS", "PYTHONPATH"))}
+        # The same allowlisted environment as in a sandbox: not a protection here (the host's
+        # files are open), but the same runs, hash seed included.
+        env = runner_environment(str(scratch), str(scratch), (os.path.dirname(os.path.abspath(python)),))
         return popen_runner([python, str(AGENT), "--scratch", str(scratch)], cgroup, [scratch], env=env)
 
     def close(self) -> None:

@@ -170,3 +170,65 @@ def test_a_task_python_outside_the_allowlist_still_runs(tmp_path, engine):
     body = "    import sys\n    raise AssertionError('PREFIX ' + sys.prefix)\n"
     message = reported(run_candidate(tmp_path, engine, body, extra_task=f'python = "{python}"\n'))
     assert f"PREFIX {env}" in message, message
+
+
+def fake_venv(where: Path, home: str) -> Path:
+    """A working venv (pytest from our packages) whose bin/python links to this interpreter's binary
+    and whose pyvenv.cfg names `home`."""
+    import site
+
+    (where / "bin").mkdir(parents=True)
+    packages = where / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / "site-packages"
+    packages.mkdir(parents=True)
+    (packages / "prism_test.pth").write_text(site.getsitepackages()[0] + "\n")
+    (where / "bin" / "python").symlink_to(os.path.realpath(sys.executable))
+    (where / "pyvenv.cfg").write_text(f"home = {home}\ninclude-system-site-packages = false\n")
+    return where / "bin" / "python"
+
+
+def run_cli(tmp_path, python: Path, capsys) -> tuple[int, str, str]:
+    from prism_lsp.cli import prism_main
+
+    root = write_task(
+        tmp_path / "task", extra_task=f'timeout_s = 10\npython = "{python}"\n',
+        initial={"solution.py": "def f():\n    return 1\n"},
+        candidates=[
+            {"id": "reference", "reference": True, "files": {"solution.py": "def f():\n    return 2\n"}},
+            {"id": "probe", "label": "invalid",
+             "files": {"solution.py": "import os\n\ndef f():\n    raise AssertionError(str(os.path.exists('/run/docker.sock')))\n"}},
+        ])
+    (root / "tests").mkdir()
+    (root / "tests" / "test_f.py").write_text(SUITE.text)
+    code = prism_main(["run", str(root), str(root / "tests" / "test_f.py"), "--json", "--sandbox", "bubblewrap"])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_a_task_venv_whose_home_is_run_is_refused_naming_the_manifest_key(tmp_path, capsys):
+    """`home = /run` in a task venv's pyvenv.cfg once put /run (the Docker socket) inside the sandbox."""
+    code, out, err = run_cli(tmp_path, fake_venv(tmp_path / "venv", "/run"), capsys)
+    assert code == 2 and out == "", (code, out, err)
+    assert "prism.toml: task.python:" in err and "/run" in err and "Traceback" not in err, err
+
+
+def test_a_task_interpreter_whose_installation_holds_a_socket_is_refused(tmp_path, capsys):
+    """A prefix that looks like a Python installation but holds a socket (host state) is not shown."""
+    prefix = tmp_path / "prefix"
+    (prefix / "lib" / "python3.11").mkdir(parents=True)
+    python = fake_venv(tmp_path / "venv", str(prefix / "bin"))
+    (prefix / "bin").mkdir()
+    (prefix / "bin" / "python").symlink_to(os.path.realpath(sys.executable))
+    listener = UnixListener(Path(tempfile.mkdtemp(prefix="s", dir=prefix)) / "s")
+    try:
+        code, out, err = run_cli(tmp_path, python, capsys)
+    finally:
+        listener.close()
+    assert listener.received == []
+    assert code == 2 and "task.python" in err and "socket" in err, (code, err)
+
+
+@pytest.mark.parametrize("home", ["/", "/tmp", "/var", "/proc/self", "~"])
+def test_a_task_venv_naming_host_state_as_home_is_refused(tmp_path, capsys, home):
+    home = os.path.expanduser(home)
+    code, out, err = run_cli(tmp_path, fake_venv(tmp_path / "venv", home), capsys)
+    assert code == 2 and "task.python" in err, (home, code, out, err)
