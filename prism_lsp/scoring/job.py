@@ -28,11 +28,12 @@ from prism_lsp.materialize import MaterializeError
 from prism_lsp.materialize.digest import tree_digest
 from prism_lsp.model.manifest import ManifestError
 from prism_lsp.sandbox import SandboxUnavailable
+from prism_lsp.sandbox.base import runner_environment
 from prism_lsp.scoring.pairs import Pair
 from prism_lsp.tasks import load_task
 
-# What every sandbox backend sets in its runners' environment (see prism_lsp/sandbox).
-HASH_SEED = "0"
+# The seed every sandbox backend gives its runners, read from the one place that sets it.
+HASH_SEED = runner_environment("/", "/")["PYTHONHASHSEED"]
 # pytest's explanations print objects as `<built-in method endswith of str object at 0x7f19…>`:
 # the address changes with every process (ASLR), the rest of the message does not.
 _ADDRESS = re.compile(r"\bat 0x[0-9a-fA-F]{4,}")

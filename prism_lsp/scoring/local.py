@@ -29,8 +29,8 @@ class LocalEngine:
         self._cancel = threading.Event()
         self._executor: ThreadPoolExecutor | None = None
 
-    def run(self, jobs: Iterable[Job]) -> Iterator[tuple[Job, dict, float]]:
-        """(job, record, milliseconds) for every job, in the order they finish."""
+    def run(self, jobs: Iterable[Job]) -> Iterator[tuple[Job, dict, float, str]]:
+        """(job, record, milliseconds, where it ran) for every job, in the order they finish."""
         self._executor = ThreadPoolExecutor(self.pairs_at_once, thread_name_prefix="prism-score")
         queue = list(jobs)
         running: dict[Future, Job] = {}
@@ -43,7 +43,7 @@ class LocalEngine:
             for future in sorted(done, key=lambda f: running[f].pair.index):
                 job = running.pop(future)
                 record, ms = future.result()
-                yield job, record, ms
+                yield job, record, ms, "local"
 
     def close(self) -> None:
         self._cancel.set()

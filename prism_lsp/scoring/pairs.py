@@ -2,7 +2,9 @@
 
 A spec is one of:
 - `TASK:SUITE` (a task folder and a suite file);
-- a folder of task folders (or one task folder), with `suite_name`: the suite path inside each;
+- a folder of task folders (or one task folder), with `suite_name`: the suite path inside each
+  (a glob such as `tests/test_*.py` names every matching file: imported HumanEval tasks name
+  their suite after the problem's function);
 - a suite file alone (its task is the nearest `prism.toml` above it);
 - a pairs file (any other file): `TASK:SUITE` per line, `#` comments and blank lines skipped,
   relative paths taken from the file's folder.
@@ -54,7 +56,10 @@ def _from_folder(folder: Path, suite_name: str | None) -> list[tuple[Path, Path]
     else:
         # A folder holding something that is not a task is still listed: scoring it says why.
         tasks = sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
-    return [(t, t / suite_name) for t in tasks]
+    if not any(ch in suite_name for ch in "*?["):
+        return [(t, t / suite_name) for t in tasks]
+    # A task where the glob matches nothing is still a pair: it becomes an error row naming the pattern.
+    return [(t, s) for t in tasks for s in (sorted(t.glob(suite_name)) or [t / suite_name])]
 
 
 def discover_pairs(specs: list[str], suite_name: str | None = None) -> list[Pair]:

@@ -32,9 +32,11 @@ class NodeScorer:
     def __init__(self, cache_dir: str | None, workers: int | None, options: JobOptions):
         self.session = open_session(cache_dir, workers)
         self.options = options
+        self.node = ray.get_runtime_context().get_node_id()
 
-    def score(self, job: Job) -> tuple[dict, float]:
-        return run_job(self.session, job, self.options)
+    def score(self, job: Job) -> tuple[dict, float, str]:
+        record, ms = run_job(self.session, job, self.options)
+        return record, ms, f"ray node {self.node}"
 
     def close(self) -> None:
         self.session.close()
@@ -65,8 +67,8 @@ class RayEngine:
             self.actors.append(NodeScorer.options(scheduling_strategy=strategy, max_concurrency=2 * node_workers)
                                .remote(str(cache_dir) if cache_dir else None, node_workers, options))
 
-    def run(self, jobs: Iterable[Job]) -> Iterator[tuple[Job, dict, float]]:
-        """(job, record, milliseconds) for every job, in the order they finish."""
+    def run(self, jobs: Iterable[Job]) -> Iterator[tuple[Job, dict, float, str]]:
+        """(job, record, milliseconds, where it ran) for every job, in the order they finish."""
         pending = {}
         for job in jobs:
             actor = self.actors[_route(job.task_id, len(self.actors))]
@@ -74,8 +76,8 @@ class RayEngine:
         while pending:
             done, _ = ray.wait(list(pending), num_returns=1)
             for ref in done:
-                record, ms = ray.get(ref)
-                yield pending.pop(ref), record, ms
+                record, ms, node = ray.get(ref)
+                yield pending.pop(ref), record, ms, node
 
     def close(self) -> None:
         try:

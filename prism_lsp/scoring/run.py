@@ -85,9 +85,9 @@ def score(pairs: list[Pair], options: ScoreOptions, progress: Progress | None = 
         progress(done, len(pairs), errors)
     if todo:
         with _engine(options) as engine:
-            for job, record, ms in engine.run(todo):
+            for job, record, ms, where in engine.run(todo):
                 if store:
-                    store.save(job, record, ms, engine.name)
+                    store.save(job, record, ms, where)
                 records[job.pair.index] = record
                 run.scored += 1
                 done += 1

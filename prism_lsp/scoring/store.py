@@ -1,7 +1,7 @@
 """The resumable store: one JSON report per (task, suite digest) under `--out DIR`.
 
     DIR/pairs/<task id>/<suite digest>.json   the pair's record (what `job.run_job` returned)
-    DIR/journal.jsonl                         one line per pair scored: key, engine, milliseconds
+    DIR/journal.jsonl                         one line per pair scored: key, where it ran, milliseconds
 
 A report is written to a temporary file and renamed into place, so a run killed at any
 moment leaves whole reports or none; a rerun reuses every report that is still valid
@@ -47,7 +47,7 @@ class ResultStore:
                  and record.get("options") == asdict(options))
         return record if valid else None
 
-    def save(self, job: Job, record: dict, elapsed_ms: float, engine: str) -> None:
+    def save(self, job: Job, record: dict, elapsed_ms: float, where: str) -> None:
         """Write the record (atomically), then note it in the journal; error rows are skipped."""
         if record.get("status") != "ok":
             return
@@ -64,7 +64,7 @@ class ResultStore:
             Path(tmp).unlink(missing_ok=True)
             raise
         line = {"task": job.task_id, "suite": job.suite_rel, "suite_digest": job.suite_digest,
-                "engine": engine, "ms": round(elapsed_ms, 1), "at": round(time.time(), 3)}
+                "where": where, "ms": round(elapsed_ms, 1), "at": round(time.time(), 3)}
         with open(self.journal, "a", encoding="utf-8") as fh:
             fh.write(json.dumps(line) + "\n")
 
