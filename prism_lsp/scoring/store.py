@@ -56,7 +56,7 @@ class ResultStore:
         fd, tmp = tempfile.mkstemp(prefix=".partial-", suffix=".json", dir=target.parent)
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump(record, fh, indent=1, sort_keys=True)
+                json.dump(record, fh, indent=1)  # key order kept: a reused record prints as a fresh one
                 fh.flush()
                 os.fsync(fh.fileno())
             os.replace(tmp, target)
