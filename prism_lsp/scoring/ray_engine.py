@@ -56,7 +56,8 @@ class RayEngine:
                  address: str | None = None):
         self._started = not ray.is_initialized()
         if self._started:
-            ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False,
+            # "local", not None: None would join whatever cluster /tmp/ray last recorded, even a dead one.
+            ray.init(address=address or "local", logging_level=logging.WARNING, log_to_driver=False,
                      include_dashboard=False, configure_logging=True)
         nodes = sorted((n for n in ray.nodes() if n.get("Alive")), key=lambda n: n["NodeID"])
         self.actors = []
