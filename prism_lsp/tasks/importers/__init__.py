@@ -68,7 +68,7 @@ def import_all(fmt: str, src: Path, dest: Path, **options) -> tuple[list[Task], 
     if fmt not in MANY:
         raise TaskImportError(src, "--all", f"{fmt} reads one task from a folder; --all is for "
                                             f"{', '.join(MANY)} files holding many")
-    if options.get("instance"):
+    if options.pop("instance", None):
         raise TaskImportError(src, "--all", "--all imports every task; leave --instance out")
     key = MANY[fmt]
     ids = [row.get(key) for _, row in read_rows(Path(src))]

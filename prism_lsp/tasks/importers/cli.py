@@ -38,7 +38,8 @@ def _path(value: str | None) -> Path | None:
 
 
 def _import_all(args: argparse.Namespace, out, err) -> int:
-    tasks, errors = import_all(args.format, Path(args.src), Path(args.dest), patch_set=_path(args.patch_set),
+    tasks, errors = import_all(args.format, Path(args.src), Path(args.dest), instance=args.instance,
+                               patch_set=_path(args.patch_set),
                                repo_path=_path(args.repo_path), candidates=_path(args.candidates), suite=args.suite,
                                test_command=args.test_command, use_docker=not args.no_docker, image=args.image)
     for exc in errors:
