@@ -132,3 +132,18 @@ def test_store_reuses_only_reports_valid_for_the_same_task_suite_and_options(tmp
     assert store.load(job, options) is None
     store.save(job, ERROR, 1.0, "local")  # error rows are not stored
     assert [j["where"] for j in store.journal_lines()] == ["local"]
+
+
+def test_engine_ray_without_ray_installed_is_a_usage_error(tmp_path):
+    """Ray is an optional extra: without it, `--engine ray` says how to install it (exit 2), nothing else runs."""
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.modules['ray'] = None  # as if the extra were not installed\n"
+            "from prism_lsp.cli import prism_main; prism_main()")
+    proc = subprocess.run([sys.executable, "-c", code, "score", f"{TASK}:{TASK}/suites/test_strong.py",
+                           "--engine", "ray", "--cache-dir", str(tmp_path / "cache")],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("error: --engine ray needs Ray") and "pip install -e '.[ray]'" in proc.stderr
+    assert "Traceback" not in proc.stderr
