@@ -255,9 +255,12 @@ def _add_panel_parser(sub, common) -> None:
 
 def cmd_score(args: argparse.Namespace, out: Console, err: Console) -> int:
     from prism_lsp.console.score import score_suites
+    from prism_lsp.scoring.run import RayMissing
 
-    return score_suites(args.pairs, args.suite_name, out, err, sandbox=args.sandbox,
-                        cache_dir=usable_cache_dir(args.cache_dir), as_json=args.json)
+    try:
+        return score_suites(args, out, err, usable_cache_dir(args.cache_dir))
+    except RayMissing as exc:
+        raise UsageError(str(exc)) from None
 
 
 def cmd_doctor(args: argparse.Namespace, out: Console, err: Console) -> int:
@@ -301,10 +304,22 @@ def build_parser() -> argparse.ArgumentParser:
     common(check)
     check.set_defaults(func=cmd_check)
 
-    score = sub.add_parser("score", help="score many suites: TASK:SUITE pairs, or task folders with --suite-name")
-    score.add_argument("pairs", nargs="+")
+    score = sub.add_parser("score", help="score many suites: TASK:SUITE pairs, a pairs file, or task folders "
+                                          "with --suite-name; locally or on a Ray cluster, resumable")
+    score.add_argument("pairs", nargs="+", help="TASK:SUITE, a suite file, a pairs file (TASK:SUITE per line), "
+                                                "or a folder of task folders (with --suite-name)")
     score.add_argument("--suite-name", help="with task folders: the suite path inside each task")
     score.add_argument("--sandbox", choices=SANDBOXES)
+    score.add_argument("--timeout", type=seconds, help="seconds per program run, > 0 (overrides the manifests)")
+    score.add_argument("--workers", type=positive_int, help="programs run at once per machine (default: its cores)")
+    score.add_argument("--engine", choices=("local", "ray"), default="local",
+                       help="where pairs run: this machine (default) or a Ray cluster (pip install -e '.[ray]')")
+    score.add_argument("--ray-address", help="with --engine ray: the cluster to join (default: start a local Ray)")
+    score.add_argument("--out", help="folder of per-pair JSON reports; a rerun skips the pairs already there")
+    score.add_argument("--force", action="store_true", help="with --out: score every pair again")
+    score.add_argument("--junit", help="write JUnit XML here (one testsuite per pair, one testcase per program)")
+    score.add_argument("--sarif", help="write the findings as SARIF 2.1.0 here")
+    score.add_argument("--html", help="write one self-contained HTML page here (rates, kill matrices, findings)")
     common(score)
     score.set_defaults(func=cmd_score)
 

@@ -73,19 +73,3 @@ def _findings_and_metrics(report: PanelReport, console: Console) -> None:
     console.print(f"detects baseline {mark(m.detects_baseline)} · RAR {mark(m.rar)} · [bold]JSF[/] {mark(m.jsf)} · "
                   f"valid acceptance {_pct(m.valid_acceptance)} · invalid rejection {_pct(m.invalid_rejection)} · "
                   f"H {h} · {report.timing_ms['total']:.0f} ms")
-
-
-def render_score(rows: list[dict], summary: dict, console: Console) -> None:
-    table = Table(header_style="bold")
-    for col in ("task", "suite", "detects", "RAR", "JSF", "valid acc.", "invalid rej.", "H"):
-        table.add_column(col)
-    for r in rows:
-        m = r["metrics"]
-        table.add_row(Text(r["task"]), Text(r["suite"]), str(m["detects_baseline"]), str(m["rar"]), str(m["jsf"]),
-                      _pct(m["valid_acceptance"]), _pct(m["invalid_rejection"]),
-                      "n/a" if m["h"] is None else f"{m['h']:.4f}")
-    console.print(table)
-    fmt = lambda v: "n/a" if v is None else f"{v:.2f}%"  # noqa: E731
-    console.print(f"{summary['tasks']} suites · detects {fmt(summary['detects_baseline'])} · RAR {fmt(summary['rar'])}"
-                  f" · JSF {fmt(summary['jsf'])} · valid acceptance {fmt(summary['valid_acceptance'])}"
-                  f" · invalid rejection {fmt(summary['invalid_rejection'])} · H {fmt(summary['h'])}")
