@@ -1,4 +1,4 @@
-"""The fixtures' 28 (task, suite) pairs, and one reference `prism score` run of them that other tests compare to."""
+"""Every fixture (task, suite) pair (the seven tasks' 28 and top-tags' 2), and one reference `prism score` run of them that other tests compare to."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from tests.conftest import FIXTURES, ROOT
 
 TASKS = sorted(p.parent for p in FIXTURES.glob("*/prism.toml"))
 PAIRS = [(task, suite) for task in TASKS for suite in sorted((task / "suites").glob("test_*.py"))]
+N_PAIRS = len(PAIRS)
 
 
 def write_pairs(path: Path, pairs=PAIRS) -> Path:
@@ -38,8 +39,8 @@ def score_cache(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def reference(tmp_path_factory, score_cache):
-    """One local run of all 28 pairs with every report; (folder, parsed --json output, stored reports)."""
-    assert len(PAIRS) == 28
+    """One local run of every pair with every report; (folder, parsed --json output, stored reports)."""
+    assert N_PAIRS == 30  # 7 tasks x 4 suites, and top-tags' strong and weak suites
     folder = tmp_path_factory.mktemp("score-ref")
     pairs = write_pairs(folder / "pairs.txt")
     proc = prism("score", str(pairs), "--json", "--out", str(folder / "out"), "--cache-dir", str(score_cache),

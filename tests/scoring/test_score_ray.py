@@ -17,7 +17,7 @@ import pytest
 from prism_lsp.scoring import ScoreOptions, discover_pairs, score
 from prism_lsp.scoring.aggregate import summary_json
 from prism_lsp.scoring.job import HASH_SEED
-from tests.scoring.conftest import pair_files, prism
+from tests.scoring.conftest import N_PAIRS, pair_files, prism
 
 if os.environ.get("CI"):
     import ray  # CI installs the extra (scripts/setup.sh --test): missing there is a failure, not a skip
@@ -34,7 +34,7 @@ def test_local_ray_gives_the_local_engines_json(reference, score_cache, tmp_path
                     ScoreOptions(engine="ray", out=tmp_path / "out", cache_dir=score_cache))
     finally:
         ray.shutdown()
-    assert run.scored == 28 and run.reused == 0
+    assert run.scored == N_PAIRS and run.reused == 0
     assert {j["where"] for j in run.journal} == {f"ray node {n}" for n in {j["where"][9:] for j in run.journal}}
     printed = json.dumps(summary_json(run.records, HASH_SEED), indent=2) + "\n"  # what --json prints
     assert printed == (folder / "stdout.json").read_text()
@@ -113,7 +113,7 @@ def test_two_node_cluster_gives_the_local_engines_json(reference, two_node_clust
     assert proc.stdout == (folder / "stdout.json").read_text()
     assert pair_files(out) == files
     journal = [json.loads(line) for line in (out / "journal.jsonl").read_text().splitlines()]
-    assert len(journal) == 28
+    assert len(journal) == N_PAIRS
     where = {j["where"] for j in journal}
     assert len(where) == 2 and all(w.startswith("ray node ") for w in where)  # both nodes scored pairs
     # Pairs are routed by task: every pair of a task ran on the same node, so its trees were built there once.

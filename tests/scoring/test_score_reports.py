@@ -1,4 +1,4 @@
-"""`prism score` on the fixtures' 28 pairs, locally: the rates, and every report format read by its own reader."""
+"""`prism score` on every fixture pair, locally: the rates, and every report format read by its own reader."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ import jsonschema
 import junitparser
 import pytest
 
-from tests.scoring.conftest import PAIRS, pair_files, prism, write_pairs
+from prism_lsp.tasks import load_task
+from tests.scoring.conftest import N_PAIRS, PAIRS, pair_files, prism, write_pairs
 
 SCHEMA = Path(__file__).parent / "schemas" / "sarif-2.1.0-rtm.5.json"
 PASS, FAIL = (0xC8, 0xF0, 0xC8), (0xF6, 0xC6, 0xC6)  # the matrix's cell colours (reports/html.py)
@@ -32,32 +33,32 @@ def test_rates_per_suite_and_overall(reference):
     # H of the overall row comes from the rounded rates, as DESIGN.md says.
     s = data["summary"]
     va, ir = s["valid_acceptance"], s["invalid_rejection"]
-    assert s["tasks"] == 28 and s["h"] == round(2 * va * ir / (va + ir), 2)
+    assert s["tasks"] == N_PAIRS and s["h"] == round(2 * va * ir / (va + ir), 2)
 
 
 def test_every_pair_is_stored_once_and_a_rerun_scores_nothing(reference, score_cache):
     folder, data, files = reference
-    assert len(files) == 28
+    assert len(files) == N_PAIRS
     journal = [json.loads(line) for line in (folder / "out" / "journal.jsonl").read_text().splitlines()]
-    assert len(journal) == 28 and {j["where"] for j in journal} == {"local"}
+    assert len(journal) == N_PAIRS and {j["where"] for j in journal} == {"local"}
     proc = prism("score", str(folder / "pairs.txt"), "--out", str(folder / "out"), "--cache-dir", str(score_cache))
     assert proc.returncode == 0, proc.stderr
-    assert "0 pairs scored now, 28 reused" in proc.stdout
+    assert f"0 pairs scored now, {N_PAIRS} reused" in proc.stdout
     assert "overall" in proc.stdout and "valid acc." in proc.stdout
     assert pair_files(folder / "out") == files
-    assert len((folder / "out" / "journal.jsonl").read_text().splitlines()) == 28
+    assert len((folder / "out" / "journal.jsonl").read_text().splitlines()) == N_PAIRS
 
 
 def test_junit_parses_one_suite_per_pair_one_case_per_program(reference):
     folder, _, files = reference
     xml = junitparser.JUnitXml.fromfile(str(folder / "junit.xml"))
     suites = list(xml)
-    assert len(suites) == 28
+    assert len(suites) == N_PAIRS
     records = [json.loads(t) for t in files.values()]
     wrong = sum(not c["correct"] for r in records for c in r["report"]["candidates"] if c["outcome"] != "error")
     wrong += sum(r["report"]["baseline"]["outcome"] == "pass" for r in records)
     cases = [case for suite in suites for case in suite]
-    assert len(cases) == 28 * 11
+    assert len(cases) == sum(1 + len(load_task(task).candidates) for task, _ in PAIRS)  # initial + panel
     failures = [case for case in cases if any(isinstance(r, junitparser.Failure) for r in case.result)]
     assert len(failures) == wrong > 0
     blind = next(s for s in suites if s.name == "mean-rounded:suites/test_blind.py")
@@ -113,7 +114,7 @@ def colours(png: Path) -> set[tuple[int, int, int]]:
 def test_html_renders_in_chromium_with_the_kill_matrix(reference, tmp_path):
     folder, _, _ = reference
     html = (folder / "report.html").read_text()
-    assert html.count("<table class=matrix>") == 28 and "<script" not in html and "http" not in html
+    assert html.count("<table class=matrix>") == N_PAIRS and "<script" not in html and "http" not in html
     # The check below is real: a page that logs to the console is caught.
     noisy = tmp_path / "noisy.html"
     noisy.write_text("<html><body><script>console.error('boom')</script></body></html>")
