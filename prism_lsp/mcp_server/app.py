@@ -17,8 +17,8 @@ from prism_lsp.sandbox import SandboxUnavailable
 
 INSTRUCTIONS = (
     "Prism judges a pytest suite against a task's initial (buggy) program and a hidden panel of valid and invalid "
-    "implementations. A good suite fails on the initial program (detects_baseline), accepts every valid candidate "
-    "and rejects every invalid one (jsf). `over_specification` lines rejected valid candidates: assert only what "
+    "implementations. A good suite fails on the initial program (metrics.detects_baseline), accepts every valid candidate "
+    "and rejects every invalid one (metrics.jsf). `over_specification` lines rejected valid candidates: assert only what "
     "the statement requires there. `under_assertion` entries let invalid candidates through: strengthen the check "
     "(reached=true) or add an input that reaches the bug (reached=false)."
 )

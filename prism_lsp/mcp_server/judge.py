@@ -18,7 +18,7 @@ from prism_lsp.engine.reveal import strictest
 from prism_lsp.engine.session import EngineSession, RunOptions
 from prism_lsp.engine.static import weak_assertion_findings
 from prism_lsp.engine.findings import TEACH_UNREACHED
-from prism_lsp.model.report import PanelReport, WitnessOut
+from prism_lsp.model.report import Metrics, PanelReport, WitnessOut
 from prism_lsp.model.task import Task
 from prism_lsp.tasks import load_task
 from prism_lsp.witness.report import report_with_witnesses
@@ -78,12 +78,7 @@ class SuiteJudgement(BaseModel):
     task: str
     suite: str
     reveal: Literal["full", "labels", "counts"]
-    detects_baseline: bool
-    rar: bool
-    jsf: bool
-    valid_acceptance: float | None
-    invalid_rejection: float | None
-    h: float | None
+    metrics: Metrics  # detects_baseline, rar, jsf, valid_acceptance, invalid_rejection, h (DESIGN.md)
     valid_accepted: int
     valid_total: int
     invalid_rejected: int
@@ -169,10 +164,8 @@ def judgement(report: PanelReport, reveal: str) -> SuiteJudgement:
                                         message=f.message, tests=tests, witness=f.witness))
         else:
             other.append(OtherFinding(kind=f.kind, line=f.line, end_line=f.end_line, message=f.message))
-    m = report.metrics
-    return SuiteJudgement(task=report.task, suite=report.suite, reveal=reveal, detects_baseline=m.detects_baseline,
-                          rar=m.rar, jsf=m.jsf, valid_acceptance=m.valid_acceptance,
-                          invalid_rejection=m.invalid_rejection, h=m.h, valid_accepted=va, valid_total=vt,
+    return SuiteJudgement(task=report.task, suite=report.suite, reveal=reveal, metrics=report.metrics,
+                          valid_accepted=va, valid_total=vt,
                           invalid_rejected=ir, invalid_total=it, over_specification=over, under_assertion=under,
                           other_findings=other)
 

@@ -180,9 +180,11 @@ def namespace_init(program: int, wfd: int) -> None:
     os._exit(0)  # the kernel kills whatever the program left in the namespace
 
 
-def _program(req: RunRequest, wfd: int, work: str, tree: str, suite_path: str, config: str, uid_private: bool,
-             isolate: bool, phases: dict[str, float], start: float) -> None:
-    phases["namespaces"] = round((time.perf_counter() - start) * 1000 - phases["copy"], 2)
+def enter_program(work: str, tree: str, pythonpath: list[str]) -> None:
+    """Make this process the program's, for a suite run or a probe: stdin empty, stdout and stderr
+    into the run's log, HOME and TMPDIR in the run's folder, the tree the working folder and first
+    on sys.path, preceded by the task's import roots (a `src/` layout) so the program imports this
+    tree's code, never a checkout the interpreter's venv has installed editable."""
     out_fd = os.open(os.path.join(work, "output.log"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     null_fd = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null_fd, 0)
@@ -196,10 +198,14 @@ def _program(req: RunRequest, wfd: int, work: str, tree: str, suite_path: str, c
     tempfile.tempdir = None  # forget the runner's cached one: tmp_path and friends land in this run's folder
     os.chdir(tree)
     sys.path.insert(0, tree)
-    # The task's import roots (a `src/` layout) come first, so the program imports this tree's code
-    # and never a checkout the interpreter's venv has installed editable.
-    for rel in reversed(req.pythonpath):
+    for rel in reversed(pythonpath):
         sys.path.insert(0, os.path.join(tree, rel))
+
+
+def _program(req: RunRequest, wfd: int, work: str, tree: str, suite_path: str, config: str, uid_private: bool,
+             isolate: bool, phases: dict[str, float], start: float) -> None:
+    phases["namespaces"] = round((time.perf_counter() - start) * 1000 - phases["copy"], 2)
+    enter_program(work, tree, req.pythonpath)
     set_limits(req.memory_mb, req.output_limit, req.pids_max, uid_private)
     sealing = time.perf_counter()
     isolation.seal({0, 1, 2, wfd}, caps=isolate)

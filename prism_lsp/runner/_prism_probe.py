@@ -29,13 +29,11 @@ import json
 import os
 import shutil
 import signal
-import sys
-import tempfile
 import time
 import types
 
 import _prism_isolation as isolation
-from _prism_child import RUN_DIR, namespace_init, set_limits, wait_and_leave
+from _prism_child import RUN_DIR, enter_program, namespace_init, set_limits, wait_and_leave
 from _prism_cleanup import CleanupFailed, clear_runs
 from _prism_protocol import ProbeRequest, ProbeResult
 from _prism_reaper import reap_all
@@ -116,19 +114,7 @@ def _child(req: ProbeRequest, wfd: int, settings: Settings) -> None:
         program = os.fork()
         if program != 0:
             namespace_init(program, wfd)
-    out_fd = os.open(os.path.join(work, "output.log"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    null_fd = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(null_fd, 0)
-    os.dup2(out_fd, 1)
-    os.dup2(out_fd, 2)
-    home = os.path.join(work, "home")
-    os.makedirs(home)
-    os.environ.update(HOME=home, TMPDIR=work, PYTHONHASHSEED="0")
-    tempfile.tempdir = None
-    os.chdir(tree)
-    sys.path.insert(0, tree)
-    for rel in reversed(req.pythonpath):  # the task's import roots (a `src/` layout), as for a suite run
-        sys.path.insert(0, os.path.join(tree, rel))
+    enter_program(work, tree, req.pythonpath)
     set_limits(req.memory_mb, req.output_limit, req.pids_max, settings.uid_private)
     isolation.seal({0, 1, 2, wfd}, caps=settings.namespaces)
     _calls(req, wfd)

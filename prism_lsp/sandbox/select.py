@@ -74,7 +74,6 @@ def resolve_backend(name: str, cache_root: Path, *, image: str | None = None,
     Dockerfile by default even when it only installs pytest, and a laptop without Docker
     should still be able to check suites for them, as long as the report says so.
     """
-    from prism_lsp.sandbox.docker_image import ImageUnavailable
     from prism_lsp.sandbox.interpreter_rule import InterpreterRefused
 
     try:

@@ -9,13 +9,12 @@ import subprocess
 import sys
 import textwrap
 import time
-from pathlib import Path
 
 import pytest
 
 from prism_lsp.engine.panel import Suite
 from prism_lsp.engine.pool import RunnerPool
-from prism_lsp.engine.session import EngineSession, RunOptions
+from prism_lsp.engine.session import RunOptions
 from prism_lsp.sandbox import Limits, SandboxUnavailable, resolve_backend
 from prism_lsp.sandbox import docker_image as docker_image_module
 from prism_lsp.sandbox.docker_backend import HOST_LABEL, OWNER_LABEL, DockerBackend, remove_stale

@@ -49,7 +49,7 @@ async def test_overfit_suite_at_full_names_the_line_and_keeps_signals_apart(tmp_
         assert {"run_suite", "list_tasks"} <= tools
         got = await _call(client, "run_suite", {"task": "mean-rounded", "suite_path": "suites/test_overfit.py"})
     assert got["reveal"] == "full"
-    assert got["detects_baseline"] is True and got["jsf"] is False
+    assert got["metrics"]["detects_baseline"] is True and got["metrics"]["jsf"] is False
     assert [o["line"] for o in got["over_specification"]] == [14]
     assert got["over_specification"][0]["valid_rejected"] == 3
     assert "half-even" in got["over_specification"][0]["message"]
@@ -79,7 +79,7 @@ async def test_suite_text_runs_at_its_path_and_a_strong_suite_reaches_joint_succ
         got = await _call(client, "run_suite", {"task": "mean-rounded", "suite_text": strong,
                                                 "suite_rel": "tests/test_mine.py"})
     assert got["suite"] == "tests/test_mine.py"
-    assert got["jsf"] is True and got["over_specification"] == [] and got["under_assertion"] == []
+    assert got["metrics"]["jsf"] is True and got["over_specification"] == [] and got["under_assertion"] == []
 
 
 @pytest.mark.asyncio

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import re
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
