@@ -9,12 +9,10 @@ from __future__ import annotations
 
 from prism_lsp.engine.findings import build_findings
 from prism_lsp.engine.panel import PanelRun
-from prism_lsp.engine.reveal import anonymous_ids
+from prism_lsp.engine.reveal import WITNESSES_SHOWN_AT as SHOWN_AT, anonymous_ids
 from prism_lsp.model.report import PanelReport, WitnessOut
 from prism_lsp.model.task import Task
 from prism_lsp.witness.search import SearchResult, Witness
-
-SHOWN_AT = ("full", "labels")
 
 
 def expected_text(w: Witness) -> str:
