@@ -52,7 +52,7 @@ def main() -> None:
     times: dict[int, list[float]] = {r: [] for r in range(args.rounds)}
     total = answered = 0
     with tempfile.TemporaryDirectory() as cache, EngineSession(Path(cache)) as session:
-        for folder in sorted(p for p in FIXTURES.iterdir() if (p / "prism.toml").is_file()):
+        for folder in sorted(p for p in FIXTURES.iterdir() if (p / "expected.toml").is_file()):
             task = load_task(folder)
             for name in SUITES:
                 path = folder / "suites" / name

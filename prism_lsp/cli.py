@@ -18,11 +18,14 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
+from prism_lsp.analysis.suite_map import parse_suite
 from prism_lsp.engine.panel import Suite
+from prism_lsp.engine.reveal import strictest
 from prism_lsp.engine.session import EngineSession, RunOptions
 from prism_lsp.engine.static import weak_assertion_findings
 from prism_lsp.materialize.cache import default_cache_dir
 from prism_lsp.model.manifest import MAX_TIMEOUT_S, ManifestError
+from prism_lsp.model.untrusted import plain
 from prism_lsp.panel.verifier import VerifierError
 from prism_lsp.repo.errors import InitError
 from prism_lsp.sandbox import SandboxUnavailable
@@ -96,8 +99,9 @@ def usable_cache_dir(value: str | None) -> Path:
 
 
 def _fail(console: Console, message: str) -> int:
-    # The message may hold paths, TOML keys (`[tool.prism]`) or candidate text: never markup.
-    console.print(f"[bold red]error:[/] {escape(message)}", highlight=False)
+    # The message may hold paths, TOML keys (`[tool.prism]`) or a task folder's text: never markup,
+    # never control sequences.
+    console.print(f"[bold red]error:[/] {escape(plain(message))}", highlight=False)
     return USAGE_ERROR
 
 
@@ -119,19 +123,15 @@ def _task_and_suite(args: argparse.Namespace):
 def cmd_run(args: argparse.Namespace, out: Console, err: Console) -> int:
     task, suite_path = _task_and_suite(args)
     suite = _suite_for(task, suite_path)
+    problem = parse_suite(suite.text).problem  # too large or nested too deeply: bounded work, one message
+    if problem is not None:
+        return _fail(err, f"suite {suite_path} not run: {problem}")
     cache_dir = usable_cache_dir(args.cache_dir)
     options = RunOptions(sandbox=args.sandbox, timeout_s=args.timeout, reveal=args.reveal)
     with EngineSession(cache_dir, args.workers) as session:
-        run = session.run(task, suite, options)
-        report = session.report_of(task, suite, run, options, extra_findings=weak_assertion_findings(suite.text))
-        reveal = options.reveal or task.reveal
-        if reveal != "counts" and any(f.kind == "accepts-invalid" for f in report.findings):
-            from prism_lsp.witness import search_panel
-            from prism_lsp.witness.report import attach_witnesses
+        from prism_lsp.witness.report import report_with_witnesses
 
-            accepted = {c.id for c, r in run.results if not c.valid and r.outcome == "pass"}
-            found = search_panel(session, task, suite.text, sandbox=options.sandbox, targets=accepted)
-            attach_witnesses(report, task, run, suite.text, found.result, reveal)
+        _, report = report_with_witnesses(session, task, suite, options, weak_assertion_findings(suite.text))
     if args.json:
         print(report.model_dump_json(indent=2))
     else:
@@ -145,7 +145,7 @@ def cmd_suggest(args: argparse.Namespace, out: Console, err: Console) -> int:
     from prism_lsp.console.suggest import run_suggest
 
     task, suite_path = _task_and_suite(args)
-    reveal = args.reveal or task.reveal
+    reveal = strictest(args.reveal, task.reveal)
     if reveal == "counts":
         raise UsageError("reveal level `counts` shows no suggestions (there the panel is an answer key)")
     options = RunOptions(sandbox=args.sandbox, timeout_s=args.timeout, reveal=args.reveal)
@@ -255,9 +255,12 @@ def _add_panel_parser(sub, common) -> None:
 
 def cmd_score(args: argparse.Namespace, out: Console, err: Console) -> int:
     from prism_lsp.console.score import score_suites
+    from prism_lsp.scoring.run import RayMissing
 
-    return score_suites(args.pairs, args.suite_name, out, err, sandbox=args.sandbox,
-                        cache_dir=usable_cache_dir(args.cache_dir), as_json=args.json)
+    try:
+        return score_suites(args, out, err, usable_cache_dir(args.cache_dir))
+    except RayMissing as exc:
+        raise UsageError(str(exc)) from None
 
 
 def cmd_doctor(args: argparse.Namespace, out: Console, err: Console) -> int:
@@ -301,10 +304,22 @@ def build_parser() -> argparse.ArgumentParser:
     common(check)
     check.set_defaults(func=cmd_check)
 
-    score = sub.add_parser("score", help="score many suites: TASK:SUITE pairs, or task folders with --suite-name")
-    score.add_argument("pairs", nargs="+")
+    score = sub.add_parser("score", help="score many suites: TASK:SUITE pairs, a pairs file, or task folders "
+                                          "with --suite-name; locally or on a Ray cluster, resumable")
+    score.add_argument("pairs", nargs="+", help="TASK:SUITE, a suite file, a pairs file (TASK:SUITE per line), "
+                                                "or a folder of task folders (with --suite-name)")
     score.add_argument("--suite-name", help="with task folders: the suite path inside each task")
     score.add_argument("--sandbox", choices=SANDBOXES)
+    score.add_argument("--timeout", type=seconds, help="seconds per program run, > 0 (overrides the manifests)")
+    score.add_argument("--workers", type=positive_int, help="programs run at once per machine (default: its cores)")
+    score.add_argument("--engine", choices=("local", "ray"), default="local",
+                       help="where pairs run: this machine (default) or a Ray cluster (pip install -e '.[ray]')")
+    score.add_argument("--ray-address", help="with --engine ray: the cluster to join (default: start a local Ray)")
+    score.add_argument("--out", help="folder of per-pair JSON reports; a rerun skips the pairs already there")
+    score.add_argument("--force", action="store_true", help="with --out: score every pair again")
+    score.add_argument("--junit", help="write JUnit XML here (one testsuite per pair, one testcase per program)")
+    score.add_argument("--sarif", help="write the findings as SARIF 2.1.0 here")
+    score.add_argument("--html", help="write one self-contained HTML page here (rates, kill matrices, findings)")
     common(score)
     score.set_defaults(func=cmd_score)
 

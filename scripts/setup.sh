@@ -2,7 +2,8 @@
 # Install what Prism needs on Debian/Ubuntu, idempotently, into a virtual environment `.venv`.
 #
 #   scripts/setup.sh          bubblewrap + git + patch, and Prism itself (editable, in .venv)
-#   scripts/setup.sh --test   also the test tools: neovim, node/npm (for the VS Code extension), pytest plugins
+#   scripts/setup.sh --test   also the test tools: neovim, node/npm (for the VS Code extension), pytest plugins,
+#                             Ray (`prism score --engine ray`), and chromium (renders `prism score --html` in tests)
 #   scripts/setup.sh --docker also docker.io and debootstrap (the Docker backend's real-engine tests)
 #
 # A venv, because Debian's and Ubuntu's own Python refuse `pip install` outside one (PEP 668).
@@ -33,6 +34,7 @@ if [ "$want_test" = 1 ]; then
     need nvim neovim
     need node nodejs
     need npm npm
+    need chromium chromium
 fi
 if [ "$want_docker" = 1 ]; then
     need dockerd docker.io
@@ -50,7 +52,7 @@ fi
 VPY=.venv/bin/python
 "$VPY" -m pip install -q --disable-pip-version-check --upgrade pip >/dev/null
 if [ "$want_test" = 1 ]; then
-    "$VPY" -m pip install -q --disable-pip-version-check -e '.[test]'
+    "$VPY" -m pip install -q --disable-pip-version-check -e '.[test,ray]'
 else
     "$VPY" -m pip install -q --disable-pip-version-check -e .
 fi

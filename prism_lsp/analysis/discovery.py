@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from tree_sitter import Node
 
+from prism_lsp.analysis.limits import nesting_problem, size_problem
 from prism_lsp.analysis.regions import parse_chunks
 from prism_lsp.analysis.source import Chunk, Source
 
@@ -61,13 +62,23 @@ class Discovered:
     other_asserts: list[RawAssert] = field(default_factory=list)
     # Names of module-level functions that assert something: calling one is a check.
     asserting_helpers: set[str] = field(default_factory=set)
+    # Why the document was not collected (too large, nested too deeply); None when it was.
+    problem: str | None = None
 
 
 @lru_cache(maxsize=8)
 def discover(text: str) -> Discovered:
-    """Parse ``text`` and collect its tests; cached, since every keystroke asks several times."""
+    """Parse ``text`` and collect its tests; cached, since every keystroke asks several times.
+
+    A document past :mod:`prism_lsp.analysis.limits` is not collected: `problem` says why."""
+    problem = size_problem(text)
+    if problem is not None:
+        return Discovered(Source(""), [], problem=problem)
     source = Source(text)
     chunks = parse_chunks(source)
+    problem = nesting_problem(chunks)
+    if problem is not None:
+        return Discovered(source, [], problem=problem)
     found = Discovered(source, chunks)
     for chunk in chunks:
         _walk_level(chunk.root, chunk, None, found)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from prism_lsp.analysis.limits import size_problem
 from prism_lsp.analysis.source import Source, parse_bytes
 
 # Kinds are words like `weak-assertion`; the bracket part is optional (bare = all kinds).
@@ -21,8 +22,10 @@ def ignored_kinds(text: str) -> Ignores:
     """1-based line -> kinds ignored on it (``None`` means every kind).
 
     Lines without an ignore comment are absent. Several comments on one line merge; a bare
-    ignore anywhere on the line wins.
+    ignore anywhere on the line wins. A document past the size limit is not parsed: none.
     """
+    if size_problem(text) is not None:
+        return {}
     source = Source(text)
     found: Ignores = {}
     stack = [parse_bytes(source.data).root_node]

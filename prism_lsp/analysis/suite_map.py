@@ -77,6 +77,8 @@ class SuiteMap:
     helper_assertions: list[AssertionInfo]
     syntax_errors: list[SyntaxIssue]
     shared_hash: str
+    # Why the document is not analysed at all (too large, nested too deeply): nothing runs it.
+    problem: str | None = None
 
     def test_hashes(self) -> dict[str, str]:
         """Test name -> hash of that test's own text (the shared hash is not mixed in)."""
@@ -103,6 +105,9 @@ def _comments(root: Node) -> list[Node]:
 def parse_suite(text: str) -> SuiteMap:
     """Map ``text`` (a pytest file, possibly broken). Never raises on bad Python."""
     discovered = discover(text)
+    if discovered.problem is not None:
+        return SuiteMap(text=text, tests=[], helper_assertions=[], syntax_errors=[], shared_hash=text_hash(text),
+                        problem=discovered.problem)
     source = discovered.source
     tests: list[TestInfo] = []
     owned: list[tuple[int, int]] = []

@@ -14,6 +14,7 @@ from prism_lsp.engine.session import EngineSession
 from prism_lsp.materialize import MaterializeError, TreeCache
 from prism_lsp.materialize.digest import tree_digest
 from prism_lsp.model.task import Task
+from prism_lsp.model.untrusted import plain
 from prism_lsp.panel.fitness import panel_rules
 
 _STATUS = {"ok": "[green]ok[/]", "unfit": "[red]unfit[/]", "warning": "[yellow]warning[/]", "skipped": "skipped"}
@@ -31,7 +32,7 @@ def panel_problems(task: Task, cache: TreeCache) -> list[dict]:
             if tree_digest(tree.path) == initial:
                 row.update(ok=False, problem="identical to the initial state (the diff or overlay changes nothing)")
         except MaterializeError as exc:
-            row.update(ok=False, problem=str(exc))
+            row.update(ok=False, problem=plain(str(exc)))  # may quote the task folder's diff: data only
         rows.append(row)
     valid = sum(c.valid for c in task.candidates)
     if valid < 2:

@@ -31,6 +31,19 @@ def render_report(report: PanelReport, console: Console) -> None:
     else:
         base.append(f"  ({b.reason}: {b.message.splitlines()[0] if b.message else ''})", style="magenta")
     console.print(base)
+    if report.reveal == "counts":
+        # The panel's answer key stays hidden: no row per candidate, only how many fared how.
+        accepted, valid, rejected, invalid = report.panel_counts()
+        errors = report.panel.errors if report.panel is not None else 0
+        console.print(f"panel: {accepted} of {valid} other valid candidates accepted · {rejected} of {invalid} "
+                      f"invalid candidates rejected · {errors} could not be judged · reference "
+                      f"{'accepted' if report.metrics.rar else 'not accepted'}")
+    else:
+        console.print(_candidate_table(report))
+    _findings_and_metrics(report, console)
+
+
+def _candidate_table(report: PanelReport) -> Table:
     table = Table(show_lines=False, header_style="bold")
     for col in ("candidate", "label", "outcome", "verdict", "correct", "note"):
         table.add_column(col)
@@ -40,32 +53,23 @@ def render_report(report: PanelReport, console: Console) -> None:
         # Candidate ids, labels and notes come from the manifest: plain Text, never markup.
         table.add_row(Text(name), Text(c.label), Text(c.outcome, style=_OUTCOME_STYLE[c.outcome]), Text(verdict),
                       Text("yes" if c.correct else "no", style="green" if c.correct else "red"), Text(c.note))
-    console.print(table)
+    return table
+
+
+def _findings_and_metrics(report: PanelReport, console: Console) -> None:
     if report.findings:
         console.print("[bold]findings[/]")
         for f in report.findings:
             style = {"rejects-valid": "red", "accepts-invalid": "yellow", "misses-baseline": "yellow",
                      "execution-error": "magenta", "weak-assertion": "cyan"}.get(f.kind, "white")
             console.print(Text.assemble(f"  line {f.line} ", (f"[{f.kind}]", style), f" {f.message}"))
+            if f.witness is not None:
+                got = ", ".join(f"{who}: {value}" for who, value in f.witness.got.items())
+                console.print(Text(f"    witness: {f.witness.call} — valid candidates: {f.witness.expected}; {got}"),
+                              style="dim")
     m = report.metrics
     mark = lambda ok: "[green]yes[/]" if ok else "[red]no[/]"  # noqa: E731
     h = "n/a" if m.h is None else f"{m.h:.4f}"
     console.print(f"detects baseline {mark(m.detects_baseline)} · RAR {mark(m.rar)} · [bold]JSF[/] {mark(m.jsf)} · "
                   f"valid acceptance {_pct(m.valid_acceptance)} · invalid rejection {_pct(m.invalid_rejection)} · "
                   f"H {h} · {report.timing_ms['total']:.0f} ms")
-
-
-def render_score(rows: list[dict], summary: dict, console: Console) -> None:
-    table = Table(header_style="bold")
-    for col in ("task", "suite", "detects", "RAR", "JSF", "valid acc.", "invalid rej.", "H"):
-        table.add_column(col)
-    for r in rows:
-        m = r["metrics"]
-        table.add_row(Text(r["task"]), Text(r["suite"]), str(m["detects_baseline"]), str(m["rar"]), str(m["jsf"]),
-                      _pct(m["valid_acceptance"]), _pct(m["invalid_rejection"]),
-                      "n/a" if m["h"] is None else f"{m['h']:.4f}")
-    console.print(table)
-    fmt = lambda v: "n/a" if v is None else f"{v:.2f}%"  # noqa: E731
-    console.print(f"{summary['tasks']} suites · detects {fmt(summary['detects_baseline'])} · RAR {fmt(summary['rar'])}"
-                  f" · JSF {fmt(summary['jsf'])} · valid acceptance {fmt(summary['valid_acceptance'])}"
-                  f" · invalid rejection {fmt(summary['invalid_rejection'])} · H {fmt(summary['h'])}")

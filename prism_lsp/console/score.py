@@ -1,4 +1,9 @@
-"""`prism score`: many suites, one table and the aggregate metrics of DESIGN.md."""
+"""`prism score`: wiring only -- pairs from the command line, a progress bar, then the reports asked for.
+
+Exit status: 0 when every pair was scored, 1 when some pair is an error row (the others are
+still scored and reported), 2 for a usage error (from `prism_main`), 130 on Ctrl-C (what was
+finished is in `--out`, and a rerun resumes from there).
+"""
 
 from __future__ import annotations
 
@@ -6,51 +11,59 @@ import json
 from pathlib import Path
 
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from prism_lsp.engine.panel import Suite
-from prism_lsp.engine.session import EngineSession, RunOptions
-from prism_lsp.engine.metrics import aggregate
-from prism_lsp.model.manifest import ManifestError
-from prism_lsp.tasks import find_task_root, load_task
-
-
-def _pairs(specs: list[str], suite_name: str | None) -> list[tuple[Path, Path]]:
-    pairs = []
-    for spec in specs:
-        if ":" in spec and not Path(spec).exists():
-            task, suite = spec.split(":", 1)
-            pairs.append((Path(task), Path(suite)))
-        elif Path(spec).is_dir():
-            if not suite_name:
-                raise ManifestError(spec, "", "a task folder needs --suite-name (the suite path inside each task)")
-            folders = [Path(spec)] if (Path(spec) / "prism.toml").is_file() else sorted(
-                p.parent for p in Path(spec).glob("*/prism.toml"))
-            pairs += [(f, f / suite_name) for f in folders]
-        else:
-            root = find_task_root(Path(spec))
-            if root is None:
-                raise ManifestError(spec, "", "no prism.toml above this suite")
-            pairs.append((root, Path(spec)))
-    return pairs
+from prism_lsp.scoring import ScoreOptions, discover_pairs, score
+from prism_lsp.scoring.aggregate import summary_json
+from prism_lsp.scoring.job import HASH_SEED, JobOptions
 
 
-def score_suites(specs: list[str], suite_name: str | None, out: Console, err: Console, *, sandbox: str | None,
-                 cache_dir: Path | None, as_json: bool) -> int:
-    rows = []
-    with EngineSession(cache_dir) as session:
-        for task_dir, suite_path in _pairs(specs, suite_name):
-            task = load_task(task_dir)
-            if not suite_path.is_file():
-                raise ManifestError(suite_path, "", "suite file does not exist")
-            suite = Suite(task.suite_rel(suite_path), suite_path.read_text(encoding="utf-8"))
-            report = session.report(task, suite, RunOptions(sandbox=sandbox))
-            rows.append({"task": task.id, "suite": suite.rel_path, "metrics": report.metrics.model_dump(),
-                         "timing_ms": report.timing_ms})
-    summary = aggregate([r["metrics"] for r in rows])
-    if as_json:
-        print(json.dumps({"suites": rows, "summary": summary}, indent=2))
+class _Bar:
+    """The live progress line: pairs done / total, rate, ETA, errors so far (on stderr, terminals only)."""
+
+    def __init__(self, err: Console):
+        self.progress = Progress(TextColumn("scoring"), BarColumn(), MofNCompleteColumn(),
+                                 TextColumn("{task.fields[rate]}"), TimeRemainingColumn(),
+                                 TextColumn("[red]{task.fields[errors]}"), console=err, transient=True,
+                                 disable=not err.is_terminal)
+        self.task = None
+
+    def __call__(self, done: int, total: int, errors: int) -> None:
+        if self.task is None:
+            self.task = self.progress.add_task("score", total=total, rate="", errors="")
+        speed = self.progress.tasks[0].speed
+        self.progress.update(self.task, completed=done, rate=f"{speed:.1f} pairs/s" if speed else "",
+                             errors=f"{errors} errors" if errors else "")
+
+
+def score_suites(args, out: Console, err: Console, cache_dir: Path) -> int:
+    pairs = discover_pairs(args.pairs, args.suite_name)
+    options = ScoreOptions(job=JobOptions(sandbox=args.sandbox, timeout_s=args.timeout), engine=args.engine,
+                           ray_address=args.ray_address, workers=args.workers, cache_dir=cache_dir,
+                           out=Path(args.out) if args.out else None, force=args.force)
+    bar = _Bar(err)
+    with bar.progress:
+        run = score(pairs, options, progress=bar)
+    records = run.records
+    if args.junit:
+        from prism_lsp.scoring.reports.junit import write_junit
+
+        write_junit(records, Path(args.junit))
+    if args.sarif:
+        from prism_lsp.scoring.reports.sarif import write_sarif
+
+        write_sarif(records, Path(args.sarif))
+    if args.html:
+        from prism_lsp.scoring.reports.html import write_html
+
+        write_html(records, Path(args.html))
+    if args.json:
+        print(json.dumps(summary_json(records, HASH_SEED), indent=2))
     else:
-        from prism_lsp.console.render import render_score
+        from prism_lsp.scoring.reports.table import render_table
 
-        render_score(rows, summary, out)
-    return 0
+        render_table(records, out)
+        if args.out:
+            out.print(f"{run.scored} pairs scored now, {run.reused} reused from {args.out}", highlight=False,
+                      markup=False)
+    return 1 if run.errors else 0

@@ -17,6 +17,7 @@ from prism_lsp.analysis.ignores import Ignores
 from prism_lsp.analysis.suite_map import SuiteMap
 from prism_lsp.analysis.weak_assertions import StaticFinding
 from prism_lsp.engine.panel import PanelRun, Suite, build_report
+from prism_lsp.engine.redact import redact_run
 from prism_lsp.model.report import PanelReport
 from prism_lsp.model.task import Task
 from prism_lsp.scheduler import RunStats
@@ -72,6 +73,7 @@ def finished(base: Check, run: PanelRun, stats: RunStats | None = None, *, sandb
     """`base` (a runnable analysis) with the panel's `run` and the report built from it."""
     assert base.task is not None and base.path is not None, "only a suite of a task runs"
     suite = Suite(base.task.suite_rel(base.path), base.text)
+    run = redact_run(run, base.reveal, base.text)  # below `full`, what hover, lenses and status may see
     report = build_report(base.task, suite, run, reveal=base.reveal, sandbox=sandbox or base.task.sandbox)
     return replace(base, state=CheckState("finished"), run=run, report=report, stats=stats)
 

@@ -129,6 +129,8 @@ def why_not_run(suite_map: SuiteMap, task: Task) -> str | None:
 
     A test file without tests would only collect nothing, which pytest reports as an error on
     every program; a new file is not wrong, so say so instead."""
+    if suite_map.problem:  # too large or nested too deeply: not even analysed
+        return suite_map.problem
     if suite_map.syntax_errors:
         first = min(issue.span.start_line for issue in suite_map.syntax_errors)
         return f"the buffer has a syntax error (line {first})"

@@ -148,7 +148,10 @@ def misses_baseline(baseline: ProgramResult) -> list[Finding]:
 
 
 def execution_errors(baseline: ProgramResult, pairs: list[tuple[Candidate, ProgramResult]], reveal: str) -> list[Finding]:
+    # Error text comes from inside the programs' runs: a candidate's is shown at `full` only; below,
+    # errors group by line and reason, and only the initial program's own text may be quoted.
     groups: dict[tuple[int, str, str], list[str]] = defaultdict(list)
+    quoted: dict[tuple[int, str, str], str] = {}
     first = _first_test_line([baseline, *[r for _, r in pairs]])
     programs = [("initial program", baseline, None), *[(c.id, r, c) for c, r in pairs]]
     for name, res, cand in programs:
@@ -157,10 +160,15 @@ def execution_errors(baseline: ProgramResult, pairs: list[tuple[Candidate, Progr
             errors.append((res.line or first, res.reason or "error", _first_line(res.message)))
         errors += [(t.line or t.def_line or first, t.reason or "error", _first_line(t.message))
                    for t in res.tests if t.outcome == "error"]
-        for key in dict.fromkeys(errors):
+        for line, reason, message in dict.fromkeys(errors):
+            key = (line, reason, message if reveal == "full" else "")
             groups[key].append((name, cand))
+            if reveal == "full" or cand is None:
+                quoted.setdefault(key, message)
     findings = []
-    for (line, reason, message), who in sorted(groups.items()):
+    for key, who in sorted(groups.items()):
+        line, reason, _ = key
+        message = quoted.get(key, "")
         text = f"could not run on {_programs(who, reveal)}: {reason}" + (f" — {message}" if message else "")
         findings.append(Finding("execution-error", line, line, text,
                                 [n for n, c in who if c is not None] if reveal == "full" else [], count=len(who)))

@@ -21,7 +21,7 @@ from prism_lsp.engine.reveal import anonymous_ids
 from prism_lsp.engine.results import program_from_runner, program_out
 from prism_lsp.materialize import MaterializeError, ProgramTree, TreeCache
 from prism_lsp.model.outcome import ProgramResult
-from prism_lsp.model.report import CandidateOut, FindingOut, Metrics, PanelReport
+from prism_lsp.model.report import CandidateOut, FindingOut, Metrics, PanelCounts, PanelReport
 from prism_lsp.model.task import Candidate, Task
 from prism_lsp.runner._prism_protocol import RunRequest
 
@@ -145,20 +145,27 @@ def run_programs(task: Task, suite: Suite, pool: RunnerPool, cache: TreeCache, *
 def build_report(task: Task, suite: Suite, run: PanelRun, *, reveal: str = "full",
                  extra_findings: list[Finding] | None = None, sandbox: str = "",
                  warnings: list[str] | None = None) -> PanelReport:
-    """The report of DESIGN.md for one run, with messages at the given reveal level."""
+    """The report of DESIGN.md for one run, with messages at the given reveal level.
+
+    Below `full` the candidates' results are first reduced to what the level promises
+    (:mod:`prism_lsp.engine.redact`); at `counts` the report lists no candidate at all,
+    only `panel`'s numbers."""
+    from prism_lsp.engine.redact import redact_run
+
+    run = redact_run(run, reveal, suite.text)
     verdicts = [Verdict(c.id, c.valid, c.reference, r.outcome) for c, r in run.results]
     metrics = task_metrics(run.baseline.outcome, verdicts)
     findings = build_findings(run.baseline, run.results, reveal, suite.text) + list(extra_findings or [])
     with_values = reveal == "full"
     names = anonymous_ids([c for c, _ in run.results], reveal)
     candidates = []
-    for c, r in run.results:
+    for c, r in run.results if reveal != "counts" else []:
         verdict = {"pass": "accepted", "fail": "rejected"}.get(r.outcome)
         correct = verdict == ("accepted" if c.valid else "rejected")
         out = program_out(r, with_values).model_dump()
         candidates.append(CandidateOut(**out, id=names[c.id],
-                                       label=c.label, reference=c.reference, verdict=verdict, correct=correct,
-                                       note=c.note if reveal == "full" else ""))
+                                       label=c.label, reference=c.reference and with_values, verdict=verdict,
+                                       correct=correct, note=c.note if with_values else ""))
     return PanelReport(
         task=task.id, suite=suite.rel_path, baseline=program_out(run.baseline, True), candidates=candidates,
         metrics=Metrics(**metrics),
@@ -166,4 +173,14 @@ def build_report(task: Task, suite: Suite, run: PanelRun, *, reveal: str = "full
                              candidates=f.candidates if reveal == "full" else [],
                              message=f.message, tests=f.tests, rule=f.rule, count=f.count) for f in findings],
         timing_ms={"total": round(run.elapsed_ms, 1)}, sandbox=sandbox, warnings=list(warnings or []),
+        reveal=reveal, panel=panel_counts(run),
     )
+
+
+def panel_counts(run: PanelRun) -> PanelCounts:
+    """The panel's numbers (non-reference valid accepted, invalid rejected, errors) of one run."""
+    valid = [r for c, r in run.results if c.valid and not c.reference]
+    invalid = [r for c, r in run.results if not c.valid]
+    return PanelCounts(valid_accepted=sum(r.outcome == "pass" for r in valid), valid=len(valid),
+                       invalid_rejected=sum(r.outcome == "fail" for r in invalid), invalid=len(invalid),
+                       errors=sum(r.outcome == "error" for _, r in run.results))

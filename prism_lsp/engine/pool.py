@@ -1,6 +1,7 @@
 """A pool of warm runners, one per worker thread, each in its own sandbox.
 
-Callers submit program requests (`RunRequest`) and get futures of `Result`s. A runner
+Callers submit program requests (`RunRequest`, or `ProbeRequest` for witness search) and get
+futures of `Result`s (`ProbeResult`s; a probe that could not run is an error `Result`). A runner
 that dies (a candidate killed it), stops answering, or says anything that is not the
 answer to the request it has (a malformed or unsolicited line, a line longer than
 `MAX_LINE`) is killed whole and replaced; the request it was running becomes an
@@ -20,8 +21,8 @@ import time
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 
-from prism_lsp.runner._prism_protocol import (MAX_LINE, RUNNER_KINDS, ProtocolError, Ready, Result, RunRequest,
-                                              Seal, Started, decode, error_result)
+from prism_lsp.runner._prism_protocol import (MAX_LINE, RUNNER_KINDS, ProbeRequest, ProbeResult, ProtocolError, Ready,
+                                              Result, RunRequest, Seal, Started, decode, error_result)
 from prism_lsp.sandbox.base import Backend, Limits, RunnerProcess
 
 # Time the runner needs beyond a program's own limit: copying the tree, reaping.
@@ -115,7 +116,7 @@ class _Worker:
             raise RunnerStartFailed(f"the runner did not start in the {self.backend.name} sandbox: "
                                     f"{tail.strip() or repr(exc)}") from None
 
-    def run(self, request: RunRequest) -> Result:
+    def run(self, request: RunRequest | ProbeRequest) -> Result | ProbeResult:
         request.output_limit = self.limits.output_limit
         request.pids_max = self.limits.pids_max
         self.ensure()
@@ -130,7 +131,7 @@ class _Worker:
             if started.id != request.id:
                 raise RunnerMisbehaved(f"the runner started request {started.id!r:.40} while given {request.id!r}")
             self._send(Seal(request.id, secret))
-            result = self._read_message(deadline, Result)
+            result = self._read_message(deadline, ProbeResult if isinstance(request, ProbeRequest) else Result)
             if result.id != request.id:
                 raise RunnerMisbehaved(f"the runner answered request {result.id!r:.40} while running {request.id!r}")
             if not hmac.compare_digest(result.secret, secret):
@@ -186,7 +187,7 @@ class RunnerPool:
         for f in futures:
             f.result()
 
-    def submit(self, request: RunRequest | str, cancel: threading.Event | None = None) -> Future:
+    def submit(self, request: RunRequest | ProbeRequest | str, cancel: threading.Event | None = None) -> Future:
         if self._closed:
             raise RuntimeError("pool is closed")
         job = _Job(request, cancel=cancel)
@@ -201,7 +202,7 @@ class RunnerPool:
                 return
             if not job.future.set_running_or_notify_cancel():
                 continue
-            request_id = job.request.id if isinstance(job.request, RunRequest) else None
+            request_id = job.request.id if isinstance(job.request, (RunRequest, ProbeRequest)) else None
             if job.cancel is not None and job.cancel.is_set():
                 job.future.set_result(error_result(request_id, "cancelled", "cancelled: a newer run replaced this one"))
                 continue

@@ -1,23 +1,56 @@
 """Turn the runner's `Result`s (validated by `_prism_protocol`) into `ProgramResult`s and
-those into report models."""
+those into report models.
+
+This is where text from a sandbox enters the host: the protocol checks types, and every
+string a runner answers (test names, messages, values, reasons) goes through
+:func:`prism_lsp.model.untrusted.plain` here, once, so no later consumer (terminal, JSON
+report, editor) sees control sequences; a reason is a word, a line a positive number.
+"""
 
 from __future__ import annotations
 
+import re
+
 from prism_lsp.model.outcome import AssertionResult, ProgramResult, TestResult
 from prism_lsp.model.report import AssertionOut, ProgramOut, TestOut
+from prism_lsp.model.untrusted import NAME_LIMIT, plain
 from prism_lsp.runner._prism_protocol import Result
+
+_REASON = re.compile(r"[a-z][a-z-]{0,31}")
+_OUTCOMES = ("pass", "fail", "error")
+
+
+def _reason(value: object) -> str | None:
+    """A reason is a word of the runner's vocabulary; anything else a program wrote is just `error`."""
+    if value is None:
+        return None
+    return value if isinstance(value, str) and _REASON.fullmatch(value) else "error"
+
+
+def _line(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) and 0 < value < 10_000_000 else None
+
+
+def _ms(value: object) -> float:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0 else 0.0
 
 
 def program_from_runner(result: Result) -> ProgramResult:
-    """The `ProgramResult` of one runner answer (already validated by the protocol)."""
+    """The `ProgramResult` of one runner answer (types validated by the protocol; text made plain here).
+
+    A test or assertion with an outcome outside the vocabulary is dropped; a program's, an error."""
     tests = tuple(TestResult(
-        name=t.name, outcome=t.outcome, line=t.line, message=t.message, reason=t.reason,  # type: ignore[arg-type]
-        reached_change=t.reached_change, def_line=t.def_line, duration_ms=float(t.duration_ms),
-        assertions=tuple(AssertionResult(a.line or 0, a.outcome, a.explanation)  # type: ignore[arg-type]
-                         for a in t.assertions),
-    ) for t in result.tests)
-    return ProgramResult(outcome=result.outcome, tests=tests, reason=result.reason,  # type: ignore[arg-type]
-                         message=result.message, line=result.line, duration_ms=float(result.duration_ms))
+        name=plain(t.name, NAME_LIMIT), outcome=t.outcome, line=_line(t.line),  # type: ignore[arg-type]
+        message=plain(t.message), reason=_reason(t.reason),
+        reached_change=t.reached_change if isinstance(t.reached_change, bool) else None,
+        def_line=_line(t.def_line), duration_ms=_ms(t.duration_ms),
+        assertions=tuple(AssertionResult(_line(a.line) or 0, a.outcome, plain(a.explanation))  # type: ignore[arg-type]
+                         for a in t.assertions if a.outcome in ("pass", "fail")),
+    ) for t in result.tests if t.outcome in _OUTCOMES)
+    if result.outcome not in _OUTCOMES:
+        return ProgramResult.error("runner", f"the runner answered an unknown outcome {result.outcome!r:.40}")
+    return ProgramResult(outcome=result.outcome, tests=tests, reason=_reason(result.reason),  # type: ignore[arg-type]
+                         message=plain(result.message), line=_line(result.line), duration_ms=_ms(result.duration_ms))
 
 
 def test_out(t: TestResult, with_values: bool = True) -> TestOut:

@@ -1,4 +1,4 @@
-"""What a reveal level lets the author see of the panel: the names candidates go by."""
+"""What a reveal level lets the author see of the panel: which level holds, and the names candidates go by."""
 
 from __future__ import annotations
 

@@ -22,6 +22,7 @@ from pathlib import Path
 from prism_lsp.engine.findings import Finding
 from prism_lsp.engine.panel import PanelRun, Progress, Suite, build_report, run_programs
 from prism_lsp.engine.pool import RunnerPool
+from prism_lsp.engine.reveal import strictest
 from prism_lsp.materialize import TreeCache
 from prism_lsp.materialize.cache import default_cache_dir
 from prism_lsp.model.report import PanelReport
@@ -137,8 +138,8 @@ class EngineSession:
         """The report of a finished `run` (callers that also need the raw run: `prism run`, suggestions)."""
         backend = self.pool_for(task, options.sandbox).backend
         warning = backend.warning
-        return build_report(task, suite, run, reveal=options.reveal or task.reveal, extra_findings=extra_findings,
-                            sandbox=backend.name, warnings=[warning] if warning else [])
+        return build_report(task, suite, run, reveal=strictest(options.reveal, task.reveal),
+                            extra_findings=extra_findings, sandbox=backend.name, warnings=[warning] if warning else [])
 
     def close(self) -> None:
         with self._lock:

@@ -33,9 +33,9 @@ def tree_digest(root: Path) -> str:
         rel = os.path.relpath(full, root).replace(os.sep, "/")
         st = os.lstat(full)
         if stat.S_ISLNK(st.st_mode):
-            h.update(b"L" + rel.encode() + b"\0" + os.readlink(full).encode() + b"\0")
+            h.update(b"L" + os.fsencode(rel) + b"\0" + os.fsencode(os.readlink(full)) + b"\0")
         elif stat.S_ISREG(st.st_mode):
-            h.update(b"F" + rel.encode() + b"\0" + file_digest(Path(full)).encode() + b"\0")
+            h.update(b"F" + os.fsencode(rel) + b"\0" + file_digest(Path(full)).encode() + b"\0")
         else:
-            h.update(b"S" + rel.encode() + b"\0")
+            h.update(b"S" + os.fsencode(rel) + b"\0")
     return h.hexdigest()

@@ -54,6 +54,14 @@ def build_server(config: judge.JudgeConfig, session: EngineSession):
         return guarded(lambda: judge.run_suite(session, config, task, suite_path=suite_path,
                                                suite_text=suite_text, suite_rel=suite_rel))
 
+    @server.tool()
+    def list_suggestions(task: str, suite_path: str | None = None, suite_text: str | None = None,
+                         suite_rel: str | None = None) -> judge.Suggestions:
+        """Verified edits of the suite that fix its findings (each run on the panel before it is offered),
+        with a unified diff each. None at reveal `counts`. Arguments as for run_suite."""
+        return guarded(lambda: judge.list_suggestions(session, config, task, suite_path=suite_path,
+                                                      suite_text=suite_text, suite_rel=suite_rel))
+
     return server
 
 

@@ -18,9 +18,10 @@ from prism_lsp.engine.reveal import strictest
 from prism_lsp.engine.session import EngineSession, RunOptions
 from prism_lsp.engine.static import weak_assertion_findings
 from prism_lsp.engine.findings import TEACH_UNREACHED
-from prism_lsp.model.report import PanelReport
+from prism_lsp.model.report import PanelReport, WitnessOut
 from prism_lsp.model.task import Task
 from prism_lsp.tasks import load_task
+from prism_lsp.witness.report import report_with_witnesses
 
 MAX_SUITE_BYTES = 1 << 20  # an agent's suite is a test file, not a data dump
 
@@ -61,6 +62,7 @@ class UnderAssertion(BaseModel):
     reached: bool | None
     message: str
     tests: list[str] = Field(default_factory=list)
+    witness: WitnessOut | None = None  # an input that tells them apart (reveal full/labels only)
 
 
 class OtherFinding(BaseModel):
@@ -164,7 +166,7 @@ def judgement(report: PanelReport, reveal: str) -> SuiteJudgement:
             # A finding on a test that reached the change names that test; the others say why not.
             reached = True if f.tests else (False if TEACH_UNREACHED in f.message else None)
             under.append(UnderAssertion(line=f.line, invalid_accepted=f.count or 0, reached=reached,
-                                        message=f.message, tests=tests))
+                                        message=f.message, tests=tests, witness=f.witness))
         else:
             other.append(OtherFinding(kind=f.kind, line=f.line, end_line=f.end_line, message=f.message))
     m = report.metrics
@@ -182,8 +184,48 @@ def run_suite(session: EngineSession, config: JudgeConfig, task_name: str, *, su
     suite = resolve_suite(task, suite_path, suite_text, suite_rel)
     reveal = strictest(config.reveal, task.reveal)
     options = RunOptions(sandbox=config.sandbox, timeout_s=config.timeout_s, reveal=reveal)
-    report = session.report(task, suite, options, extra_findings=weak_assertion_findings(suite.text))
+    _, report = report_with_witnesses(session, task, suite, options, weak_assertion_findings(suite.text))
     return judgement(report, reveal)
+
+
+class SuggestionOut(BaseModel):
+    """A verified edit of the suite: replace `range` (0-based lines and characters) with `new_text`."""
+
+    kind: str
+    line: int
+    title: str
+    new_text: str
+    range: dict
+    verified: dict
+    diff: str
+
+
+class Suggestions(BaseModel):
+    task: str
+    suite: str
+    reveal: Literal["full", "labels", "counts"]
+    suggestions: list[SuggestionOut]
+    note: str = ""
+
+
+def list_suggestions(session: EngineSession, config: JudgeConfig, task_name: str, *, suite_path: str | None = None,
+                     suite_text: str | None = None, suite_rel: str | None = None) -> Suggestions:
+    """Verified edits of the suite (none at reveal `counts`: there the panel is an answer key)."""
+    task = resolve_task(config, task_name)
+    suite = resolve_suite(task, suite_path, suite_text, suite_rel)
+    reveal = strictest(config.reveal, task.reveal)
+    if reveal == "counts":
+        return Suggestions(task=task.id, suite=suite.rel_path, reveal=reveal, suggestions=[],
+                           note="reveal level `counts` shows no suggestions: the panel is an answer key here")
+    from prism_lsp.suggest import suggest
+    from prism_lsp.suggest.data import as_data
+
+    options = RunOptions(sandbox=config.sandbox, timeout_s=config.timeout_s, reveal=reveal)
+    run = session.run(task, suite, options)
+    found = suggest(session, task, suite, run, options)
+    return Suggestions(task=task.id, suite=suite.rel_path, reveal=reveal,
+                       suggestions=[SuggestionOut(**as_data(s, suite, reveal)) for s in found],
+                       note="" if found else "no verified suggestion for this suite")
 
 
 def list_tasks(config: JudgeConfig) -> list[TaskInfo]:

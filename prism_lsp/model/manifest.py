@@ -13,6 +13,8 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from prism_lsp.model.untrusted import plain
+
 SandboxName = Literal["auto", "bubblewrap", "docker", "none"]
 Label = Literal["valid", "invalid"]
 RevealLevel = Literal["full", "labels", "counts"]
@@ -31,6 +33,10 @@ Id = Annotated[str, AfterValidator(_check_id)]
 
 # The longest per-program run a manifest (or a command-line override) may ask for.
 MAX_TIMEOUT_S = 3600
+# A task folder is untrusted: a manifest larger than this is refused before it is parsed.
+MAX_MANIFEST_BYTES = 1_000_000
+# Free text of a manifest (statement, notes) is shown in terminals and editors: data, never control codes.
+Text = Annotated[str, AfterValidator(plain)]
 
 
 class ManifestError(Exception):
@@ -50,7 +56,7 @@ class TaskSection(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     id: Id
-    statement: str = ""
+    statement: Text = ""
     initial: str = "initial"
     timeout_s: float = Field(default=10, gt=0, le=MAX_TIMEOUT_S, allow_inf_nan=False)
     memory_mb: int = Field(default=1024, ge=64, le=65536)
@@ -97,7 +103,7 @@ class CandidateSection(BaseModel):
     patch: str | None = None
     overlay: str | None = None
     sha256: str | None = None
-    note: str = ""
+    note: Text = ""
     # Where the candidate came from: written by hand, a mutant of the reference (`prism panel
     # build`), or a labelled sample such as a model's or a student's (`prism panel label`).
     origin: Origin = "hand"
@@ -176,18 +182,25 @@ def parse_manifest(path: Path) -> Manifest:
         raw = path.read_bytes()
     except OSError as exc:
         raise ManifestError(path, "", f"cannot read the manifest ({exc.strerror})") from None
+    if len(raw) > MAX_MANIFEST_BYTES:
+        raise ManifestError(path, "", f"the manifest is too large ({len(raw):,} bytes > {MAX_MANIFEST_BYTES:,})")
     try:
         data = tomllib.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
         raise ManifestError(path, "", "expected UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
         raise ManifestError(path, "", f"invalid TOML: {exc}") from None
+    except RecursionError:
+        # tomllib parses nested arrays and inline tables recursively.
+        raise ManifestError(path, "", "invalid TOML: arrays or tables nested too deeply") from None
     if "task" not in data:
         raise ManifestError(path, "task", "missing [task] table")
     if "candidate" in data and not isinstance(data["candidate"], list):
         raise ManifestError(path, "candidate", "expected [[candidate]] entries (an array of tables)")
     try:
         manifest = Manifest.model_validate(data)
+    except RecursionError:
+        raise ManifestError(path, "", "values nested too deeply") from None
     except ValidationError as exc:
         err = exc.errors()[0]
         key = _key_of(tuple(err["loc"]), data)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from prism_lsp.model.untrusted import plain
+
 Outcome = Literal["pass", "fail", "error"]
 
 
@@ -51,4 +53,5 @@ class ProgramResult:
 
     @staticmethod
     def error(reason: str, message: str, line: int | None = None) -> "ProgramResult":
-        return ProgramResult(outcome="error", reason=reason, message=message, line=line)
+        # The message may quote a candidate's diff or a program's output: shown as data only.
+        return ProgramResult(outcome="error", reason=reason, message=plain(message), line=line)

@@ -65,6 +65,19 @@ class Metrics(_Out):
     h: float | None
 
 
+class PanelCounts(_Out):
+    """How the panel fared, as numbers only: all the report says of candidates at reveal `counts`.
+
+    Over the non-reference candidates, as `valid_acceptance` counts them (the reference has
+    its own flag, RAR); `errors` counts every candidate that could not be judged."""
+
+    valid_accepted: int
+    valid: int
+    invalid_rejected: int
+    invalid: int
+    errors: int
+
+
 class WitnessOut(_Out):
     """An input that tells the finding's candidates apart from every valid one (reveal full/labels only)."""
 
@@ -89,16 +102,21 @@ class PanelReport(_Out):
     task: str
     suite: str
     baseline: ProgramOut
-    candidates: list[CandidateOut]
+    candidates: list[CandidateOut]  # empty at reveal `counts`: `panel` holds the numbers
     metrics: Metrics
     findings: list[FindingOut]
     timing_ms: dict[str, float]
     sandbox: str = ""
     warnings: list[str] = Field(default_factory=list)
+    reveal: Literal["full", "labels", "counts"] = "full"
+    panel: PanelCounts | None = None
 
     def panel_counts(self) -> tuple[int, int, int, int]:
         """(valid accepted, valid, invalid rejected, invalid) over the non-reference candidates,
         as `valid_acceptance` counts them; the reference has its own flag, RAR."""
+        if self.panel is not None:
+            p = self.panel
+            return p.valid_accepted, p.valid, p.invalid_rejected, p.invalid
         valid = [c for c in self.candidates if c.label == "valid" and not c.reference]
         invalid = [c for c in self.candidates if c.label == "invalid"]
         return (sum(c.verdict == "accepted" for c in valid), len(valid),

@@ -122,13 +122,13 @@ def run_child(req: RunRequest, wfd: int, scratch: str, tree_source: str, uid_pri
     if isolate:
         isolation.new_namespaces()
         if os.fork() != 0:
-            _wait_and_leave(wfd)
+            wait_and_leave(wfd)
         # pid 1 of the new pid namespace: its init. The program runs in a child of it, so it
         # has a normal process's signals (init ignores those it has no handler for).
         isolation.remount_for_program(hide)
         program = os.fork()
         if program != 0:
-            _init(program, wfd)
+            namespace_init(program, wfd)
     _program(req, wfd, work, tree, suite_path, config, uid_private, isolate, phases, start)
 
 
@@ -152,7 +152,7 @@ def _owned_config(req: RunRequest, work: str, tree: str) -> str:
     return path
 
 
-def _wait_and_leave(wfd: int) -> None:
+def wait_and_leave(wfd: int) -> None:
     """Outside the namespace: wait for its init, then end (the init reports how the program ended)."""
     os.close(wfd)
     while True:
@@ -164,7 +164,7 @@ def _wait_and_leave(wfd: int) -> None:
             continue
 
 
-def _init(program: int, wfd: int) -> None:
+def namespace_init(program: int, wfd: int) -> None:
     """The namespace's init: reap every process until the program ended, report its wait status."""
     isolation.close_inherited({wfd})
     while True:

@@ -15,11 +15,9 @@ call changed its arguments. A program that dies, hangs past the batch limit
 or floods its output leaves the calls it did not report as errors: errors
 are never evidence of a difference.
 
-Request (kind "probe"):
-    {"kind": "probe", "id", "tree", "entry": "module:function", "calls": [args source, ...],
-     "call_timeout_s", "timeout_s", "memory_mb", "output_limit", "pids_max", "repr_limit"}
-`args source` is the Python literal of the tuple of positional arguments, e.g. "([1, 2],)".
-Response: {"id", "outcome": "pass" | "error", "reason", "message", "calls": [...], "duration_ms"}
+Request and answer are `_prism_protocol.ProbeRequest` / `ProbeResult` (kind "probe"), handled
+like a suite run: the program is forked, isolated and sealed as `_prism_child` does it, the
+answer carries the request's seal secret, and the run folder is cleared afterwards.
 """
 
 from __future__ import annotations
@@ -29,13 +27,19 @@ import importlib
 import itertools
 import json
 import os
-import select
 import shutil
 import signal
 import sys
 import tempfile
 import time
 import types
+
+import _prism_isolation as isolation
+from _prism_child import RUN_DIR, namespace_init, set_limits, wait_and_leave
+from _prism_cleanup import CleanupFailed, clear_runs
+from _prism_protocol import ProbeRequest, ProbeResult
+from _prism_reaper import reap_all
+from _prism_supervisor import Settings, kill_program, wait_child
 
 _MAX_TIMEOUTS = 3  # calls of one batch allowed to time out before the program counts as hanging
 _LAZY = (types.GeneratorType, map, filter, zip, enumerate, reversed, itertools.chain)
@@ -94,29 +98,46 @@ def _write(wfd: int, obj: dict) -> None:
         view = view[os.write(wfd, view):]
 
 
-def _child(req: dict, wfd: int, scratch: str, set_limits, tree_path) -> None:
+def _child(req: ProbeRequest, wfd: int, settings: Settings) -> None:
+    """The forked program: its own copy of the tree, the same isolation and limits as a suite run."""
     os.setsid()
     os.umask(0o077)
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGPIPE, signal.SIGXFSZ):
         signal.signal(sig, signal.SIG_DFL)
-    work = tempfile.mkdtemp(prefix="run-", dir=scratch)
+    work = os.path.join(settings.scratch, RUN_DIR)
+    os.mkdir(work, 0o700)  # fails if the last program's folder stayed: never run on its leftovers
+    tree = os.path.join(work, "tree")
+    shutil.copytree(settings.tree_path(req.tree), tree, symlinks=True)
+    if settings.namespaces:
+        isolation.new_namespaces()
+        if os.fork() != 0:
+            wait_and_leave(wfd)
+        isolation.remount_for_program(settings.hide)
+        program = os.fork()
+        if program != 0:
+            namespace_init(program, wfd)
     out_fd = os.open(os.path.join(work, "output.log"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     null_fd = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null_fd, 0)
     os.dup2(out_fd, 1)
     os.dup2(out_fd, 2)
-    tree = os.path.join(work, "tree")
-    shutil.copytree(tree_path(req["tree"]), tree, symlinks=True)
     home = os.path.join(work, "home")
     os.makedirs(home)
     os.environ.update(HOME=home, TMPDIR=work, PYTHONHASHSEED="0")
     tempfile.tempdir = None
     os.chdir(tree)
     sys.path.insert(0, tree)
-    set_limits(int(req.get("memory_mb", 1024)), int(req.get("output_limit", 16 << 20)), int(req.get("pids_max", 0)))
+    for rel in reversed(req.pythonpath):  # the task's import roots (a `src/` layout), as for a suite run
+        sys.path.insert(0, os.path.join(tree, rel))
+    set_limits(req.memory_mb, req.output_limit, req.pids_max, settings.uid_private)
+    isolation.seal({0, 1, 2, wfd}, caps=settings.namespaces)
+    _calls(req, wfd)
+
+
+def _calls(req: ProbeRequest, wfd: int) -> None:
     signal.signal(signal.SIGALRM, _alarm)
-    module_name, _, attr = str(req["entry"]).partition(":")
-    limit_s = float(req.get("call_timeout_s", 1.0))
+    module_name, _, attr = req.entry.partition(":")
+    limit_s = float(req.call_timeout_s)
     signal.setitimer(signal.ITIMER_REAL, max(limit_s, 2.0))  # importing gets its own limit
     try:
         func = importlib.import_module(module_name)
@@ -126,23 +147,21 @@ def _child(req: dict, wfd: int, scratch: str, set_limits, tree_path) -> None:
         _write(wfd, {"fatal": f"importing {module_name} timed out"})
         os._exit(0)
     except BaseException as exc:
-        _write(wfd, {"fatal": f"cannot load {req['entry']}: {_exception_name(exc)}"})
+        _write(wfd, {"fatal": f"cannot load {req.entry}: {_exception_name(exc)}"})
         os._exit(0)
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
-    repr_limit = int(req.get("repr_limit", 2000))
-    output_limit = int(req.get("output_limit", 16 << 20))
     timeouts, flooded = 0, False
-    for i, source in enumerate(req["calls"]):
+    for i, source in enumerate(req.calls):
         if timeouts >= _MAX_TIMEOUTS or flooded:  # too slow (or too loud) to probe: the rest stay unjudged
             _write(wfd, {"call": i, "value": None, "type": None, "exception": None, "mutated": False,
                          "error": "output-limit" if flooded else "timeout"})
             continue
-        row = _one_call(func, source, limit_s, repr_limit)
+        row = _one_call(func, source, limit_s, req.repr_limit)
         timeouts += row["error"] == "timeout"
         # The output file stops growing at the limit (writes are cut short, not always killed):
         # a call that filled it is an error, whatever it returned.
-        if os.fstat(1).st_size >= output_limit:
+        if os.fstat(1).st_size >= req.output_limit:
             flooded = True
             row.update(value=None, exception=None, error="output-limit")
         _write(wfd, {"call": i, **row})
@@ -150,16 +169,15 @@ def _child(req: dict, wfd: int, scratch: str, set_limits, tree_path) -> None:
     os._exit(0)
 
 
-def run_probe(req: dict, scratch: str, *, set_limits, tree_path, after=None) -> dict:
-    """Fork one child for the probe request `req`, enforce the batch limit, collect its calls."""
+def run_probe(req: ProbeRequest, settings: Settings, started) -> ProbeResult:
+    """Fork one child for `req`, enforce the batch limit, collect its calls (the `probe` handler)."""
     start = time.perf_counter()
-    calls = list(req.get("calls") or [])
     rfd, wfd = os.pipe()
     pid = os.fork()
     if pid == 0:
         try:
             os.close(rfd)
-            _child(req, wfd, scratch, set_limits, tree_path)
+            _child(req, wfd, settings)
         except BaseException as exc:
             try:
                 _write(wfd, {"fatal": f"probe set-up failed: {exc!r}"[:300]})
@@ -168,44 +186,33 @@ def run_probe(req: dict, scratch: str, *, set_limits, tree_path, after=None) -> 
         finally:
             os._exit(70)
     os.close(wfd)
-    deadline = start + float(req.get("timeout_s", 10))
-    buf, size, eof, timed_out = b"", 0, False, False
-    while not eof:
-        remaining = deadline - time.perf_counter()
-        if remaining <= 0:
-            timed_out = True
-            break
-        ready, _, _ = select.select([rfd], [], [], min(remaining, 0.05))
-        if ready:
-            chunk = os.read(rfd, 1 << 16)
-            if not chunk:
-                eof = True
-            elif size < (8 << 20):  # a child writing more than this is flooding: the rest is dropped
-                buf += chunk
-                size += len(chunk)
-    os.close(rfd)
     try:
-        os.killpg(pid, signal.SIGKILL)
-    except OSError:
-        pass
+        secret = started(req.id)
+    except BaseException:
+        kill_program(pid)
+        raise
+    chunks, _status, timed_out, _ended = wait_child(pid, rfd, start + float(req.timeout_s))
+    reap_all()
+    result = _interpret(req, b"".join(chunks), timed_out, start)
+    result.secret = secret
     try:
-        os.kill(pid, signal.SIGKILL)
-    except OSError:
-        pass
-    try:
-        os.waitpid(pid, 0)
-    except ChildProcessError:
-        pass
-    if after is not None:
-        after()
-    for entry in os.listdir(scratch):
-        if entry.startswith("run-"):
-            shutil.rmtree(os.path.join(scratch, entry), ignore_errors=True)
+        if settings.shared is not None:
+            settings.shared.forget()
+        clear_runs(settings.scratch)
+    except CleanupFailed as exc:
+        exc.result = ProbeResult(id=req.id, outcome="error", reason="sandbox",
+                                 message="the program left files that could not be removed; its runner was replaced",
+                                 secret=secret)
+        raise
+    return result
+
+
+def _interpret(req: ProbeRequest, raw: bytes, timed_out: bool, start: float) -> ProbeResult:
     results: dict[int, dict] = {}
     fatal, finished = None, False
-    for raw in buf.splitlines():
+    for line in raw.splitlines():
         try:
-            data = json.loads(raw.decode())
+            data = json.loads(line.decode())
         except ValueError:
             continue
         if not isinstance(data, dict):
@@ -214,16 +221,16 @@ def run_probe(req: dict, scratch: str, *, set_limits, tree_path, after=None) -> 
             fatal = str(data["fatal"])[:300]
         elif data.get("finished") is True:
             finished = True
-        elif isinstance(data.get("call"), int) and 0 <= data["call"] < len(calls):
+        elif isinstance(data.get("call"), int) and 0 <= data["call"] < len(req.calls):
             results[data["call"]] = {k: data.get(k) for k in ("value", "type", "exception", "mutated", "error")}
     lost = "batch-timeout" if timed_out else "exited"  # not this call's own doing: worth asking again
-    out = [results.get(i) or {"value": None, "type": None, "exception": None, "mutated": False, "error": lost}
-           for i in range(len(calls))]
+    calls = [results.get(i) or {"value": None, "type": None, "exception": None, "mutated": False, "error": lost}
+             for i in range(len(req.calls))]
     outcome, reason, message = "pass", None, ""
     if fatal:
         outcome, reason, message = "error", "entry", fatal
     elif not finished:
         outcome, reason = "error", lost
         message = "the probe timed out" if timed_out else "the program ended before finishing its calls"
-    return {"id": req.get("id"), "outcome": outcome, "reason": reason, "message": message, "calls": out,
-            "duration_ms": round((time.perf_counter() - start) * 1000, 2)}
+    return ProbeResult(id=req.id, outcome=outcome, reason=reason, message=message, calls=calls,
+                       duration_ms=round((time.perf_counter() - start) * 1000, 2))

@@ -293,8 +293,48 @@ class ProgramExit(_Message):
     status: int
 
 
-REQUEST_KINDS: dict[str, type[_Message]] = {m.kind: m for m in (RunRequest, Seal)}
-RUNNER_KINDS: dict[str, type[_Message]] = {m.kind: m for m in (Ready, Started, Result)}
+@dataclass
+class ProbeRequest(_Message):
+    """Call an entry point (`module:function`) of one program on a batch of inputs (witness search).
+    `calls` are the Python literals of argument tuples, e.g. `"([1, 2],)"`."""
+
+    kind: ClassVar[str] = "probe"
+    _spec: ClassVar = {"id": ((str,), ...), "tree": ((str,), ...), "entry": ((str,), ...), "calls": ((list,), ...),
+                       "call_timeout_s": (_NUM, 1.0), "timeout_s": (_NUM, 10), "memory_mb": ((int,), 1024),
+                       "output_limit": ((int,), 16 << 20), "pids_max": ((int,), 0), "repr_limit": ((int,), 2000),
+                       "pythonpath": ((list,), [])}
+    id: str
+    tree: str
+    entry: str
+    calls: list[str]
+    call_timeout_s: float = 1.0
+    timeout_s: float = 10
+    memory_mb: int = 1024
+    output_limit: int = 16 << 20
+    pids_max: int = 0
+    repr_limit: int = 2000
+    pythonpath: list[str] = field(default_factory=list)
+
+
+@dataclass
+class ProbeResult(_Message):
+    """What one program did on each call of a `ProbeRequest` (see `_prism_probe`)."""
+
+    kind: ClassVar[str] = "probe-result"
+    _spec: ClassVar = {"id": (_OPT_STR, None), "outcome": ((str,), ...), "reason": (_OPT_STR, None),
+                       "message": ((str,), ""), "calls": ((list,), []), "duration_ms": (_NUM, 0.0),
+                       "secret": ((str,), "")}
+    id: str | None
+    outcome: str
+    reason: str | None = None
+    message: str = ""
+    calls: list[dict] = field(default_factory=list)
+    duration_ms: float = 0.0
+    secret: str = ""
+
+
+REQUEST_KINDS: dict[str, type[_Message]] = {m.kind: m for m in (RunRequest, ProbeRequest, Seal)}
+RUNNER_KINDS: dict[str, type[_Message]] = {m.kind: m for m in (Ready, Started, Result, ProbeResult)}
 CHILD_KINDS: dict[str, type[_Message]] = {m.kind: m for m in (TestStart, TestDone, ChildReport, Fatal, ProgramExit)}
 
 

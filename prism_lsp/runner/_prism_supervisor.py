@@ -60,7 +60,7 @@ def _fork(req: RunRequest, settings: Settings) -> tuple[int, int]:
     return pid, rfd
 
 
-def _wait(pid: int, rfd: int, deadline: float) -> tuple[list[bytes], int | None, bool, float]:
+def wait_child(pid: int, rfd: int, deadline: float) -> tuple[list[bytes], int | None, bool, float]:
     """(what the child wrote, its wait status or None, whether it timed out, when its pipe ended)."""
     ended = 0.0
     chunks: list[bytes] = []
@@ -132,9 +132,9 @@ def run_one(req: RunRequest, settings: Settings, started: Callable[[str], str]) 
     try:
         secret = started(req.id)
     except BaseException:
-        _kill(pid)
+        kill_program(pid)
         raise
-    chunks, status, timed_out, ended = _wait(pid, rfd, start + float(req.timeout_s))
+    chunks, status, timed_out, ended = wait_child(pid, rfd, start + float(req.timeout_s))
     waited = time.perf_counter()
     reap_all()
     elapsed = (time.perf_counter() - start) * 1000
@@ -155,7 +155,7 @@ def run_one(req: RunRequest, settings: Settings, started: Callable[[str], str]) 
     return result
 
 
-def _kill(pid: int) -> None:
+def kill_program(pid: int) -> None:
     try:
         os.killpg(pid, signal.SIGKILL)
         os.waitpid(pid, 0)

@@ -32,9 +32,10 @@ import _prism_isolation as isolation  # noqa: E402
 from _prism_child import warm_up  # noqa: E402
 from _prism_cleanup import CleanupFailed, SharedFolders  # noqa: E402
 from _prism_collector import short  # noqa: E402
-from _prism_protocol import (ProtocolError, Ready, RunRequest, Seal, Started, decode,  # noqa: E402
+from _prism_protocol import (ProbeRequest, ProtocolError, Ready, RunRequest, Seal, Started, decode,  # noqa: E402
                              error_result)
 from _prism_supervisor import Settings, run_one  # noqa: E402
+from _prism_probe import run_probe  # noqa: E402  (calls of an entry point, for witness search)
 
 _HERE = os.path.dirname(os.path.realpath(__file__))
 # Our own folder must not stay importable for the programs we run.
@@ -51,7 +52,7 @@ _PR_SET_CHILD_SUBREAPER = 36
 
 # Request kind -> (message class, handler(request, settings, started) -> Result). Adding a kind
 # is one line here (its message class lives in `_prism_protocol`).
-HANDLERS = {RunRequest.kind: (RunRequest, run_one)}
+HANDLERS = {RunRequest.kind: (RunRequest, run_one), ProbeRequest.kind: (ProbeRequest, run_probe)}
 
 
 def _settings(argv: list[str]) -> Settings:

@@ -45,6 +45,9 @@ def build_diagnostics(check: Check, settings: Settings, options: Options = Optio
     """Every diagnostic for one checked version, in line order, ignores applied."""
     lines = Lines(check.text, options.encoding)
     out: list[types.Diagnostic] = []
+    if check.suite_map.problem:
+        out.append(_diag(lines.line_range(1), f"not run: {check.suite_map.problem}", "execution-error", settings,
+                         {"kind": "execution-error", "rule": "limits"}))
     for issue in check.suite_map.syntax_errors:
         out.append(_diag(lines.span_range(issue.span), issue.message, "execution-error", settings,
                          {"kind": "execution-error", "rule": "syntax"}))

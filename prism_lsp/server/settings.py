@@ -19,9 +19,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from prism_lsp.engine.reveal import strictest
 from prism_lsp.model.report import FINDING_KINDS
-
-REVEAL_ORDER = ("full", "labels", "counts")
 
 Level = Literal["error", "warning", "information", "hint"]
 
@@ -53,8 +52,7 @@ class Settings(BaseModel):
 
     def effective_reveal(self, task_reveal: str) -> str:
         """The stricter of this setting and the task's own reveal level (the panel can hide itself)."""
-        rank = {name: i for i, name in enumerate(REVEAL_ORDER)}
-        return max(self.reveal, task_reveal, key=lambda r: rank.get(r, 0))
+        return strictest(self.reveal, task_reveal)
 
 
 @dataclass

@@ -88,7 +88,7 @@ def read_pytest_config(folder: Path) -> PytestConfig:
             continue
         try:
             options = reader(path)
-        except (OSError, UnicodeDecodeError, ValueError, tomllib.TOMLDecodeError, configparser.Error):
+        except (OSError, UnicodeDecodeError, ValueError, RecursionError, tomllib.TOMLDecodeError, configparser.Error):
             continue
         if options is not None:
             return PytestConfig(path, dict(options) if isinstance(options, dict) else {})

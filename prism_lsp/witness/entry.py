@@ -38,13 +38,15 @@ def _is_program_module(initial: Path, module: str) -> bool:
 
 
 def _called_names(tree: ast.Module) -> set[str]:
-    """Every `f` of `f(...)` and `m.f` of `m.f(...)` in the suite."""
+    """Every `f` of `f(...)` and `m.f` of `m.f(...)` in the suite, and every function passed to a
+    call (`check(f)`, HumanEval's way of calling the entry point)."""
     names = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
-            dotted = dotted_name(node.func)
-            if dotted:
-                names.add(dotted)
+            for part in [node.func, *node.args]:
+                dotted = dotted_name(part) if part is node.func or isinstance(part, (ast.Name, ast.Attribute)) else None
+                if dotted:
+                    names.add(dotted)
     return names
 
 

@@ -31,7 +31,7 @@ def prober_for(pool: RunnerPool, task: Task) -> Prober:
     with _probers_lock:
         prober = _probers.get(pool)
         if prober is None:
-            prober = _probers[pool] = Prober(pool, memory_mb=task.memory_mb)
+            prober = _probers[pool] = Prober(pool, memory_mb=task.memory_mb, pythonpath=task.pythonpath)
         return prober
 
 

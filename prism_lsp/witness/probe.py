@@ -9,12 +9,14 @@ one that was running; that one stays an error.
 
 from __future__ import annotations
 
+import itertools
 import threading
 from concurrent.futures import Future
 from dataclasses import dataclass
 
 from prism_lsp.engine.pool import RunnerPool
 from prism_lsp.materialize import ProgramTree
+from prism_lsp.runner._prism_protocol import ProbeRequest
 from prism_lsp.witness.values import Behaviour
 
 # Errors that are the batch's, not the call's: the call never ran to the end on its own terms.
@@ -38,9 +40,11 @@ class Prober:
     """Probes programs through a runner pool; thread-safe; results cached for the prober's life."""
 
     def __init__(self, pool: RunnerPool, *, memory_mb: int = 1024, call_timeout_s: float = CALL_TIMEOUT_S,
-                 batch_timeout_s: float = 10.0):
+                 batch_timeout_s: float = 10.0, pythonpath: tuple[str, ...] = ()):
         self.pool = pool
         self.memory_mb = memory_mb
+        self.pythonpath = pythonpath  # the task's import roots (a `src/` layout)
+        self._ids = itertools.count(1)
         self.call_timeout_s = call_timeout_s
         self.batch_timeout_s = batch_timeout_s
         self._cache: dict[tuple[str, str, str], Behaviour] = {}
@@ -77,12 +81,15 @@ class Prober:
     def _submit(self, p: Program, entry: str, calls: list[str]) -> Future:
         self.requests += 1
         budget = min(self.batch_timeout_s, 2.0 + self.call_timeout_s * len(calls))  # hundreds of calls take ~0.1 s
-        return self.pool.submit({"kind": "probe", "id": f"probe:{p.id}", "tree": str(p.tree.path), "entry": entry,
-                                 "calls": calls, "call_timeout_s": self.call_timeout_s, "timeout_s": budget,
-                                 "memory_mb": self.memory_mb, "repr_limit": 2000})
+        # The id is opaque to the runner, as a suite run's is: never the candidate's name.
+        return self.pool.submit(ProbeRequest(id=f"probe-{next(self._ids)}", tree=str(p.tree.path), entry=entry,
+                                             calls=calls, call_timeout_s=self.call_timeout_s, timeout_s=budget,
+                                             memory_mb=self.memory_mb, pythonpath=list(self.pythonpath)))
 
-    def _store(self, p: Program, entry: str, calls: list[str], idx: list[int], result: dict) -> list[int]:
-        """Cache what the runner answered; return the indexes worth asking again."""
+    def _store(self, p: Program, entry: str, calls: list[str], idx: list[int], answer) -> list[int]:
+        """Cache what the runner answered (a `ProbeResult`, or an error `Result` when the probe could
+        not run); return the indexes worth asking again."""
+        result = answer.to_dict()
         rows = result.get("calls") if isinstance(result.get("calls"), list) else []
         if result.get("reason") == "entry" or len(rows) != len(idx):
             # The entry point cannot be loaded (or the runner failed): every call is an error.
@@ -92,6 +99,7 @@ class Prober:
         first_lost = True
         with self._lock:
             for i, row in zip(idx, rows):
+                row = row if isinstance(row, dict) else {"error": "protocol"}
                 b = Behaviour(value=_text(row.get("value")), type=_text(row.get("type")),
                               exception=_text(row.get("exception")), mutated=row.get("mutated") is True,
                               error=_text(row.get("error")))

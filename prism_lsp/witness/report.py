@@ -7,9 +7,10 @@ about; the witness then names them as the reveal level does (`invalid-2` at labe
 
 from __future__ import annotations
 
-from prism_lsp.engine.findings import build_findings
-from prism_lsp.engine.panel import PanelRun
-from prism_lsp.engine.reveal import WITNESSES_SHOWN_AT as SHOWN_AT, anonymous_ids
+from prism_lsp.engine.findings import Finding, build_findings
+from prism_lsp.engine.panel import PanelRun, Suite
+from prism_lsp.engine.reveal import WITNESSES_SHOWN_AT as SHOWN_AT, anonymous_ids, strictest
+from prism_lsp.engine.session import EngineSession, RunOptions
 from prism_lsp.model.report import PanelReport, WitnessOut
 from prism_lsp.model.task import Task
 from prism_lsp.witness.search import SearchResult, Witness
@@ -41,3 +42,20 @@ def attach_witnesses(report: PanelReport, task: Task, run: PanelRun, suite_text:
         out.witness = WitnessOut(call=first.assertion_call if first.kind != "mutates" else first.call,
                                  expected=expected_text(first), got=got)
     return report
+
+
+def report_with_witnesses(session: EngineSession, task: Task, suite: Suite, options: RunOptions,
+                          extra_findings: list[Finding] | None = None) -> tuple[PanelRun, PanelReport]:
+    """Run the panel and build its report; at `full` and `labels` its accepts-invalid findings carry
+    a witness (searched only for the invalid candidates the suite let through). What `prism run`
+    and `prism mcp` answer."""
+    run = session.run(task, suite, options)
+    report = session.report_of(task, suite, run, options, extra_findings=extra_findings)
+    reveal = strictest(options.reveal, task.reveal)
+    if reveal in SHOWN_AT and any(f.kind == "accepts-invalid" for f in report.findings):
+        from prism_lsp.witness.panel_search import search_panel
+
+        accepted = {c.id for c, r in run.results if not c.valid and r.outcome == "pass"}
+        found = search_panel(session, task, suite.text, sandbox=options.sandbox, targets=accepted)
+        attach_witnesses(report, task, run, suite.text, found.result, reveal)
+    return run, report

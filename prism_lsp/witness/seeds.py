@@ -73,24 +73,40 @@ def suite_calls(suite_text: str, entries: list[Entry]) -> list[SuiteCall]:
         return []
     env = module_constants(tree)
     by_name = {name: e for e in entries for name in e.local_names}
+    passed = _passed_as_argument(tree, by_name)
     out: list[SuiteCall] = []
 
-    def visit(node: ast.AST, test: str | None) -> None:
+    def visit(node: ast.AST, test: str | None, names: dict[str, Entry]) -> None:
         for child in ast.iter_child_nodes(node):
-            inner = test
+            inner, scope = test, names
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 inner = child.name
+                scope = {**names, **passed.get(child.name, {})}
             if isinstance(child, ast.Call):
                 name = dotted_name(child.func)
-                if name in by_name and not child.keywords and not any(isinstance(a, ast.Starred) for a in child.args):
+                if name in scope and not child.keywords and not any(isinstance(a, ast.Starred) for a in child.args):
                     try:
                         args = tuple(literal_value(a, env) for a in child.args)
                     except (_NotLiteral, TypeError):
                         args = None
                     if args is not None:
-                        out.append(SuiteCall(by_name[name].spec, name, args, child.lineno,
+                        out.append(SuiteCall(scope[name].spec, name, args, child.lineno,
                                              ast.get_source_segment(suite_text, child) or "", inner))
-            visit(child, inner)
+            visit(child, inner, scope)
 
-    visit(tree, None)
+    visit(tree, None, by_name)
+    return out
+
+
+def _passed_as_argument(tree: ast.Module, by_name: dict[str, Entry]) -> dict[str, dict[str, Entry]]:
+    """Top-level function -> {parameter: entry} for `check(entry)`-style calls (HumanEval's
+    `def check(candidate): assert candidate(1) == 2` then `check(f)`): the parameter is the entry."""
+    defs = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+    out: dict[str, dict[str, Entry]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in defs:
+            params = [a.arg for a in defs[node.func.id].args.args]
+            for param, arg in zip(params, node.args):
+                if isinstance(arg, ast.Name) and arg.id in by_name:
+                    out.setdefault(node.func.id, {})[param] = by_name[arg.id]
     return out

@@ -24,8 +24,10 @@ from pathlib import Path
 from prism_lsp.document.check import Check, finished
 from prism_lsp.document.checker import Checker
 from prism_lsp.engine.panel import BASELINE, PanelRun, Suite, build_report
+from prism_lsp.engine.redact import redact_run
 from prism_lsp.engine.results import program_from_runner
 from prism_lsp.model.outcome import ProgramResult
+from prism_lsp.runner._prism_protocol import Result
 from prism_lsp.server.settings import Settings
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
@@ -93,8 +95,8 @@ def recorded_check(cache: Path, settings: Settings | None = None, recording: Rec
         answers = json.loads(recording.file.read_text())
         programs = [BASELINE, *[c.id for c in task.candidates]]
         trees = {pid: checker.session.cache.program(task, task.candidate(pid)) for pid in programs}
-        run = PanelRun(program_from_runner(answers[BASELINE]),
-                       [(c, program_from_runner(answers[c.id])) for c in task.candidates], trees, 0.0)
+        run = PanelRun(program_from_runner(Result.from_dict(answers[BASELINE])),
+                       [(c, program_from_runner(Result.from_dict(answers[c.id]))) for c in task.candidates], trees, 0.0)
         return finished(base, run)
     finally:
         checker.close()
@@ -128,10 +130,12 @@ def answers(check: Check) -> dict[str, dict]:
 
 
 def at_reveal(check: Check, reveal: str) -> Check:
-    """The same run seen at another reveal level (the report is rebuilt; nothing runs again)."""
-    assert check.task is not None and check.run is not None and check.path is not None
+    """The same run seen at another reveal level (the run reduced and the report rebuilt as
+    `finished` does; nothing runs again). `check` must be the full-level check."""
+    assert check.task is not None and check.run is not None and check.path is not None and check.reveal == "full"
     suite = Suite(check.task.suite_rel(check.path), check.text)
-    return dataclasses.replace(check, reveal=reveal, report=build_report(check.task, suite, check.run, reveal=reveal))
+    run = redact_run(check.run, reveal, check.text)
+    return dataclasses.replace(check, reveal=reveal, run=run, report=build_report(check.task, suite, run, reveal=reveal))
 
 
 def leaks(text: str) -> list[str]:

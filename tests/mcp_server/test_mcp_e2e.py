@@ -108,3 +108,29 @@ async def test_untrusted_paths_are_refused_with_a_message(tmp_path, args, says):
         result = await client.call_tool("run_suite", args)
     assert result.is_error
     assert says in _text(result)
+
+
+@pytest.mark.asyncio
+async def test_suggestions_at_labels_are_verified_and_name_no_candidate(tmp_path):
+    async with Client(_params(tmp_path, "--reveal", "labels")) as client:
+        got = await _call(client, "list_suggestions", {"task": "mean-rounded", "suite_path": "suites/test_weak.py"})
+        judged = await _call(client, "run_suite", {"task": "mean-rounded", "suite_path": "suites/test_weak.py"})
+    assert got["reveal"] == "labels" and got["suggestions"]
+    for s in got["suggestions"]:
+        v = s["verified"]
+        assert v["valid_accepted"] == v["valid_total"] and v["detects_baseline"] is True
+        assert s["diff"].startswith("--- ")
+    witnesses = [u["witness"] for u in judged["under_assertion"] if u["witness"]]
+    assert witnesses and all(set(w["got"]) <= {f"invalid-{i}" for i in range(1, 6)} for w in witnesses)
+    dumped = json.dumps([got, judged])
+    for secret in ("trunc-negative", "consumes-input", "half-even"):
+        assert secret not in dumped
+
+
+@pytest.mark.asyncio
+async def test_no_suggestion_or_witness_at_counts(tmp_path):
+    async with Client(_params(tmp_path)) as client:
+        got = await _call(client, "list_suggestions", {"task": "mean-rounded", "suite_path": "suites/test_weak.py"})
+        judged = await _call(client, "run_suite", {"task": "mean-rounded", "suite_path": "suites/test_weak.py"})
+    assert got["suggestions"] == [] and "counts" in got["note"]
+    assert judged["under_assertion"] and all(u["witness"] is None for u in judged["under_assertion"])

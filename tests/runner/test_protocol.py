@@ -10,8 +10,9 @@ import pytest
 
 from prism_lsp.engine.pool import WARM, RunnerPool
 from prism_lsp.runner import _prism_protocol as protocol
-from prism_lsp.runner._prism_protocol import (Assertion, ChildReport, CollectError, Fatal, ProgramExit, ProtocolError,
-                                              Ready, Result, RunRequest, Seal, Started, TestDone, TestEntry, TestStart)
+from prism_lsp.runner._prism_protocol import (Assertion, ChildReport, CollectError, Fatal, ProbeRequest, ProbeResult,
+                                              ProgramExit, ProtocolError, Ready, Result, RunRequest, Seal, Started,
+                                              TestDone, TestEntry, TestStart)
 from prism_lsp.sandbox.base import Limits, popen_runner
 
 ENTRY = TestEntry(name="test_a[1]", outcome="fail", line=4, def_line=3, message="assert 1 == 2", reason=None,
@@ -29,6 +30,10 @@ MESSAGES = [
                 collected=1, duration_ms=2.0),
     Fatal(message="boom"),
     ProgramExit(status=9),
+    ProbeRequest(id="probe-3", tree="/trees/x/tree", entry="solution:f", calls=["([1, 2],)", "(0,)"],
+                 call_timeout_s=0.5, pythonpath=["src"]),
+    ProbeResult(id="probe-3", outcome="pass", calls=[{"value": "3", "type": "int", "exception": None,
+                                                      "mutated": False, "error": None}], secret="s3cret"),
 ]
 ALL_KINDS = {**protocol.REQUEST_KINDS, **protocol.RUNNER_KINDS, **protocol.CHILD_KINDS}
 

@@ -166,3 +166,13 @@ def edit_line(client: LanguageClient, uri: str, version: int, line0: int, old: s
 
 def of_kind(diags: list[types.Diagnostic], kind: str) -> list[types.Diagnostic]:
     return [d for d in diags if d.code == kind]
+
+
+def record_applied_edits(client: LanguageClient) -> None:
+    """Answer `workspace/applyEdit` as applied, keeping each request in `client.applied_edits`."""
+    client.applied_edits = []  # type: ignore[attr-defined]
+
+    @client.feature(types.WORKSPACE_APPLY_EDIT)
+    def apply_edit(ls: LanguageClient, params: types.ApplyWorkspaceEditParams) -> types.ApplyWorkspaceEditResult:
+        ls.applied_edits.append(params)  # type: ignore[attr-defined]
+        return types.ApplyWorkspaceEditResult(applied=True)

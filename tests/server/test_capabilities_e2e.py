@@ -6,7 +6,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import LanguageClient, client_capabilities
 
-from tests.server.harness import CACHE, FAST, FIXTURES, ROOT, of_kind, open_doc, server_config
+from tests.server.harness import CACHE, FAST, FIXTURES, ROOT, of_kind, open_doc, record_applied_edits, server_config
 
 OVERFIT = FIXTURES / "mean-rounded" / "suites" / "test_overfit.py"
 
@@ -16,12 +16,7 @@ async def plain_client(lsp_client: LanguageClient):
     caps = client_capabilities("visual-studio-code")
     caps.text_document.hover.content_format = [types.MarkupKind.PlainText]
     caps.text_document.code_action.code_action_literal_support = None
-    lsp_client.applied_edits = []  # type: ignore[attr-defined]
-
-    @lsp_client.feature(types.WORKSPACE_APPLY_EDIT)
-    def apply_edit(ls: LanguageClient, params: types.ApplyWorkspaceEditParams) -> types.ApplyWorkspaceEditResult:
-        ls.applied_edits.append(params)  # type: ignore[attr-defined]
-        return types.ApplyWorkspaceEditResult(applied=True)
+    record_applied_edits(lsp_client)
 
     await lsp_client.initialize_session(types.InitializeParams(
         capabilities=caps, initialization_options=FAST, root_uri=ROOT.as_uri()))

@@ -11,7 +11,8 @@ from pytest_lsp import LanguageClient, client_capabilities
 
 from prism_lsp.server.actions import APPLY_EDIT
 from prism_lsp.suggest.edits import Edit, apply_edits
-from tests.server.harness import CACHE, FAST, FIXTURES, ROOT, of_kind, open_doc, replace_all, server_config
+from tests.server.harness import (CACHE, FAST, FIXTURES, ROOT, of_kind, open_doc, record_applied_edits, replace_all,
+                                  server_config)
 
 WEAK = FIXTURES / "mean-rounded" / "suites" / "test_weak.py"
 OVERFIT = FIXTURES / "mean-rounded" / "suites" / "test_overfit.py"
@@ -21,12 +22,7 @@ INVALID = ["trunc-negative", "consumes-input", "forgets-last", "median", "ceilin
 def _client_fixture(options: dict):
     @pytest_lsp.fixture(config=server_config(CACHE))
     async def fixture(lsp_client: LanguageClient):
-        lsp_client.applied_edits = []  # type: ignore[attr-defined]
-
-        @lsp_client.feature(types.WORKSPACE_APPLY_EDIT)
-        def apply_edit(ls: LanguageClient, params: types.ApplyWorkspaceEditParams) -> types.ApplyWorkspaceEditResult:
-            ls.applied_edits.append(params)  # type: ignore[attr-defined]
-            return types.ApplyWorkspaceEditResult(applied=True)
+        record_applied_edits(lsp_client)
 
         await lsp_client.initialize_session(types.InitializeParams(
             capabilities=client_capabilities("visual-studio-code"), initialization_options=options,
@@ -90,6 +86,11 @@ async def test_counts_offers_no_suggestion_and_shows_no_value(counts_client):
         types.TextDocumentIdentifier(uri), types.Position(found[0].range.start.line, 4)))
     assert hover is None or ("mean_rounded([-" not in hover.contents.value
                              and not any(c in hover.contents.value for c in INVALID))
+    lenses = await client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(uri)))
+    lens_text = " ".join(str(lens.command.title) for lens in lenses or [] if lens.command)
+    statuses = " ".join(str(s) for s in client.recorder.statuses)
+    for text in (lens_text, statuses):
+        assert not any(c in text for c in INVALID) and "mean_rounded([" not in text
     uri = open_doc(client, OVERFIT)
     diags = await client.recorder.final_diagnostics(uri, 1, "rejects-valid")
     (rv,) = of_kind(diags, "rejects-valid")

@@ -59,6 +59,9 @@ def test_labels_show_suggestions_and_witnesses_without_ids(fixture_copy, cache_d
     witnesses = [f["witness"] for f in json.loads(report)["findings"] if f.get("witness")]
     assert witnesses and all(k.startswith("invalid-") for w in witnesses for k in w["got"])
     assert not any(c in report for c in INVALID)
+    prism_main(["run", str(task), str(suite), "--reveal", "labels", "--cache-dir", str(cache_dir)])
+    table = capsys.readouterr().out
+    assert "witness: mean_rounded(" in table and "invalid-" in table and not any(c in table for c in INVALID)
 
 
 def test_full_report_names_the_candidates_a_witness_tells_apart(cache_dir, capsys):
@@ -85,7 +88,21 @@ def test_counts_shows_no_suggestion_and_no_witness(fixture_copy, cache_dir, caps
     report = capsys.readouterr().out
     assert all(f.get("witness") is None for f in json.loads(report)["findings"])
     assert "mean_rounded([" not in report.replace("mean_rounded([1, 2, 2])", "")
+    prism_main(["run", str(task), str(suite), "--reveal", "counts", "--cache-dir", str(cache_dir)])
+    assert "witness" not in capsys.readouterr().out
 
 
 def test_patch_is_installed():
     assert shutil.which("patch") and shutil.which("git")
+
+
+def test_nothing_to_fix_or_a_broken_suite_is_said_and_nothing_is_written(fixture_copy, cache_dir, capsys):
+    task = fixture_copy("mean-rounded")
+    strong = task / "suites" / "test_strong.py"
+    assert prism_main(["suggest", str(task), str(strong), "--write", "--cache-dir", str(cache_dir)]) == 0
+    assert "no verified suggestion" in capsys.readouterr().out
+    broken = task / "suites" / "test_broken.py"
+    broken.write_text("from solution import mean_rounded\n\ndef test_x(:\n    assert mean_rounded([1]) == 1\n")
+    assert prism_main(["suggest", str(task), str(broken), "--write", "--cache-dir", str(cache_dir)]) == 0
+    assert "no verified suggestion" in capsys.readouterr().out
+    assert broken.read_text().startswith("from solution import mean_rounded\n\ndef test_x(:")

@@ -63,3 +63,34 @@ def test_hypothesis_examples_follow_annotations_else_the_suites_shapes(tmp_path)
     shaped = examples([([("ann", 3)], 2)], tmp_path, "m", "g")
     assert shaped and all(isinstance(k, int) and all(isinstance(n, str) and isinstance(v, int) for n, v in players)
                           for players, k in shaped)
+
+
+def test_humaneval_style_check_calls_count_as_calls_of_the_entry():
+    from prism_lsp.tasks.importers.humaneval import suite_text
+    from prism_lsp.witness.entry import Entry
+
+    text = suite_text("def check(candidate):\n    assert candidate([1, 2]) == 3\n    assert candidate([]) == 0\n", "total")
+    calls = suite_calls(text, [Entry("solution", "total", ("total",))])
+    assert [(c.args, c.source) for c in calls] == [(([1, 2],), "candidate([1, 2])"), (([],), "candidate([])")]
+
+
+def test_a_humaneval_task_gets_witnesses_through_check(tmp_path, engine):
+    import json
+
+    from prism_lsp.tasks.importers.common import write_native
+    from prism_lsp.tasks.importers.humaneval import read_humaneval
+    from prism_lsp.witness import search_panel
+
+    row = {"task_id": "HumanEval/9", "prompt": "def total(xs):\n    \"\"\"Sum of xs.\"\"\"\n",
+           "canonical_solution": "    return sum(xs)\n", "entry_point": "total",
+           "test": "def check(candidate):\n    assert candidate([1, 2]) == 3\n"}
+    src = tmp_path / "he.jsonl"
+    src.write_text(json.dumps(row) + "\n")
+    side = tmp_path / "side.jsonl"
+    side.write_text(json.dumps({"task_id": "HumanEval/9", "id": "drops-first", "label": "invalid",
+                                "completion": "    return sum(xs[1:])\n"}) + "\n")
+    task = write_native(read_humaneval(src, candidates=side), tmp_path / "out")
+    suite = (task.initial / "tests" / "test_total.py")
+    text = suite.read_text() if suite.is_file() else next(task.root.rglob("test_total.py")).read_text()
+    found = search_panel(engine, task, text).result.witnesses
+    assert found["drops-first"].call.startswith("total(") and "initial" in found

@@ -50,7 +50,8 @@ def test_each_hostile_behaviour_is_reported_as_an_error(tmp_path, engine):
     assert all(b.error == "timeout" for b in seen["hangs"])
     assert all(b.error in ("batch-timeout", "exited", "timeout") for b in seen["swallows-alarm"])
     assert all(b.error == "exited" for b in seen["exits"])
-    assert all(b.error == "output-limit" for b in seen["floods"])
+    # Killed by SIGXFSZ, or (as root, where writes are only cut short) stopped at the output limit.
+    assert all(b.error in ("output-limit", "exited") for b in seen["floods"])
     assert all(b.error == "repr-limit" for b in seen["huge-value"])
 
 

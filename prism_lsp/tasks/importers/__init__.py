@@ -14,6 +14,8 @@ from prism_lsp.model.task import Task
 from prism_lsp.tasks.importers.common import TaskImportError, TaskSpec, write_native
 
 FORMATS = ("terminal-bench", "harbor", "swe-bench", "humaneval")
+# Formats whose source is one file holding many tasks, and the field that names each.
+MANY = {"humaneval": "task_id", "swe-bench": "instance_id", "swt-bench": "instance_id"}
 
 
 def read_spec(fmt: str, src: Path, *, workdir: Path, patch_set: Path | None = None, instance: str | None = None,
@@ -54,4 +56,32 @@ def import_task(fmt: str, src: Path, dest: Path, **options) -> Task:
         return write_native(spec, Path(dest))
 
 
-__all__ = ["FORMATS", "TaskImportError", "import_task", "read_spec"]
+def import_all(fmt: str, src: Path, dest: Path, **options) -> tuple[list[Task], list[TaskImportError]]:
+    """Import every task of a many-task source (`MANY`) into `dest/<task id>`, one folder each.
+
+    A task that cannot be imported is returned as its error, the others are still written;
+    `dest` may exist (a rerun adds what is missing: existing non-empty task folders are errors).
+    """
+    from prism_lsp.tasks.importers.common import slug
+    from prism_lsp.tasks.importers.jsonl import read_rows
+
+    if fmt not in MANY:
+        raise TaskImportError(src, "--all", f"{fmt} reads one task from a folder; --all is for "
+                                            f"{', '.join(MANY)} files holding many")
+    if options.pop("instance", None):
+        raise TaskImportError(src, "--all", "--all imports every task; leave --instance out")
+    key = MANY[fmt]
+    ids = [row.get(key) for _, row in read_rows(Path(src))]
+    tasks, errors = [], []
+    for n, task_id in enumerate(ids, 1):
+        if not isinstance(task_id, str) or not task_id.strip():
+            errors.append(TaskImportError(f"{src}:{n}", key, "missing required field (a non-empty string)"))
+            continue
+        try:
+            tasks.append(import_task(fmt, src, Path(dest) / slug(task_id), instance=task_id, **options))
+        except TaskImportError as exc:
+            errors.append(exc)
+    return tasks, errors
+
+
+__all__ = ["FORMATS", "MANY", "TaskImportError", "import_all", "import_task", "read_spec"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from prism_lsp.tasks.importers import FORMATS, import_task
+from prism_lsp.tasks.importers import FORMATS, MANY, import_all, import_task
 
 
 def add_import_parser(subparsers) -> None:
@@ -17,7 +17,10 @@ def add_import_parser(subparsers) -> None:
                                              "into a native prism.toml task folder")
     p.add_argument("format", choices=[*FORMATS, "swt-bench"])
     p.add_argument("src", help="the task folder (terminal-bench, harbor) or the .jsonl file (swe-bench, humaneval)")
-    p.add_argument("dest", help="the task folder to write (must not exist, or be empty)")
+    p.add_argument("dest", help="the task folder to write (must not exist, or be empty); with --all, the folder "
+                                "that gets one task folder per task")
+    p.add_argument("--all", action="store_true", help=f"import every task of the file ({', '.join(MANY)}), "
+                                                      "one folder each under DEST")
     p.add_argument("--patch-set", help="folder with the panel's patches and patch-set.toml/json "
                                        "(terminal-bench, harbor; default: next to or inside SRC)")
     p.add_argument("--instance", help="instance_id / task_id to import from a file with several")
@@ -34,8 +37,22 @@ def _path(value: str | None) -> Path | None:
     return Path(value) if value else None
 
 
+def _import_all(args: argparse.Namespace, out, err) -> int:
+    tasks, errors = import_all(args.format, Path(args.src), Path(args.dest), instance=args.instance,
+                               patch_set=_path(args.patch_set),
+                               repo_path=_path(args.repo_path), candidates=_path(args.candidates), suite=args.suite,
+                               test_command=args.test_command, use_docker=not args.no_docker, image=args.image)
+    for exc in errors:
+        err.print(f"error: {exc}", markup=False, highlight=False)
+    out.print(f"imported {len(tasks)} tasks into {args.dest}"
+              + (f"; {len(errors)} could not be imported" if errors else ""), markup=False)
+    return 2 if errors else 0
+
+
 def cmd_import(args: argparse.Namespace, out, err) -> int:
     """Run the import; `TaskImportError` propagates to `prism_main`, which prints it and exits 2."""
+    if args.all:
+        return _import_all(args, out, err)
     task = import_task(args.format, Path(args.src), Path(args.dest), patch_set=_path(args.patch_set),
                        instance=args.instance, repo_path=_path(args.repo_path), candidates=_path(args.candidates),
                        suite=args.suite, test_command=args.test_command, use_docker=not args.no_docker,

@@ -32,6 +32,8 @@ def _read_toml(path: Path) -> dict:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise TaskImportError(path, "", f"invalid TOML: {exc}") from None
+    except RecursionError:
+        raise TaskImportError(path, "", "invalid TOML: arrays or tables nested too deeply") from None
 
 
 def read_harbor(src: Path, *, patch_set: Path | None = None, suite: str | None = None,

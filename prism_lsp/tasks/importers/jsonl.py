@@ -31,6 +31,8 @@ def read_rows(path: Path) -> list[tuple[int, dict]]:
     if text.lstrip().startswith("["):
         try:
             data = json.loads(text)
+        except RecursionError:
+            raise TaskImportError(path, "", "invalid JSON: values nested too deeply") from None
         except ValueError as exc:
             raise TaskImportError(path, "", f"invalid JSON: {exc}") from None
         rows = list(enumerate(data, 1))
@@ -41,6 +43,8 @@ def read_rows(path: Path) -> list[tuple[int, dict]]:
                 continue
             try:
                 rows.append((n, json.loads(line)))
+            except RecursionError:
+                raise TaskImportError(f"{path}:{n}", "", "invalid JSON: values nested too deeply") from None
             except ValueError as exc:
                 raise TaskImportError(f"{path}:{n}", "", f"invalid JSON: {exc}") from None
     for n, row in rows:

@@ -65,6 +65,8 @@ def _read_manifest(folder: Path) -> tuple[Path, dict]:
         data = json.loads(text) if path.suffix == ".json" else tomllib.loads(text)
     except (ValueError, UnicodeDecodeError) as exc:  # TOMLDecodeError and JSONDecodeError are ValueErrors
         raise TaskImportError(path, "", f"cannot parse: {exc}") from None
+    except RecursionError:
+        raise TaskImportError(path, "", "cannot parse: values nested too deeply") from None
     if not isinstance(data, dict):
         raise TaskImportError(path, "", "expected a table/object at the top level")
     return path, data

@@ -27,6 +27,7 @@ from pathlib import Path, PurePosixPath
 from prism_lsp.materialize.apply import ApplyError, apply_patch
 from prism_lsp.tasks.importers.common import CandidateSpec, TaskImportError, TaskSpec, slug
 from prism_lsp.tasks.importers.jsonl import pick, read_rows, require_str
+from prism_lsp.tasks.importers.safe_tar import UnsafeMember, extract_all
 from prism_lsp.tasks.importers.side_candidates import read_side_candidates
 from prism_lsp.tasks.importers.tree_files import decode_text
 from prism_lsp.tasks.suites import matches, python_files
@@ -50,18 +51,11 @@ def export_commit(repo: Path, commit: str, dest: Path, where: str) -> None:
         raise TaskImportError(where, "base_commit", f"git archive failed: {proc.stderr.decode(errors='replace').strip()}")
     with tarfile.open(fileobj=io.BytesIO(proc.stdout)) as tar:
         try:
-            # The "data" filter keeps relative symlinks that stay inside the tree and refuses the rest.
-            tar.extractall(dest, filter="data")
-        except tarfile.FilterError as exc:
-            member = exc.tarinfo
-            if isinstance(exc, tarfile.AbsoluteLinkError):
-                what = f"a symlink to the absolute path {member.linkname!r}"
-            elif isinstance(exc, tarfile.LinkOutsideDestinationError):
-                what = f"a symlink to {member.linkname!r}, outside the repository"
-            else:
-                what = f"an entry the initial state cannot hold ({exc})"
-            raise TaskImportError(where, "base_commit", f"{member.name!r} at {commit[:12]} is {what}; refused: a program "
-                                                        "tree may only link inside itself") from None
+            # Relative symlinks that stay inside the tree are kept; everything else is refused.
+            extract_all(tar, dest)
+        except UnsafeMember as exc:
+            raise TaskImportError(where, "base_commit", f"{exc.member.name!r} at {commit[:12]} is {exc.what}; refused: "
+                                                        "a program tree may only link inside itself") from None
 
 
 def _touched(diff: str) -> list[str]:
@@ -82,7 +76,7 @@ def test_lists(row: dict, where: str) -> dict[str, list[str]]:
         if isinstance(value, str):
             try:
                 value = json.loads(value) if value.strip() else []
-            except ValueError:
+            except (ValueError, RecursionError):
                 raise TaskImportError(where, key, "expected a list of test ids, or that list JSON-encoded; "
                                                   f"got a string that is not JSON: {value[:60]!r}") from None
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):

@@ -1,0 +1,55 @@
+"""The paper's table on the terminal: RAR, valid acceptance, invalid rejection, H, JSF in percent.
+
+One row per pair, then one per suite name when there are several, then the overall row
+(DESIGN.md's aggregation); error rows show their message in place of the rates.
+"""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from prism_lsp.scoring.aggregate import summarize
+
+COLUMNS = ("RAR", "valid acc.", "invalid rej.", "H", "JSF")
+
+
+def _pct(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.2f}"
+
+
+def _pair_cells(m: dict) -> list[str]:
+    pct = lambda v: None if v is None else round(100 * float(v), 2)  # noqa: E731
+    return [_pct(pct(m["rar"])), _pct(pct(m["valid_acceptance"])), _pct(pct(m["invalid_rejection"])),
+            _pct(pct(m["h"])), _pct(pct(m["jsf"]))]
+
+
+def _summary_cells(s: dict) -> list[str]:
+    return [_pct(s["rar"]), _pct(s["valid_acceptance"]), _pct(s["invalid_rejection"]), _pct(s["h"]), _pct(s["jsf"])]
+
+
+def render_table(records: list[dict], console: Console) -> None:
+    table = Table(header_style="bold", title="rates in %")
+    table.add_column("task")
+    table.add_column("suite")
+    for col in COLUMNS:
+        table.add_column(col, justify="right")
+    for r in records:
+        if r["status"] == "ok":
+            table.add_row(Text(r["task"]), Text(r["suite"]), *_pair_cells(r["report"]["metrics"]))
+        else:
+            table.add_row(Text(r["task"]), Text(r["suite"]), Text(f"error: {r['error']}", style="red"),
+                          "", "", "", "")
+    summary = summarize(records)
+    if len(summary["by_suite"]) > 1:
+        table.add_section()
+        for suite, rates in summary["by_suite"].items():
+            table.add_row(Text(f"{rates['tasks']} tasks"), Text(suite), *_summary_cells(rates))
+    table.add_section()
+    overall = summary["overall"]
+    table.add_row(Text("overall", style="bold"), Text(f"{overall['tasks']} pairs"), *_summary_cells(overall))
+    console.print(table)
+    if summary["errors"]:
+        console.print(f"{summary['errors']} of {summary['pairs']} pairs could not be scored (error rows); "
+                      "they are left out of the rates", style="red", highlight=False)

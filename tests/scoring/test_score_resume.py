@@ -1,0 +1,56 @@
+"""Killing `prism score` midway (Ctrl-C, SIGKILL) and running it again: complete, identical, nothing scored twice."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import time
+
+import pytest
+
+from tests.conftest import ROOT
+from tests.scoring.conftest import pair_files, prism
+
+
+def wait_for_lines(path, n: int, proc: subprocess.Popen, deadline_s: float = 600) -> None:
+    """Until the journal holds `n` lines (the run is midway), failing if the run ends first."""
+    end = time.monotonic() + deadline_s
+    while time.monotonic() < end:
+        if path.is_file() and len(path.read_text().splitlines()) >= n:
+            return
+        if proc.poll() is not None:
+            pytest.fail(f"prism score ended before {n} pairs were done: {proc.stderr.read()}")
+        time.sleep(0.05)
+    pytest.fail(f"fewer than {n} pairs done after {deadline_s} s")
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL], ids=["sigint", "sigkill"])
+def test_a_killed_run_resumes_to_the_same_results(sig, reference, score_cache, tmp_path):
+    folder, _, files = reference
+    out = tmp_path / "out"
+    args = ["score", str(folder / "pairs.txt"), "--json", "--out", str(out), "--cache-dir", str(score_cache)]
+    proc = subprocess.Popen([shutil.which("prism"), *args], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env={**os.environ, "COLUMNS": "160"})
+    journal = out / "journal.jsonl"
+    wait_for_lines(journal, 4, proc)
+    proc.send_signal(sig)
+    _, stderr = proc.communicate(timeout=120)
+    if sig == signal.SIGINT:
+        assert proc.returncode == 130 and "interrupted" in stderr and "Traceback" not in stderr
+    else:
+        assert proc.returncode == -signal.SIGKILL
+    done_before = len(journal.read_text().splitlines())
+    assert 4 <= done_before < 28
+    assert not list(out.rglob(".partial-*"))  # a report is whole or absent
+    stored = pair_files(out)
+    assert len(stored) == done_before and all(files[name] == text for name, text in stored.items())
+
+    again = prism(*args)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout == (folder / "stdout.json").read_text()  # the same bytes as one uninterrupted run
+    assert pair_files(out) == files
+    keys = [(j["task"], j["suite_digest"]) for j in map(json.loads, journal.read_text().splitlines())]
+    assert len(keys) == len(set(keys)) == 28  # nothing scored twice
