@@ -13,6 +13,6 @@ test:
 vsix:
 	cd vscode-client && npm ci --no-audit --no-fund && npm run package
 
+# Issue 11's table (every row beside the naive loops of the same run) and the runner's phases.
 bench:
-	python bench/panel_speed.py --repeat 5
-	python bench/runner_phases.py --repeat 5
+	python bench/table.py --repeat 3 --rounds 5

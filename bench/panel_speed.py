@@ -30,7 +30,9 @@ from prism_lsp.engine.session import EngineSession, RunOptions  # noqa: E402
 from prism_lsp.tasks import load_task  # noqa: E402
 
 
-def naive_panel(trees: list[Path], suite: Suite) -> float:
+def naive_panel(trees: list[Path], suite: Suite, env: dict[str, str] | None = None) -> float:
+    """Milliseconds for one pytest subprocess per tree, in turn (`env`: the environment, default ours)."""
+    base = os.environ if env is None else env
     start = time.perf_counter()
     for tree in trees:
         with tempfile.TemporaryDirectory() as tmp:
@@ -40,13 +42,16 @@ def naive_panel(trees: list[Path], suite: Suite) -> float:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(suite.text)
             subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", suite.rel_path],
-                           cwd=work, capture_output=True, env=dict(os.environ, PYTHONPATH=str(work)))
+                           cwd=work, capture_output=True, env=dict(base, PYTHONPATH=str(work)))
     return (time.perf_counter() - start) * 1000
 
 
 def cold_cli(task_dir: Path, suite_path: Path, cache: Path) -> float:
+    # The installed `prism` beside this interpreter (a venv's), else the same entry point through it.
+    script = Path(sys.executable).with_name("prism")
+    prism = [str(script)] if script.exists() else [sys.executable, "-c", "from prism_lsp.cli import prism_main; prism_main()"]
     start = time.perf_counter()
-    subprocess.run([shutil.which("prism") or "prism", "run", str(task_dir), str(suite_path), "--json"],
+    subprocess.run([*prism, "run", str(task_dir), str(suite_path), "--json"],
                    capture_output=True, env=dict(os.environ, PRISM_CACHE_DIR=str(cache)))
     return (time.perf_counter() - start) * 1000
 

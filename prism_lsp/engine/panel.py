@@ -93,7 +93,7 @@ def run_programs(task: Task, suite: Suite, pool: RunnerPool, cache: TreeCache, *
     config = None
     for program, cand in programs:
         try:
-            tree = cache.baseline(task) if cand is None else cache.candidate(task, cand)
+            tree = cache.program(task, cand)
         except MaterializeError as exc:
             ready[program] = ProgramResult.error("materialize", str(exc))
             continue

@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from prism_lsp.model.task import Candidate
 
 LEVELS = ("full", "labels", "counts")  # from most to least shown
+# Where suggestions and witnesses (values found by running candidates) may be shown: never at `counts`.
+WITNESSES_SHOWN_AT = ("full", "labels")
 
 
 def strictest(*levels: str | None) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 FindingKind = Literal["rejects-valid", "accepts-invalid", "misses-baseline", "execution-error", "weak-assertion"]
 FINDING_KINDS: tuple[str, ...] = FindingKind.__args__  # type: ignore[attr-defined]
@@ -16,13 +16,19 @@ FINDING_KINDS: tuple[str, ...] = FindingKind.__args__  # type: ignore[attr-defin
 SUITE_LEVEL_KINDS = ("accepts-invalid", "misses-baseline")
 
 
-class AssertionOut(BaseModel):
+class _Out(BaseModel):
+    # Validators are built on first use, not at import: `prism-lsp` answers `initialize`
+    # without paying for the report's schemas (bench/server_start.py).
+    model_config = ConfigDict(defer_build=True)
+
+
+class AssertionOut(_Out):
     line: int | None
     outcome: Literal["pass", "fail"]
     explanation: str = ""
 
 
-class TestOut(BaseModel):
+class TestOut(_Out):
     name: str
     outcome: Literal["pass", "fail", "error"]
     line: int | None = None
@@ -33,7 +39,7 @@ class TestOut(BaseModel):
     assertions: list[AssertionOut] = Field(default_factory=list)
 
 
-class ProgramOut(BaseModel):
+class ProgramOut(_Out):
     outcome: Literal["pass", "fail", "error"]
     reason: str | None = None
     message: str = ""
@@ -50,7 +56,7 @@ class CandidateOut(ProgramOut):
     note: str = ""
 
 
-class Metrics(BaseModel):
+class Metrics(_Out):
     detects_baseline: bool
     rar: bool
     jsf: bool
@@ -59,7 +65,7 @@ class Metrics(BaseModel):
     h: float | None
 
 
-class PanelCounts(BaseModel):
+class PanelCounts(_Out):
     """How the panel fared, as numbers only: all the report says of candidates at reveal `counts`.
 
     Over the non-reference candidates, as `valid_acceptance` counts them (the reference has
@@ -72,7 +78,7 @@ class PanelCounts(BaseModel):
     errors: int
 
 
-class WitnessOut(BaseModel):
+class WitnessOut(_Out):
     """An input that tells the finding's candidates apart from every valid one (reveal full/labels only)."""
 
     call: str  # the compared expression, e.g. `mean_rounded([-3, -4])` or `list(unique([0]))`
@@ -80,7 +86,7 @@ class WitnessOut(BaseModel):
     got: dict[str, str] = Field(default_factory=dict)  # candidate (as the reveal level names it) -> what it gave
 
 
-class FindingOut(BaseModel):
+class FindingOut(_Out):
     kind: FindingKind
     line: int
     end_line: int
@@ -92,7 +98,7 @@ class FindingOut(BaseModel):
     witness: WitnessOut | None = None  # accepts-invalid only, and never at reveal `counts`
 
 
-class PanelReport(BaseModel):
+class PanelReport(_Out):
     task: str
     suite: str
     baseline: ProgramOut

@@ -221,6 +221,7 @@ def _program(req: RunRequest, wfd: int, work: str, tree: str, suite_path: str, c
     args += pytest_args(tree, config)
     session_start = time.perf_counter()
     collector.start_probes()
+    speedups.use_prebuilt_config()
     try:
         code = pytest.main(args, plugins=[collector])
         if code == 4 and not collector.tests and not collector.collect_errors:
@@ -308,6 +309,7 @@ def warm_up(scratch: str) -> None:
             speedups.install()
             with speedups.recording():
                 pytest.main([suite_rel, *pytest_args(tree)], plugins=[collector])
+            speedups.prebuild_config([a for name in PLUGINS_OFF for a in ("-p", f"no:{name}")])
         finally:
             os.chdir(cwd)
             # pytest's reports sit in sys.stdout's buffer when stdout is a pipe (pytest 7 in

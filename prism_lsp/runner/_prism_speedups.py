@@ -20,12 +20,16 @@ program's own objects are always examined afresh: verdicts cannot change.
 
 from __future__ import annotations
 
+import pathlib
 from contextlib import contextmanager
 
 _cache: dict[int, tuple[object, object]] = {}  # id(obj) -> (obj kept alive, its answer)
 _by_name: dict[tuple[str, int, str], tuple[object, object]] = {}  # (what, id(holder), name) -> (holder, answer)
 _fixtures_only: dict[int, tuple[object, object]] = {}  # id(module) -> (module, stand-in with its fixtures only)
 _recording = False
+_config_kwargs: dict | None = None  # get_config's keyword arguments as pytest.main passed them in the warm-up
+_prebuilt: tuple | None = None  # (its `-p` values, keyword arguments, Config): built in the runner
+_use_prebuilt = False  # set in a forked child only; the runner's own sessions never touch it
 
 
 def install() -> None:
@@ -35,6 +39,7 @@ def install() -> None:
 
     for what in ("parse_hookimpl_opts", "parse_hookspec_opts"):
         _memo_by_name(PytestPluginManager, what)
+    _config_reuse()
     manager = getattr(fixtures, "FixtureManager", None)
     _fixture_stand_ins(manager, fixtures)
     original = getattr(manager, "_find_wrapped_fixture_def", None)
@@ -104,6 +109,59 @@ def _memo_by_name(cls, what: str) -> None:
     setattr(cls, what, memo)
 
 
+def _plugin_args(args) -> tuple[str, ...] | None:
+    """The values of `-p` options (what `get_config` reads), None when written in another form."""
+    args = [str(a) for a in args or ()]
+    if any(a.startswith("-p") and a != "-p" for a in args):
+        return None
+    return tuple(args[i + 1] for i, a in enumerate(args[:-1]) if a == "-p")
+
+
+def _config_reuse() -> None:
+    from _pytest import config as config_module
+
+    original = getattr(config_module, "get_config", None)
+    if original is None or not hasattr(config_module.Config, "InvocationParams"):
+        return
+
+    def get_config(args=None, plugins=None, **kwargs):
+        global _prebuilt, _use_prebuilt, _config_kwargs
+        if _recording:
+            _config_kwargs = dict(kwargs)
+        if _use_prebuilt:
+            ready, _prebuilt, _use_prebuilt = _prebuilt, None, False  # a Config serves one session
+            if ready is not None and ready[0] == _plugin_args(args) and ready[1] == kwargs:
+                config = ready[2]
+                config.invocation_params = config.InvocationParams(args=args or (), plugins=plugins,
+                                                                   dir=pathlib.Path.cwd())
+                return config
+        return original(args, plugins, **kwargs)
+
+    config_module.get_config = get_config
+    config_module.get_config.original = original
+
+
+def prebuild_config(args: list[str]) -> None:
+    """In the runner, after the warm-up: the Config the next forked children start from.
+
+    `args` are the `-p no:NAME` options every program's session passes (they decide which
+    default plugins are registered); a session with other ones builds its own Config.
+    """
+    global _prebuilt
+    from _pytest import config as config_module
+
+    original = getattr(config_module.get_config, "original", None)
+    if original is None or _config_kwargs is None or _plugin_args(args) is None:
+        return
+    _prebuilt = (_plugin_args(args), _config_kwargs, original(list(args), None, **_config_kwargs))
+
+
+def use_prebuilt_config() -> None:
+    """In a forked child: its next pytest session starts from the runner's prebuilt Config."""
+    global _use_prebuilt
+    _use_prebuilt = True
+
+
 @contextmanager
 def recording():
     """Remember answers while the body runs (the runner's warm-up session, before any fork)."""
@@ -113,3 +171,6 @@ def recording():
         yield
     finally:
         _recording = False
+_config_kwargs: dict | None = None  # get_config's keyword arguments as pytest.main passed them in the warm-up
+_prebuilt: tuple | None = None  # (its `-p` values, keyword arguments, Config): built in the runner
+_use_prebuilt = False  # set in a forked child only; the runner's own sessions never touch it

@@ -9,21 +9,32 @@ text the panel ran on, and never at reveal `counts`.
 from __future__ import annotations
 
 import asyncio
+import functools
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 from lsprotocol.converters import get_converter
 
 from prism_lsp.engine.panel import Suite
+from prism_lsp.engine.reveal import WITNESSES_SHOWN_AT as SHOWN_AT
 from prism_lsp.engine.session import RunOptions
 from prism_lsp.server.actions import APPLY_EDIT
 from prism_lsp.server.diagnostics import SOURCE
 from prism_lsp.server.positions import Lines
-from prism_lsp.suggest import Suggestion
-from prism_lsp.suggest.memo import SHOWN_AT, SuggestionMemo
-from prism_lsp.suggest.titles import title
-from prism_lsp.witness.open_dimension import describe, open_at_line
 
-MEMO = SuggestionMemo()
+if TYPE_CHECKING:
+    from prism_lsp.suggest import Suggestion
+    from prism_lsp.suggest.memo import SuggestionMemo
+
+# The suggestion and witness packages (hypothesis among them) load on the first code
+# action or hover that needs them, not at server start: see bench/server_start.py.
+
+
+@functools.cache
+def _memo() -> SuggestionMemo:
+    from prism_lsp.suggest.memo import SuggestionMemo
+
+    return SuggestionMemo()
 
 
 def _matches(s: Suggestion, diag: types.Diagnostic) -> bool:
@@ -47,7 +58,9 @@ async def suggestion_actions(ls, uri: str, version: int | None, lines: Lines, te
     settings = ls.settings
     options = RunOptions(sandbox=None if settings.sandbox == "auto" else settings.sandbox,
                          timeout_s=settings.timeout_seconds, reveal=check.reveal)
-    found = await asyncio.to_thread(MEMO.get, ls.checker.session, task, suite, check.run, options, check.reveal)
+    from prism_lsp.suggest.titles import title
+
+    found = await asyncio.to_thread(_memo().get, ls.checker.session, task, suite, check.run, options, check.reveal)
     actions: list[types.CodeAction | types.Command] = []
     doc = types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version)
     for s in found:
@@ -78,6 +91,8 @@ async def open_dimension_note(ls, uri: str, text: str, line: int, markdown: bool
         return None
     settings = ls.settings
     sandbox = None if settings.sandbox == "auto" else settings.sandbox
+    from prism_lsp.witness.open_dimension import describe, open_at_line
+
     found = await asyncio.to_thread(open_at_line, ls.checker.session, check.task, text, line, sandbox)
     if not found:
         return None

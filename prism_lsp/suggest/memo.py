@@ -11,11 +11,10 @@ import threading
 from collections import OrderedDict
 
 from prism_lsp.engine.panel import PanelRun, Suite
+from prism_lsp.engine.reveal import WITNESSES_SHOWN_AT as SHOWN_AT
 from prism_lsp.engine.session import EngineSession, RunOptions
 from prism_lsp.model.task import Task
 from prism_lsp.suggest.build import Suggestion, suggest
-
-SHOWN_AT = ("full", "labels")
 
 
 class SuggestionMemo:
