@@ -24,7 +24,8 @@ def test_rates_per_suite_and_overall(reference):
     assert data["hashseed"] == "0" and data["errors"] == 0
     assert [(p["task"], p["suite"]) for p in data["pairs"]] == [(t.name, f"suites/{s.name}") for t, s in PAIRS]
     strong = data["by_suite"]["suites/test_strong.py"]
-    assert strong == {"tasks": 7, "detects_baseline": 100.0, "rar": 100.0, "jsf": 100.0, "valid_acceptance": 100.0,
+    # Every fixture task has a strong suite: the seven with full panels, and top-tags.
+    assert strong == {"tasks": 8, "detects_baseline": 100.0, "rar": 100.0, "jsf": 100.0, "valid_acceptance": 100.0,
                       "invalid_rejection": 100.0, "h": 100.0}
     assert data["by_suite"]["suites/test_blind.py"]["detects_baseline"] == 0.0
     assert data["by_suite"]["suites/test_weak.py"]["jsf"] == 0.0
