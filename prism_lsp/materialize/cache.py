@@ -26,7 +26,8 @@ from prism_lsp.model.task import Candidate, Task
 log = logging.getLogger(__name__)
 
 # v2: trees are readable by every uid (v1 trees sat in 0700 folders, unreadable to Docker's runners).
-_FORMAT = "prism-tree-v2"
+# v3: trees have no write bit (v2 trees were writable by their owner).
+_FORMAT = "prism-tree-v3"
 
 
 class MaterializeError(Exception):
@@ -60,19 +61,38 @@ def _stat_signature(root: Path) -> tuple:
     return tuple(sig)
 
 
-def _readable_by_all(root: Path) -> None:
-    """Let every uid read `root` (a sandbox may run each runner under a uid of its own).
+def _seal(root: Path) -> None:
+    """Make `root` read-only for everyone and readable by every uid.
 
-    Trees hold the task's own files, which its runners read anyway; the folders
-    around the cache still decide who else on the host can reach them.
+    No write bit anywhere: an editor that opens a cached file (or a person) cannot change
+    what later runs judge; the digest check catches a change made anyway (after a chmod).
+    Every uid may read (a sandbox may run each runner under a uid of its own); trees hold
+    the task's own files, which its runners read anyway, and the folders around the cache
+    still decide who else on the host can reach them. Execute bits are kept.
     """
-    os.chmod(root, 0o755)  # mkdtemp made it 0700
     for dirpath, dirnames, filenames in os.walk(root):
-        for name in dirnames + filenames:
+        for name in filenames + dirnames:
             path = os.path.join(dirpath, name)
             st = os.lstat(path)
             if not stat.S_ISLNK(st.st_mode):
-                os.chmod(path, st.st_mode | (0o555 if stat.S_ISDIR(st.st_mode) else 0o444))
+                _no_write(path, st.st_mode)
+    _no_write(str(root), os.lstat(root).st_mode)  # last: mkdtemp made it 0700, its entries came first
+
+
+def _no_write(path: str, mode: int) -> None:
+    read = 0o555 if stat.S_ISDIR(mode) else 0o444
+    os.chmod(path, (stat.S_IMODE(mode) | read) & ~0o222)
+
+
+def remove_tree(path: Path) -> None:
+    """Remove a cached tree (or a staging folder), giving its read-only folders the owner's
+    write bit back first: without it, only root could delete their entries."""
+    for dirpath, _dirnames, _filenames in os.walk(path):  # top-down: listed before it changes
+        try:
+            os.chmod(dirpath, 0o700)
+        except OSError as exc:
+            log.debug("remove_tree: chmod %s: %r", dirpath, exc)
+    shutil.rmtree(path, ignore_errors=True)
 
 
 class TreeCache:
@@ -103,13 +123,19 @@ class TreeCache:
 
         Verdicts come from these trees, and an editor or a person may open their files: a tree
         whose content digest differs from the one recorded at build time is never used. The
-        content is hashed again only when a file's stat changed since it was last verified."""
+        content is hashed again only when a file's stat changed since it was last verified; a
+        tree found intact then is sealed again (someone may have given a file its write bit back)."""
         sig = _stat_signature(final / "tree")
         with self._lock:
             if self._verified.get(digest) == sig:
                 return True
         if meta.get("content") != tree_digest(final / "tree"):
             return False
+        try:
+            _seal(final)
+        except OSError as exc:  # another uid's tree, or being replaced: its content was verified
+            log.debug("cannot seal %s again: %r", final, exc)
+        sig = _stat_signature(final / "tree")
         with self._lock:
             self._verified[digest] = sig
         return True
@@ -153,7 +179,7 @@ class TreeCache:
             if self._intact(digest, final, meta):
                 return ProgramTree(final / "tree", digest, {k: tuple(v) for k, v in meta["changed"].items()})
             log.warning("cached tree %s changed on disk since it was built; building it again", final)
-            shutil.rmtree(final, ignore_errors=True)
+            remove_tree(final)
         (self.root / "trees").mkdir(mode=0o755, parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=".build-", dir=self.root / "trees"))
         try:
@@ -167,7 +193,7 @@ class TreeCache:
             meta = {"format": _FORMAT, "changed": {k: sorted(v) for k, v in changed.items()},
                     "content": tree_digest(tree)}
             (staging / "meta.json").write_text(json.dumps(meta))
-            _readable_by_all(staging)
+            _seal(staging)
             try:
                 os.rename(staging, final)
             except OSError:
@@ -177,5 +203,5 @@ class TreeCache:
                 self._verified[digest] = _stat_signature(final / "tree")
         finally:
             if staging.exists():
-                shutil.rmtree(staging, ignore_errors=True)
+                remove_tree(staging)
         return ProgramTree(final / "tree", digest, {k: tuple(sorted(v)) for k, v in changed.items()})

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import stat
 import sys
 import tempfile
 import time
@@ -96,6 +97,28 @@ def json_escaped(text: str) -> str:
 RUN_DIR = "run"  # the run folder's name in the scratch folder: the same path for every program
 
 
+def copy_work_tree(src: str, dst: str) -> None:
+    """Copy a cached tree (no write bits anywhere) to `dst`, writable by its owner, in one walk.
+
+    The program writes its own files there, the suite is written in, and a test that chmods or
+    deletes files of its tree must behave as in plain pytest; execute bits are kept (a task's
+    test_command runs scripts). Links are copied as links (the cache refused any leading out).
+    Folders get the owner's bits under the umask; files keep their modes plus the owner's write bit.
+    """
+    os.mkdir(dst, 0o777)
+    with os.scandir(src) as it:
+        entries = list(it)
+    for entry in entries:
+        target = os.path.join(dst, entry.name)
+        if entry.is_symlink():
+            os.symlink(os.readlink(entry.path), target)
+        elif entry.is_dir(follow_symlinks=False):
+            copy_work_tree(entry.path, target)
+        else:
+            shutil.copyfile(entry.path, target, follow_symlinks=False)
+            os.chmod(target, stat.S_IMODE(entry.stat(follow_symlinks=False).st_mode) | stat.S_IWUSR)
+
+
 def run_child(req: RunRequest, wfd: int, scratch: str, tree_source: str, uid_private: bool,
               isolate: bool, hide: list[str]) -> None:
     """Run one program in this forked process; write its report to `wfd`; never returns.
@@ -112,7 +135,7 @@ def run_child(req: RunRequest, wfd: int, scratch: str, tree_source: str, uid_pri
     work = os.path.join(scratch, RUN_DIR)
     os.mkdir(work, 0o700)  # fails if the last program's folder stayed: never run on its leftovers
     tree = os.path.join(work, "tree")
-    shutil.copytree(tree_source, tree, symlinks=True)
+    copy_work_tree(tree_source, tree)
     suite_path = os.path.join(tree, req.suite_rel)
     os.makedirs(os.path.dirname(suite_path), exist_ok=True)
     with open(suite_path, "w", encoding="utf-8") as fh:

@@ -27,13 +27,12 @@ import importlib
 import itertools
 import json
 import os
-import shutil
 import signal
 import time
 import types
 
 import _prism_isolation as isolation
-from _prism_child import RUN_DIR, enter_program, namespace_init, set_limits, wait_and_leave
+from _prism_child import RUN_DIR, copy_work_tree, enter_program, namespace_init, set_limits, wait_and_leave
 from _prism_cleanup import CleanupFailed, clear_runs
 from _prism_protocol import ProbeRequest, ProbeResult
 from _prism_reaper import reap_all
@@ -105,7 +104,7 @@ def _child(req: ProbeRequest, wfd: int, settings: Settings) -> None:
     work = os.path.join(settings.scratch, RUN_DIR)
     os.mkdir(work, 0o700)  # fails if the last program's folder stayed: never run on its leftovers
     tree = os.path.join(work, "tree")
-    shutil.copytree(settings.tree_path(req.tree), tree, symlinks=True)
+    copy_work_tree(settings.tree_path(req.tree), tree)
     if settings.namespaces:
         isolation.new_namespaces()
         if os.fork() != 0:
