@@ -28,7 +28,8 @@ def test_rates_per_suite_and_overall(reference):
     assert strong == {"tasks": 8, "detects_baseline": 100.0, "rar": 100.0, "jsf": 100.0, "valid_acceptance": 100.0,
                       "invalid_rejection": 100.0, "h": 100.0}
     assert data["by_suite"]["suites/test_blind.py"]["detects_baseline"] == 0.0
-    assert data["by_suite"]["suites/test_weak.py"]["jsf"] == 0.0
+    # 1 of 8: top-tags ships no invalid candidate (`prism panel build` makes them), so nothing can get through.
+    assert data["by_suite"]["suites/test_weak.py"]["jsf"] == 12.5
     overfit = data["by_suite"]["suites/test_overfit.py"]
     assert overfit["jsf"] == 0.0 and overfit["valid_acceptance"] < 100.0
     # H of the overall row comes from the rounded rates, as DESIGN.md says.
