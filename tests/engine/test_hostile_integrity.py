@@ -167,7 +167,7 @@ def test_a_program_cannot_open_another_tree_whose_digest_it_knows(tmp_path, sand
             pass
     return read
 '''
-    run, results = _run(one_runner, spy_task(tmp_path, body, extra=[VICTIM]), sandbox)
+    _, results = _run(one_runner, spy_task(tmp_path, body, extra=[VICTIM]), sandbox)
     assert results["victim"].outcome == "fail"
     assert observed(results["spy"]) == []
 
