@@ -146,8 +146,8 @@ def test_a_program_cannot_open_another_tree_whose_digest_it_knows(tmp_path, sand
     # The victim's tree is built first; the spy is then told its digest (as a program could read
     # it from its runner's memory, inherited by the fork) and also tries every path it finds there.
     _run(one_runner, write_task(tmp_path / "first", initial=INITIAL, candidates=[REFERENCE, VICTIM]), sandbox)
-    digests = [tree.parent.name for tree in (cache_dir / "trees").glob("*/tree")
-               if "zq8-victim" in (tree / "solution.py").read_text()]
+    digests = [solution.parent.parent.name for solution in (cache_dir / "trees").glob("*/tree/solution.py")
+               if "zq8-victim" in solution.read_text()]
     assert digests
     body = f'''    import gc, os
     paths = set()
