@@ -10,6 +10,7 @@ answer to the request it has (a malformed or unsolicited line, a line longer tha
 
 from __future__ import annotations
 
+import dataclasses
 import hmac
 import os
 import queue
@@ -120,6 +121,20 @@ class _Worker:
         request.output_limit = self.limits.output_limit
         request.pids_max = self.limits.pids_max
         self.ensure()
+        assert self.runner is not None
+        runner = self.runner
+        # The runner reads the tree where its sandbox shows it (Docker: staged alone, cleared after).
+        try:
+            staged = runner.stage_tree(request.tree)
+        except OSError as exc:
+            return error_result(request.id, "sandbox", f"cannot place the program's tree for the sandbox: {exc}")
+        try:
+            return self._exchange(request if staged == request.tree else dataclasses.replace(request, tree=staged))
+        finally:
+            runner.clear_tree()
+
+    def _exchange(self, request: RunRequest | ProbeRequest) -> Result | ProbeResult:
+        """Send `request` to the started runner and read its answer, checking every message."""
         assert self.runner is not None
         self._send(request)
         deadline = time.monotonic() + float(request.timeout_s) + _GRACE_S

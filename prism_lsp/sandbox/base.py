@@ -88,6 +88,16 @@ class RunnerProcess:
             fh.seek(max(0, self.stderr_path.stat().st_size - limit))
             return fh.read().decode(errors="replace")
 
+    def stage_tree(self, tree: str) -> str:
+        """The path at which this runner reads `tree` (a host path in the cache) for the next program.
+
+        Sandboxes that show the runner the cache itself (and hide it from programs) use it as is;
+        Docker's runners place the tree alone in a folder of their own (`docker_stage`)."""
+        return tree
+
+    def clear_tree(self) -> None:
+        """Forget what `stage_tree` placed, once its program ended."""
+
     def kill(self) -> None:
         """Kill the runner and everything it started; safe to call twice."""
         if self.cgroup is not None:

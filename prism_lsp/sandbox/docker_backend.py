@@ -3,9 +3,10 @@
 The container (`network_mode="none"`, memory/pids/cpu limits, no capabilities
 but root's `CAP_KILL`, read-only root with a private tmpfs /tmp when the image
 allows) starts on the first spawn and lives until `close()` or interpreter
-exit. The cache's trees are
-bind-mounted read-only at `/prism-trees` (a path no image ancestor can hide) and
-the runner maps the host paths of requests onto it; the runner file is
+exit. The tree cache is not mounted: a staging folder of the container's own is
+(read-only, at `/prism-stage`, a path no image ancestor can hide), and before each
+program the pool has its runner's `DockerRunner.stage_tree` place exactly that
+program's tree in the runner's own folder there (`docker_stage`); the runner file is
 bind-mounted read-only too.
 
 Runners of one container must not reach each other: each runs under a uid of
@@ -40,11 +41,12 @@ from pathlib import Path
 from prism_lsp.sandbox.base import AGENT, Limits, RunnerProcess, SandboxUnavailable, popen_runner, runner_environment
 from prism_lsp.sandbox.docker_image import build_image, connect, default_image, require_image
 from prism_lsp.sandbox.docker_kill import SCRIPT as KILL_SCRIPT
+from prism_lsp.sandbox.docker_stage import STAGE_LABEL, RunnerStage, StageRoot
 
 log = logging.getLogger(__name__)
 
 RUNNER_DIR = "/opt/prism-runner"
-TREES_DIR = "/prism-trees"
+STAGE_DIR = "/prism-stage"
 # Runner uids are counted by the kernel host-wide (no user namespace): each backend takes
 # its own random block, so two Prism processes on one host never share a uid's process count.
 UID_BLOCKS = range(100_000, 2_000_000_000, 100_000)
@@ -102,8 +104,10 @@ def missing_tool(container: str, python: str, image: str) -> str | None:
 class DockerRunner(RunnerProcess):
     """A runner started with `docker exec -i` under its own `uid`; kill() stops its processes in the container."""
 
-    def __init__(self, base: RunnerProcess, container: str, uid: int, python: str, diagnose=None):
+    def __init__(self, base: RunnerProcess, container: str, uid: int, python: str, stage: RunnerStage,
+                 diagnose=None):
         super().__init__(base.proc, None, base._cleanup, base.stderr_path)
+        self.stage = stage
         self.container = container
         self.uid = uid
         self.python = python
@@ -120,6 +124,13 @@ class DockerRunner(RunnerProcess):
         problem = self._diagnose(self.container, self.python) if self._diagnose else None
         return f"{problem}\n{tail}".strip() if problem else tail
 
+    def stage_tree(self, tree: str) -> str:
+        """Place `tree` (a host path in the cache) alone in this runner's staging folder; its path inside."""
+        return self.stage.place(tree)
+
+    def clear_tree(self) -> None:
+        self.stage.clear()
+
     def kill(self) -> None:
         if not self._killed:
             self._killed = True
@@ -130,6 +141,7 @@ class DockerRunner(RunnerProcess):
             except (OSError, subprocess.TimeoutExpired):
                 pass  # a gone container took the runner with it
         super().kill()
+        self.stage.remove()
 
 
 def remove_stale(client) -> list[str]:
@@ -147,6 +159,9 @@ def remove_stale(client) -> list[str]:
             continue
         if pid == os.getpid() or _alive(pid):
             continue
+        stage = c.labels.get(STAGE_LABEL)
+        if stage and os.path.basename(os.path.dirname(stage)) == "stage":
+            shutil.rmtree(stage, ignore_errors=True)
         try:
             c.remove(force=True)
             removed.append(c.name)
@@ -165,8 +180,9 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def _remove_container(container_id: str) -> None:
+def _remove_container(container_id: str, stage: StageRoot) -> None:
     # atexit path: a fresh short-lived client, errors ignored (the engine may be gone already).
+    stage.remove()
     try:
         client = connect(10)
         client.containers.get(container_id).remove(force=True)
@@ -193,6 +209,7 @@ class DockerBackend:
         self.warning: str | None = None
         self.read_only = True
         self._container = None
+        self._stage: StageRoot | None = None
         self._atexit = None
         self._lock = threading.Lock()
         self._closed = False
@@ -200,7 +217,7 @@ class DockerBackend:
         self._tools: dict[tuple[str, str], str | None] = {}  # (container, python) -> missing_tool()
 
     # -- the container -----------------------------------------------------
-    def _run_kwargs(self, limits: Limits, read_only: bool) -> dict:
+    def _run_kwargs(self, limits: Limits, read_only: bool, name: str, stage: StageRoot) -> dict:
         cpus = os.cpu_count() or 1
         # Shared by every runner of the task: room for one program per core at its own limit.
         memory_mb = (limits.memory_mb + 256) * cpus + 512
@@ -216,10 +233,11 @@ class DockerBackend:
             tmpfs={"/tmp": f"rw,nosuid,nodev,size={tmp_mb}m,mode=1777"}, shm_size=f"{shm_mb}m",
             # The image's PATH is kept: its interpreter may live anywhere (/opt/conda/bin...).
             environment=environment,
-            volumes={str(self.cache_root / "trees"): {"bind": TREES_DIR, "mode": "ro"},
+            volumes={str(stage.host): {"bind": STAGE_DIR, "mode": "ro"},
                      str(AGENT.parent): {"bind": RUNNER_DIR, "mode": "ro"}},
-            labels={OWNER_LABEL: str(os.getpid()), HOST_LABEL: socket.gethostname(), "prism.image": self.image},
-            name=f"prism-{os.getpid()}-{uuid.uuid4().hex[:8]}",
+            labels={OWNER_LABEL: str(os.getpid()), HOST_LABEL: socket.gethostname(), "prism.image": self.image,
+                    STAGE_LABEL: str(stage.host)},
+            name=name,
         )
         # A hard CPU quota (nano_cpus) throttles the runner's bursts of short forked runs:
         # measured 3x slower panels on a 2-core host. The wall-clock limit per run already
@@ -232,24 +250,22 @@ class DockerBackend:
         from docker.errors import DockerException
 
         remove_stale(self.client)
-        trees = self.cache_root / "trees"
-        trees.mkdir(parents=True, exist_ok=True)
-        # The mount's root keeps the host folder's mode: runners (other uids) must traverse it,
-        # but not list it: a program then reaches only a tree whose digest it knows.
-        trees.chmod(0o711)
         last = None
         for read_only in (True, False):
             container = None
+            name = f"prism-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+            stage = StageRoot(self.cache_root, name, STAGE_DIR)
             try:
-                container = self.client.containers.run(**self._run_kwargs(limits, read_only))
+                container = self.client.containers.run(**self._run_kwargs(limits, read_only, name, stage))
                 container.reload()
                 if container.status == "running":
                     self.read_only = read_only
+                    self._stage = stage
                     if not read_only:
                         self.warning = (f"image {self.image} cannot run with a read-only root; "
                                         "its root filesystem is writable (inside the container only)")
                     # One callable per container, so unregistering it leaves other backends' hooks.
-                    self._atexit = functools.partial(_remove_container, container.id)
+                    self._atexit = functools.partial(_remove_container, container.id, stage)
                     atexit.register(self._atexit)
                     return container
                 last = container.logs(tail=20).decode(errors="replace").strip() or f"status {container.status}"
@@ -262,6 +278,7 @@ class DockerBackend:
                     container.remove(force=True)
                 except Exception as exc:
                     log.debug("_start: ignored %r", exc)
+            stage.remove()
         raise SandboxUnavailable(f"cannot start a container from image {self.image}: {last}")
 
     def _ensure_container(self, limits: Limits):
@@ -289,16 +306,17 @@ class DockerBackend:
         container = self._ensure_container(limits)
         with self._lock:
             uid, self._next_uid = self._next_uid, self._next_uid + 1
+            stage = self._stage.for_runner(uid)
         py = _container_python(python)
         argv = ["docker", "exec", "-i", "--user", f"{uid}:{uid}", "-w", "/tmp", container.id,
                 py, f"{RUNNER_DIR}/{AGENT.name}", "--scratch", f"/tmp/prism-{uid}-{uuid.uuid4().hex[:8]}",
-                "--trees", f"{self.cache_root / 'trees'}={TREES_DIR}", "--uid-private", "1",
+                "--uid-private", "1",
                 # /tmp and /dev/shm are the container's, never the host's: the runner may clear
                 # what each program left there (its own uid's files only, so never a sibling's).
                 "--private-tmp", "1"]
         # `docker exec` passes none of the client's environment into the container (the runner
         # gets the container's, from `runner_environment`); the client keeps DOCKER_HOST & co.
-        return DockerRunner(popen_runner(argv, None), container.id, uid, py, self._missing_tool)
+        return DockerRunner(popen_runner(argv, None), container.id, uid, py, stage, self._missing_tool)
 
     def _missing_tool(self, container: str, python: str) -> str | None:
         """`missing_tool` for this backend's image, cached: an image's tools do not change."""
@@ -314,6 +332,7 @@ class DockerBackend:
 
     def _drop_container(self) -> None:
         container, self._container = self._container, None
+        stage, self._stage = self._stage, None
         if container is None:
             return
         if self._atexit is not None:
@@ -323,6 +342,8 @@ class DockerBackend:
             container.remove(force=True)
         except Exception as exc:
             log.debug("_drop_container: ignored %r", exc)
+        if stage is not None:
+            stage.remove()
 
     def close(self) -> None:
         """Remove the task's container (every runner in it dies with it). Safe to call twice."""

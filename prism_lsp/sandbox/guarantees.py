@@ -30,7 +30,8 @@ GUARANTEES: dict[str, tuple[str, ...]] = {
     ),
     "docker": (
         "no network (network_mode none); one container per task, read-only root where the image allows",
-        "only the image, the runner and the tree cache are mounted (read-only): no host folder, no host socket",
+        "only the image, the runner and the container's own staging folder are mounted (read-only): "
+        "no tree cache, no other host folder, no host socket",
         "no capabilities for runners: each runs as a uid of its own (never root), with a private scratch "
         "folder and its own process-count cap",
         "the container's environment is the image's PATH plus the same allowlist as bubblewrap "

@@ -139,6 +139,39 @@ def test_a_program_sees_its_own_tree_and_no_other(tmp_path, sandbox, engine):
     assert observed(results["spy"]) == []
 
 
+VICTIM = {"id": "victim", "label": "invalid", "files": {"solution.py": "def f():\n    return 3  # zq8-victim\n"}}
+
+
+def test_a_program_cannot_open_another_tree_whose_digest_it_knows(tmp_path, sandbox, one_runner, cache_dir):
+    # The victim's tree is built first; the spy is then told its digest (as a program could read
+    # it from its runner's memory, inherited by the fork) and also tries every path it finds there.
+    _run(one_runner, write_task(tmp_path / "first", initial=INITIAL, candidates=[REFERENCE, VICTIM]), sandbox)
+    digests = [solution.parent.parent.name for solution in (cache_dir / "trees").glob("*/tree/solution.py")
+               if "zq8-victim" in solution.read_text()]
+    assert digests
+    body = f'''    import gc, os
+    paths = set()
+    for digest in {digests!r}:
+        paths |= {{f"/prism-trees/{{digest}}/tree", "{cache_dir}/trees/" + digest + "/tree"}}
+    for obj in gc.get_objects():
+        values = obj.values() if isinstance(obj, dict) else obj if isinstance(obj, (list, tuple)) else ()
+        for value in values:
+            if isinstance(value, str) and value.startswith("/prism-") and len(value) < 300:
+                paths.add(value)
+    read = []
+    for path in sorted(paths):
+        try:
+            if "zq8-victim" in open(os.path.join(path, "solution.py")).read():
+                read.append(path)
+        except OSError:
+            pass
+    return read
+'''
+    _, results = _run(one_runner, spy_task(tmp_path, body, extra=[VICTIM]), sandbox)
+    assert results["victim"].outcome == "fail"
+    assert observed(results["spy"]) == []
+
+
 def test_a_program_cannot_learn_which_candidate_it_is(tmp_path, sandbox, engine):
     # Its runner's memory is its own (a fork): nothing in it may name the candidate.
     body = '''    import gc, os
