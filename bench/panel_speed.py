@@ -38,7 +38,10 @@ def naive_panel(trees: list[Path], suite: Suite, env: dict[str, str] | None = No
     for tree in trees:
         with tempfile.TemporaryDirectory() as tmp:
             work = Path(tmp) / "tree"
-            shutil.copytree(tree, work)
+            # A writable copy (cached trees are read-only), as a harness would check a tree out.
+            shutil.copytree(tree, work, copy_function=shutil.copyfile)
+            for folder, _, _ in os.walk(work):
+                os.chmod(folder, 0o755)
             target = work / suite.rel_path
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(suite.text)
