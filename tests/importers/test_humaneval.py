@@ -174,6 +174,6 @@ def test_all_imports_every_problem_of_the_packaged_file(tmp_path):
 def test_all_is_for_files_holding_many_tasks(problems_file, tmp_path):
     path, _ = problems_file
     proc = prism("import", "terminal-bench", str(tmp_path), str(tmp_path / "out"), "--all")
-    assert proc.returncode == 2 and "--all is for humaneval, swe-bench, swt-bench files" in proc.stderr
+    assert proc.returncode == 2 and "no terminal-bench task folder (one holding task.yaml)" in proc.stderr
     proc = prism("import", "humaneval", str(path), str(tmp_path / "out"), "--all", "--instance", "HumanEval/0")
     assert proc.returncode == 2 and "leave --instance out" in proc.stderr

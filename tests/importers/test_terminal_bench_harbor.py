@@ -156,3 +156,34 @@ def test_cli_reports_import_errors_with_status_2(tmp_path):
     proc = prism("import", "terminal-bench", str(src), str(tmp_path / "out"))
     assert proc.returncode == 2
     assert "candidate[1] (awk).patch" in proc.stderr and "does not exist" in proc.stderr
+
+
+def test_all_imports_every_task_folder_of_a_dataset_and_reports_the_broken_one(tmp_path):
+    """`--all` on a Terminal-Bench dataset folder: one native task per task folder, each with its own
+    patch set; a task without one is an error naming it, and the others are still written."""
+    data = tmp_path / "dataset"
+    terminal_bench(data / "word-count")
+    terminal_bench(data / "word-count-2")
+    broken = terminal_bench(data / "no-panel")
+    for f in sorted((broken / "patch-set").rglob("*"), reverse=True):
+        f.rmdir() if f.is_dir() else f.unlink()
+    (broken / "patch-set").rmdir()
+    (data / "notes").mkdir()  # not a task folder: left alone
+    proc = prism("import", "terminal-bench", str(data), str(tmp_path / "out"), "--all")
+    assert proc.returncode == 2
+    assert "imported 2 tasks" in proc.stdout and "1 could not be imported" in proc.stdout
+    assert "no-panel" in proc.stderr
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["word-count", "word-count-2"]
+    for name in ("word-count", "word-count-2"):
+        task = load_task(tmp_path / "out" / name)
+        assert [c.id for c in task.candidates] == ["reference", "awk", "counts-chars"]
+
+
+def test_all_imports_a_harbor_dataset_and_refuses_one_patch_set_for_many(tmp_path):
+    data = tmp_path / "dataset"
+    harbor(data / "greet")
+    proc = prism("import", "harbor", str(data), str(tmp_path / "out"), "--all")
+    assert proc.returncode == 0, proc.stderr
+    assert load_task(tmp_path / "out" / "greet").reference.id == "reference"
+    proc = prism("import", "harbor", str(data), str(tmp_path / "out2"), "--all", "--patch-set", str(data))
+    assert proc.returncode == 2 and "each task's patch set" in proc.stderr

@@ -16,6 +16,8 @@ from prism_lsp.tasks.importers.common import TaskImportError, TaskSpec, write_na
 FORMATS = ("terminal-bench", "harbor", "swe-bench", "humaneval")
 # Formats whose source is one file holding many tasks, and the field that names each.
 MANY = {"humaneval": "task_id", "swe-bench": "instance_id", "swt-bench": "instance_id"}
+# Formats whose task is a folder, and the file that marks one: with --all, SRC is a dataset folder of them.
+FOLDERS = {"terminal-bench": "task.yaml", "harbor": "task.toml"}
 
 
 def read_spec(fmt: str, src: Path, *, workdir: Path, patch_set: Path | None = None, instance: str | None = None,
@@ -65,9 +67,11 @@ def import_all(fmt: str, src: Path, dest: Path, **options) -> tuple[list[Task], 
     from prism_lsp.tasks.importers.common import slug
     from prism_lsp.tasks.importers.jsonl import read_rows
 
+    if fmt in FOLDERS:
+        return _import_folders(fmt, Path(src), Path(dest), **options)
     if fmt not in MANY:
-        raise TaskImportError(src, "--all", f"{fmt} reads one task from a folder; --all is for "
-                                            f"{', '.join(MANY)} files holding many")
+        raise TaskImportError(src, "--all", f"--all is for {', '.join(MANY)} files holding many tasks and "
+                                            f"{', '.join(FOLDERS)} dataset folders")
     if options.pop("instance", None):
         raise TaskImportError(src, "--all", "--all imports every task; leave --instance out")
     key = MANY[fmt]
@@ -84,4 +88,24 @@ def import_all(fmt: str, src: Path, dest: Path, **options) -> tuple[list[Task], 
     return tasks, errors
 
 
-__all__ = ["FORMATS", "MANY", "TaskImportError", "import_all", "import_task", "read_spec"]
+def _import_folders(fmt: str, src: Path, dest: Path, **options) -> tuple[list[Task], list[TaskImportError]]:
+    """Every task folder directly under the dataset folder `src` (a folder holding `FOLDERS[fmt]`), each
+    with its own patch set found as for one task, into `dest/<folder name>`."""
+    if options.get("patch_set"):
+        raise TaskImportError(src, "--all", "--patch-set names one task's panel; with --all each task's patch set "
+                                            "is found beside or inside its folder")
+    if not src.is_dir():
+        raise TaskImportError(src, "--all", f"expected a folder of {fmt} task folders")
+    folders = sorted(p for p in src.iterdir() if p.is_dir() and not p.is_symlink() and (p / FOLDERS[fmt]).is_file())
+    if not folders:
+        raise TaskImportError(src, "--all", f"no {fmt} task folder (one holding {FOLDERS[fmt]}) in this folder")
+    tasks, errors = [], []
+    for folder in folders:
+        try:
+            tasks.append(import_task(fmt, folder, dest / folder.name, **options))
+        except TaskImportError as exc:
+            errors.append(exc)
+    return tasks, errors
+
+
+__all__ = ["FOLDERS", "FORMATS", "MANY", "TaskImportError", "import_all", "import_task", "read_spec"]

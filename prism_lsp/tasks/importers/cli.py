@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from prism_lsp.tasks.importers import FORMATS, MANY, import_all, import_task
+from prism_lsp.tasks.importers import FOLDERS, FORMATS, MANY, import_all, import_task
 
 
 def add_import_parser(subparsers) -> None:
@@ -19,8 +19,9 @@ def add_import_parser(subparsers) -> None:
     p.add_argument("src", help="the task folder (terminal-bench, harbor) or the .jsonl file (swe-bench, humaneval)")
     p.add_argument("dest", help="the task folder to write (must not exist, or be empty); with --all, the folder "
                                 "that gets one task folder per task")
-    p.add_argument("--all", action="store_true", help=f"import every task of the file ({', '.join(MANY)}), "
-                                                      "one folder each under DEST")
+    p.add_argument("--all", action="store_true", help=f"import every task of the file ({', '.join(MANY)}) or of "
+                                                      f"the dataset folder ({', '.join(FOLDERS)}), one folder each "
+                                                      "under DEST")
     p.add_argument("--patch-set", help="folder with the panel's patches and patch-set.toml/json "
                                        "(terminal-bench, harbor; default: next to or inside SRC)")
     p.add_argument("--instance", help="instance_id / task_id to import from a file with several")
