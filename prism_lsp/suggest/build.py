@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import ast
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
@@ -134,9 +135,30 @@ def _witness_suggestions(task: Task, suite: Suite, run: PanelRun, search: PanelS
     return out
 
 
-def _relaxations(values: list, call: str) -> list[tuple[str, Callable[[object], bool]]]:
+def _approx(decoded: list, call: str) -> tuple[str, Callable[[object], bool]] | None:
+    """`assert CALL == pytest.approx(X)` when the valid candidates return floats that differ only by
+    rounding (within pytest.approx's own relative tolerance, or a stated one up to 1e-3)."""
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in decoded):
+        return None
+    if not any(isinstance(v, float) for v in decoded) or not all(math.isfinite(v) for v in decoded):
+        return None
+    first = decoded[0]
+    spread = max(abs(v - first) for v in decoded)
+    if spread == 0:
+        return None
+    scale = abs(first) or 1.0
+    for rel, written in ((1e-6, ""), (1e-4, ", rel=1e-4"), (1e-3, ", rel=1e-3")):
+        if spread <= rel * scale:
+            return (f"assert {call} == pytest.approx({literal(first)}{written})",
+                    lambda v, rel=rel: isinstance(v, (int, float)) and not isinstance(v, bool)
+                    and math.isclose(v, first, rel_tol=rel, abs_tol=1e-12))
+    return None
+
+
+def _relaxations(values: list, call: str, has_pytest: bool = True) -> list[tuple[str, Callable[[object], bool]]]:
     """Relaxed statements for `call`, strongest first, from the valid candidates' values, each with
-    the test it applies to a returned value (to foresee which invalid candidates it lets through)."""
+    the test it applies to a returned value (to foresee which invalid candidates it lets through).
+    `pytest.approx` is offered only to a suite that imports pytest."""
     out: list[tuple[str, Callable[[object], bool]]] = []
     decoded = [decode(v) for v in values]
     for view in VIEWS[1:]:
@@ -144,6 +166,9 @@ def _relaxations(values: list, call: str) -> list[tuple[str, Callable[[object], 
         if all(k is not None for k in keys) and all(k == keys[0] for k in keys):
             out.append((f"assert {view.wrap(call)} == {literal(view.apply(decoded[0]))}",
                         lambda v, view=view, k=keys[0]: _view_key(v, view) == k))
+    approx = _approx(decoded, call) if has_pytest else None
+    if approx is not None:
+        out.append(approx)
     distinct = list(dict.fromkeys(repr(v) for v in decoded))
     objs = [decode(v) for v in distinct]
     try:
@@ -218,7 +243,8 @@ def _relax_suggestions(task: Task, suite: Suite, run: PanelRun, search: PanelSea
         only_here = [p for p in search.programs.values() if p.id in rejected_before
                      and _fails_only_at(run, p.id, line)]
         theirs = prober.probe(only_here, call.entry, [repr(call.args)])
-        for statement, accepts in _relaxations([b.value for b in behaviours], target.call_source):
+        for statement, accepts in _relaxations([b.value for b in behaviours], target.call_source,
+                                               imports_pytest(tree)):
             # Invalid candidates rejected only here, whose value the relaxed assert accepts, would get
             # through: the same edit adds their witnesses (the run below checks the forecast).
             lost = {pid for pid, (b,) in theirs.items() if b.judged and not b.exception
