@@ -17,6 +17,7 @@ import pytest
 from prism_lsp.scoring import ScoreOptions, discover_pairs, score
 from prism_lsp.scoring.aggregate import summary_json
 from prism_lsp.scoring.job import HASH_SEED
+from tests.conftest import ROOT
 from tests.scoring.conftest import N_PAIRS, pair_files, prism
 
 if os.environ.get("CI"):
@@ -121,3 +122,21 @@ def test_two_node_cluster_gives_the_local_engines_json(reference, two_node_clust
     for j in journal:
         by_task.setdefault(j["task"], set()).add(j["where"])
     assert all(len(nodes) == 1 for nodes in by_task.values())
+
+
+@pytest.mark.docker
+def test_ray_with_the_docker_sandbox_gives_the_local_docker_json(tmp_path, docker_image):
+    """`--sandbox docker` on Ray nodes: each node runs its pairs in its own Docker, same bytes as locally."""
+    pairs = tmp_path / "pairs.txt"
+    pairs.write_text(f"{ROOT}/fixtures/mean-rounded:{ROOT}/fixtures/mean-rounded/suites/test_overfit.py\n"
+                     f"{ROOT}/fixtures/slugify:{ROOT}/fixtures/slugify/suites/test_weak.py\n")
+    runs = {}
+    for engine in ("local", "ray"):
+        proc = prism("score", str(pairs), "--sandbox", "docker", "--engine", engine, "--json",
+                     "--out", str(tmp_path / engine), "--cache-dir", str(tmp_path / f"cache-{engine}"))
+        assert proc.returncode == 0, proc.stderr
+        runs[engine] = proc.stdout
+        stored = pair_files(tmp_path / engine)
+        assert len(stored) == 2 and all('"sandbox": "docker"' in text for text in stored.values())
+    assert runs["ray"] == runs["local"]
+    assert pair_files(tmp_path / "ray") == pair_files(tmp_path / "local")
