@@ -27,6 +27,11 @@ GUARANTEES: dict[str, tuple[str, ...]] = {
         "root-only host files (/etc/shadow) stay unreadable",
         "memory and process count capped by a per-sandbox cgroup when the machine allows one, else per "
         "program (RLIMIT_AS, RLIMIT_NPROC)",
+        "each program in its own pid and mount namespaces with a fresh /proc: the tree cache is hidden, it "
+        "sees only its own tree, and it cannot reach the runner, its pipes or another program",
+        "before any program code runs: inherited descriptors closed, no capabilities, no_new_privs, a "
+        "seccomp filter (no ptrace, mount, unshare, setns); results sealed with a per-request secret the "
+        "program never sees",
     ),
     "docker": (
         "no network (network_mode none); one container per task, read-only root where the image allows",
@@ -38,6 +43,9 @@ GUARANTEES: dict[str, tuple[str, ...]] = {
         "(PYTHONHASHSEED=0); Prism's own environment does not enter it",
         "/tmp and /dev/shm are tmpfs sized from the same budget; /dev is not writable by runners",
         "memory, process-count and CPU-share limits on the container",
+        "each program sees only its own tree, staged for it in its runner's 0700 folder and cleared after "
+        "it; inherited descriptors closed, no_new_privs, the same seccomp filter and sealed results as "
+        "bubblewrap (no per-program namespaces: runners have no capabilities there)",
     ),
     "none": (
         "nothing: candidates and suites run as you, with your files, network and processes; "
