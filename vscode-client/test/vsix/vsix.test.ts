@@ -91,13 +91,16 @@ describe(`packaged ${path.basename(vsixPath)}`, () => {
     assert.equal(manifest.extensionDependencies, undefined);
   });
 
-  it('contributes the five commands', () => {
+  it('contributes the seven commands', () => {
     const ids = manifest.contributes.commands.map((c) => c.command).sort();
-    assert.deepEqual(ids, ['prism.pickCandidate', 'prism.restartServer', 'prism.run', 'prism.showKillMatrix', 'prism.showOutput']);
+    assert.deepEqual(ids, ['prism.buildPanel', 'prism.checkPanel', 'prism.pickCandidate', 'prism.restartServer', 'prism.run',
+      'prism.showKillMatrix', 'prism.showOutput']);
     const titles = Object.fromEntries(manifest.contributes.commands.map((c) => [c.command, c.title]));
     assert.equal(titles['prism.run'], 'Run Panel');
     assert.equal(titles['prism.pickCandidate'], 'Show Candidate…');
     assert.equal(titles['prism.showKillMatrix'], 'Show Kill Matrix');
+    assert.equal(titles['prism.buildPanel'], 'Build Panel');
+    assert.equal(titles['prism.checkPanel'], 'Check Panel');
   });
 
   it('contributes every prism.* setting with a description', () => {
