@@ -48,8 +48,21 @@ def cmd_panel_build(args: argparse.Namespace, out: Console, err: Console) -> int
     from prism_lsp.console.panel_build import build_command
     from prism_lsp.panel.build import BuildOptions
 
-    options = BuildOptions(max_invalid=args.max_invalid, seed=args.seed, sandbox=args.sandbox, timeout_s=args.timeout)
-    return build_command(_panel_task(args), usable_cache_dir(args.cache_dir), out, options, as_json=args.json)
+    samples = Path(args.from_samples) if args.from_samples else None
+    if samples is not None and not samples.is_file():
+        return _fail(err, f"samples file {samples} does not exist")
+    options = BuildOptions(max_invalid=args.max_invalid, seed=args.seed, sandbox=args.sandbox, timeout_s=args.timeout,
+                           mutate=args.mutate)
+    task = _panel_task(args)
+    code = build_command(task, usable_cache_dir(args.cache_dir), out, options, as_json=args.json)
+    if samples is None:
+        return code
+    from prism_lsp.console.panel_label import label_rows
+
+    # Alternative fixes (colleagues', a model's) join the panel as labelled samples, after the mutants.
+    labelled = label_rows(load_task(task.root), samples, usable_cache_dir(args.cache_dir), out, sandbox=args.sandbox,
+                          timeout_s=args.timeout, as_json=args.json)
+    return max(code, labelled)
 
 
 def cmd_panel_sensitivity(args: argparse.Namespace, out: Console, err: Console) -> int:
@@ -82,6 +95,12 @@ def add_panel_parser(sub, common, cmd_check) -> None:
     build.add_argument("--max-invalid", type=positive_int, default=5, help="mutants to keep (default 5)")
     build.add_argument("--seed", type=int, default=0, help="the same seed gives the same panel (default 0)")
     build.add_argument("--out", help="write into a copy of the task at this new folder instead of the task")
+    build.add_argument("--mutate", choices=("auto", "changed", "all"), default="auto",
+                       help="where to mutate: only the lines the reference changed (`changed`, where the bug was; "
+                            "what `auto` does for a task made by `prism init`) or every line of the files it "
+                            "changed (`all`; `auto` otherwise)")
+    build.add_argument("--from-samples", metavar="FILE",
+                       help="also label these implementations (jsonl rows, as `prism panel label`) into the panel")
     engine_options(build)
     build.set_defaults(func=cmd_panel_build)
 

@@ -38,6 +38,10 @@ class BuildOptions:
     max_tried: int = 120        # mutants run at most (drawn by `seed` when there are more)
     sandbox: str | None = None
     timeout_s: float | None = None
+    # Where to mutate: "changed" = only lines the reference changed (where the bug was), "all" = every
+    # line of the files it changed, "auto" = "changed" for a task made by `prism init` (a real fix in a
+    # real file, most of which is not about the bug), else "all" (a function-level task).
+    mutate: str = "auto"
 
 
 @dataclass(frozen=True)
@@ -73,15 +77,27 @@ def _ids(mutants: list[Mutant]) -> list[str]:
     return out
 
 
-def generate_mutants(session: EngineSession, task: Task) -> tuple[list[str], list[Mutant], dict[str, str]]:
-    """Every mutant of the reference's changed Python files: (ids, mutants, id -> diff)."""
+def mutates_changed_lines(task: Task, mutate: str) -> bool:
+    """Whether `mutate` ("auto", "changed", "all") means: only the lines the reference changed."""
+    if mutate == "auto":
+        from prism_lsp.repo.writer import made_by_init
+
+        return made_by_init(task.manifest)
+    return mutate == "changed"
+
+
+def generate_mutants(session: EngineSession, task: Task,
+                     changed_only: bool = False) -> tuple[list[str], list[Mutant], dict[str, str]]:
+    """Every mutant of the reference's changed Python files (`changed_only`: on the lines it changed
+    only): (ids, mutants, id -> diff)."""
     tree = session.cache.candidate(task, task.reference)
     texts = {rel: (tree.path / rel).read_text(encoding="utf-8") for rel in sorted(tree.changed)
              if (tree.path / rel).is_file()}
     initial = {rel: (task.initial / rel).read_text(encoding="utf-8") if (task.initial / rel).is_file() else None
                for rel in texts}
     mutants = [m for rel in texts if rel.endswith(".py") for m in mutants_of(rel, texts[rel])
-               if m.source != initial[rel]]  # a mutant that undoes the fix is the initial program
+               if m.source != initial[rel]  # a mutant that undoes the fix is the initial program
+               and (not changed_only or m.line in tree.changed.get(rel, ()))]
     ids = _ids(mutants)
     diffs = {cid: tree_diff(task.initial, {**texts, m.file: m.source}) for cid, m in zip(ids, mutants)}
     return ids, mutants, diffs
@@ -118,7 +134,7 @@ def build_panel(session: EngineSession, task: Task, options: BuildOptions = Buil
         # reference's run, not the task's whole limit.
         reference_s = reference_seconds(session, task, sandbox=options.sandbox)
         timeout_s = timeout_s or min(task.timeout_s, max(MIN_MUTANT_TIMEOUT_S, 10 * reference_s))
-    ids, mutants, diffs = generate_mutants(session, task)
+    ids, mutants, diffs = generate_mutants(session, task, mutates_changed_lines(task, options.mutate))
     result.generated = len(ids)
     order = list(range(len(ids)))
     random.Random(options.seed).shuffle(order)

@@ -62,6 +62,15 @@ def write_manifest(staging: Path, m: Manifest) -> None:
     load_task(staging)  # what was written must load as a task
 
 
+def made_by_init(manifest: Path) -> bool:
+    """Whether `prism init` wrote this manifest (its first line is the marker)."""
+    try:
+        with open(manifest, encoding="utf-8", errors="replace") as fh:
+            return fh.readline().startswith(MARKER)
+    except OSError:
+        return False
+
+
 def kept_candidates(repo_root: Path, staging: Path) -> tuple[list[dict], str]:
     """The hand-made candidates of the task already at `repo_root` (copied into `staging`) and its
     statement when the author wrote it; ([], "") when there is none. `InitError` when what is there is not ours to update."""
@@ -71,8 +80,7 @@ def kept_candidates(repo_root: Path, staging: Path) -> tuple[list[dict], str]:
             raise InitError(f"{repo_root / '.prism'} exists without a prism.toml beside it; move it away "
                             "first (prism init will not overwrite it)")
         return [], ""
-    head = manifest.read_text(encoding="utf-8", errors="replace").split("\n", 1)[0]
-    if not head.startswith(MARKER):
+    if not made_by_init(manifest):
         raise InitError(f"{manifest} exists and was not made by prism init; refusing to overwrite it "
                         "(move it away, or run prism init in another repository)")
     try:
