@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -99,7 +100,11 @@ def render(page: Path, shot: Path, profile: Path) -> list[str]:
     """Screenshot `page` in headless Chromium (a fresh profile); the page's console messages."""
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if chromium is None:
-        pytest.fail("chromium is not installed (scripts/setup.sh --test installs it)")
+        # CI installs it (scripts/setup.sh --test): missing there is a failure; elsewhere (Debian's
+        # python3 in a bare container, scripts/test-debian) the page is checked by the host's run.
+        if os.environ.get("CI"):
+            pytest.fail("chromium is not installed (scripts/setup.sh --test installs it)")
+        pytest.skip("chromium is not installed (scripts/setup.sh --test installs it)")
     proc = subprocess.run([chromium, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", f"--screenshot={shot}",
                            page.resolve().as_uri()], capture_output=True, text=True, timeout=180)
     assert shot.is_file(), proc.stderr
