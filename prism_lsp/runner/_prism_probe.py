@@ -33,10 +33,10 @@ import types
 
 import _prism_isolation as isolation
 from _prism_child import RUN_DIR, copy_work_tree, enter_program, namespace_init, set_limits, wait_and_leave
-from _prism_cleanup import CleanupFailed, clear_runs
+from _prism_cleanup import CleanupFailed
 from _prism_protocol import ProbeRequest, ProbeResult
 from _prism_reaper import reap_all
-from _prism_supervisor import Settings, kill_program, wait_child
+from _prism_supervisor import Settings, clear_after_program, sealed_wait
 
 _MAX_TIMEOUTS = 3  # calls of one batch allowed to time out before the program counts as hanging
 _LAZY = (types.GeneratorType, map, filter, zip, enumerate, reversed, itertools.chain)
@@ -171,19 +171,12 @@ def run_probe(req: ProbeRequest, settings: Settings, started) -> ProbeResult:
         finally:
             os._exit(70)
     os.close(wfd)
-    try:
-        secret = started(req.id)
-    except BaseException:
-        kill_program(pid)
-        raise
-    chunks, _status, timed_out, _ended = wait_child(pid, rfd, start + float(req.timeout_s))
+    secret, (chunks, _status, timed_out, _ended) = sealed_wait(pid, rfd, req.id, start + float(req.timeout_s), started)
     reap_all()
     result = _interpret(req, b"".join(chunks), timed_out, start)
     result.secret = secret
     try:
-        if settings.shared is not None:
-            settings.shared.forget()
-        clear_runs(settings.scratch)
+        clear_after_program(settings)
     except CleanupFailed as exc:
         exc.result = ProbeResult(id=req.id, outcome="error", reason="sandbox",
                                  message="the program left files that could not be removed; its runner was replaced",

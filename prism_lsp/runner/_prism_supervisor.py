@@ -118,6 +118,26 @@ def wait_child(pid: int, rfd: int, deadline: float) -> tuple[list[bytes], int | 
     return chunks, status, timed_out, ended or time.perf_counter()
 
 
+def sealed_wait(pid: int, rfd: int, request_id: str, deadline: float, started: Callable[[str], str]):
+    """Tell the host the program `pid` runs and take back the request's secret (the program never had it
+    in its memory), then wait for the child: (secret, `wait_child`'s answer). A host that does not answer
+    kills the program. Shared by suite runs and probes, so both are sealed the same way."""
+    try:
+        secret = started(request_id)
+    except BaseException:
+        kill_program(pid)
+        raise
+    return secret, wait_child(pid, rfd, deadline)
+
+
+def clear_after_program(settings: Settings) -> None:
+    """Remove what the last program left in the shared folders and the scratch; `CleanupFailed` when
+    something could not be removed (the runner must then be replaced)."""
+    if settings.shared is not None:
+        settings.shared.forget()
+    clear_runs(settings.scratch)
+
+
 def run_one(req: RunRequest, settings: Settings, started: Callable[[str], str]) -> Result:
     """Run `req` in a forked child and interpret what it left.
 
@@ -129,20 +149,13 @@ def run_one(req: RunRequest, settings: Settings, started: Callable[[str], str]) 
     start = time.perf_counter()
     pid, rfd = _fork(req, settings)
     forked = time.perf_counter()
-    try:
-        secret = started(req.id)
-    except BaseException:
-        kill_program(pid)
-        raise
-    chunks, status, timed_out, ended = wait_child(pid, rfd, start + float(req.timeout_s))
+    secret, (chunks, status, timed_out, ended) = sealed_wait(pid, rfd, req.id, start + float(req.timeout_s), started)
     waited = time.perf_counter()
     reap_all()
     elapsed = (time.perf_counter() - start) * 1000
     result = interpret(req, b"".join(chunks).strip().splitlines(), status, timed_out, elapsed)
     try:
-        if settings.shared is not None:
-            settings.shared.forget()
-        clear_runs(settings.scratch)
+        clear_after_program(settings)
     except CleanupFailed as exc:
         exc.result = error_result(req.id, "sandbox", short(f"the program left files that could not be removed "
                                                           f"({exc}); its runner was replaced"))
