@@ -30,7 +30,7 @@ from prism_lsp.engine.pytest_config import initial_config  # noqa: E402
 from prism_lsp.engine.session import EngineSession, RunOptions  # noqa: E402
 from prism_lsp.tasks import load_task  # noqa: E402
 
-PHASES = ("fork", "copy", "namespaces", "seal", "isolate", "session", "child", "exit", "cleanup", "transfer")
+PHASES = ("compile", "fork", "copy", "namespaces", "seal", "isolate", "session", "child", "exit", "cleanup", "transfer")
 
 
 def phases_of(engine: EngineSession, task, suite: Suite, sandbox: str, repeat: int) -> dict[str, list[float]]:

@@ -21,6 +21,7 @@ import pytest
 
 import _prism_isolation as isolation
 import _prism_speedups as speedups
+import _prism_suitecode as suitecode
 from _prism_collector import Collector, short
 from _prism_protocol import ChildReport, CollectError, Fatal, ProgramExit, RunRequest, TestEntry
 
@@ -97,6 +98,12 @@ def json_escaped(text: str) -> str:
 RUN_DIR = "run"  # the run folder's name in the scratch folder: the same path for every program
 
 
+def run_paths(scratch: str) -> tuple[str, str]:
+    """(the run folder, the program's tree in it): the same paths for every program of a runner."""
+    work = os.path.join(scratch, RUN_DIR)
+    return work, os.path.join(work, "tree")
+
+
 def copy_work_tree(src: str, dst: str) -> None:
     """Copy a cached tree (no write bits anywhere) to `dst`, writable by its owner, in one walk.
 
@@ -132,9 +139,8 @@ def run_child(req: RunRequest, wfd: int, scratch: str, tree_source: str, uid_pri
     os.umask(0o077)
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGPIPE, signal.SIGXFSZ):
         signal.signal(sig, signal.SIG_DFL)
-    work = os.path.join(scratch, RUN_DIR)
+    work, tree = run_paths(scratch)
     os.mkdir(work, 0o700)  # fails if the last program's folder stayed: never run on its leftovers
-    tree = os.path.join(work, "tree")
     copy_work_tree(tree_source, tree)
     suite_path = os.path.join(tree, req.suite_rel)
     os.makedirs(os.path.dirname(suite_path), exist_ok=True)
@@ -330,6 +336,7 @@ def warm_up(scratch: str) -> None:
             os.chdir(tree)
             collector = Collector(suite_path, {})
             speedups.install()
+            suitecode.install()
             with speedups.recording():
                 pytest.main([suite_rel, *pytest_args(tree)], plugins=[collector])
             speedups.prebuild_config([a for name in PLUGINS_OFF for a in ("-p", f"no:{name}")])

@@ -32,7 +32,7 @@ import time
 import types
 
 import _prism_isolation as isolation
-from _prism_child import RUN_DIR, copy_work_tree, enter_program, namespace_init, set_limits, wait_and_leave
+from _prism_child import copy_work_tree, enter_program, namespace_init, run_paths, set_limits, wait_and_leave
 from _prism_cleanup import CleanupFailed
 from _prism_protocol import ProbeRequest, ProbeResult
 from _prism_reaper import reap_all
@@ -101,9 +101,8 @@ def _child(req: ProbeRequest, wfd: int, settings: Settings) -> None:
     os.umask(0o077)
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGPIPE, signal.SIGXFSZ):
         signal.signal(sig, signal.SIG_DFL)
-    work = os.path.join(settings.scratch, RUN_DIR)
+    work, tree = run_paths(settings.scratch)
     os.mkdir(work, 0o700)  # fails if the last program's folder stayed: never run on its leftovers
-    tree = os.path.join(work, "tree")
     copy_work_tree(settings.tree_path(req.tree), tree)
     if settings.namespaces:
         isolation.new_namespaces()

@@ -15,7 +15,12 @@ program's own objects are always examined afresh: verdicts cannot change.
   objects, in the same order), so the same fixtures are registered the same way.
 - `PytestPluginManager.parse_hookimpl_opts(plugin, name)` and `parse_hookspec_opts(module, name)`:
   what each attribute of each plugin (and hook specification) module declares, read with
-  `inspect` for all ~40 built-in plugins at every registration.
+  `inspect` for all ~40 built-in plugins at every registration. Also for plugin *objects* of
+  pytest's own classes (and ours: the collector), by class: a method's hook options are its
+  function's, the same for every instance.
+- `parsefactories(holder=obj)` for such objects (the Config, the session, the terminal reporter,
+  ...): pytest looks fixtures up on the object's class, so a class that held none while recording
+  holds none in any session, and the scan is skipped.
 """
 
 from __future__ import annotations
@@ -24,8 +29,9 @@ import pathlib
 from contextlib import contextmanager
 
 _cache: dict[int, tuple[object, object]] = {}  # id(obj) -> (obj kept alive, its answer)
-_by_name: dict[tuple[str, int, str], tuple[object, object]] = {}  # (what, id(holder), name) -> (holder, answer)
+_by_name: dict[tuple, tuple[object, object]] = {}  # (what, id(module) or class, name) -> (module or class, answer)
 _fixtures_only: dict[int, tuple[object, object]] = {}  # id(module) -> (module, stand-in with its fixtures only)
+_fixture_free: set[type] = set()  # classes of pytest's (and our) plugin objects that hold no fixture
 _recording = False
 _config_kwargs: dict | None = None  # get_config's keyword arguments as pytest.main passed them in the warm-up
 _prebuilt: tuple | None = None  # (its `-p` values, keyword arguments, Config): built in the runner
@@ -69,6 +75,8 @@ def _fixture_stand_ins(manager, fixtures) -> None:
     from _pytest.compat import safe_getattr
 
     def parsefactories(self, node_or_obj=notset, nodeid=notset, *, holder=notset, node=notset):
+        if holder is not notset and not isinstance(holder, (types.ModuleType, type)):
+            return _object_factories(original, self, holder, node)
         if holder is notset or not isinstance(holder, types.ModuleType):
             return original(self, node_or_obj, nodeid, holder=holder, node=node)
         hit = _fixtures_only.get(id(holder))
@@ -86,9 +94,41 @@ def _fixture_stand_ins(manager, fixtures) -> None:
     manager.parsefactories = parsefactories
 
 
+def _ours(cls: type) -> bool:
+    """A class of pytest's, pluggy's or the runner's own code (never a program's or a third party's)."""
+    module = getattr(cls, "__module__", None) or ""
+    return module.split(".")[0] in ("_pytest", "pytest", "pluggy") or module.startswith("_prism_")
+
+
+def _object_factories(original, manager, holder, node) -> None:
+    """`parsefactories` for a plugin object: skipped for a fixture-free class of our own, learnt
+    while recording (nothing registered, no wrapped-fixture warning)."""
+    cls = type(holder)
+    if cls in _fixture_free:
+        return None
+    if not (_recording and _ours(cls)):
+        return original(manager, holder=holder, node=node)
+    import warnings
+
+    def count() -> int:
+        table = getattr(manager, "_arg2node2fixturedefs", {})
+        return sum(len(defs) for by_node in table.values() for defs in by_node.values())
+
+    before = count()
+    with warnings.catch_warnings(record=True) as warned:
+        warnings.simplefilter("always")
+        answer = original(manager, holder=holder, node=node)
+    if count() == before and not warned:
+        _fixture_free.add(cls)
+    for message in warned:
+        warnings.warn_explicit(message.message, message.category, message.filename, message.lineno)
+    return answer
+
+
 def _memo_by_name(cls, what: str) -> None:
-    """Answer `cls.what(holder, name)` from the cache for module holders seen while recording
-    (a module's attributes are pytest's own code; an instance's could differ per session)."""
+    """Answer `cls.what(holder, name)` from the cache for module holders, and objects of our own
+    classes, seen while recording (a module's attributes are pytest's own code, a class's methods
+    too; an attribute set on an object could differ per session: never cached)."""
     import copy
     import types
 
@@ -97,13 +137,19 @@ def _memo_by_name(cls, what: str) -> None:
         return
 
     def memo(self, holder, name):
-        key = (what, id(holder), name)
+        if isinstance(holder, types.ModuleType):
+            owner, key = holder, (what, id(holder), name)
+        elif not isinstance(holder, type) and _ours(type(holder)) and name not in getattr(holder, "__dict__", ()):
+            owner = type(holder)
+            key = (what, owner, name)
+        else:
+            return original(self, holder, name)
         hit = _by_name.get(key)
-        if hit is not None and hit[0] is holder:
+        if hit is not None and hit[0] is owner:
             return copy.copy(hit[1])  # pluggy normalises the options dict in place
         answer = original(self, holder, name)
-        if _recording and isinstance(holder, types.ModuleType):
-            _by_name[key] = (holder, copy.copy(answer))
+        if _recording:
+            _by_name[key] = (owner, copy.copy(answer))
         return answer
 
     setattr(cls, what, memo)

@@ -10,7 +10,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from _prism_child import report_fatal, run_child
+import _prism_suitecode as suitecode
+from _prism_child import report_fatal, run_child, run_paths
 from _prism_cleanup import CleanupFailed, SharedFolders, clear_runs
 from _prism_collector import short
 from _prism_outcome import interpret
@@ -147,6 +148,8 @@ def run_one(req: RunRequest, settings: Settings, started: Callable[[str], str]) 
     replaced, never run another program in that state.
     """
     start = time.perf_counter()
+    suitecode.prepare(os.path.join(run_paths(settings.scratch)[1], req.suite_rel), req.suite_text)
+    prepared = time.perf_counter()
     pid, rfd = _fork(req, settings)
     forked = time.perf_counter()
     secret, (chunks, status, timed_out, ended) = sealed_wait(pid, rfd, req.id, start + float(req.timeout_s), started)
@@ -162,7 +165,7 @@ def run_one(req: RunRequest, settings: Settings, started: Callable[[str], str]) 
         exc.result.secret = secret
         raise
     result.secret = secret
-    result.phases = {"fork": round((forked - start) * 1000, 2), **result.phases,
+    result.phases = {"compile": round((prepared - start) * 1000, 2), "fork": round((forked - prepared) * 1000, 2), **result.phases,
                      "child": round((waited - start) * 1000, 2), "exit": round((waited - ended) * 1000, 2),
                      "cleanup": round((time.perf_counter() - waited) * 1000, 2)}
     return result
