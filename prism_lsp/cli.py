@@ -26,6 +26,7 @@ from prism_lsp.engine.static import weak_assertion_findings
 from prism_lsp.materialize.cache import default_cache_dir
 from prism_lsp.model.manifest import MAX_TIMEOUT_S, ManifestError
 from prism_lsp.model.untrusted import plain
+from prism_lsp.sandbox.base import default_runners
 from prism_lsp.panel.verifier import VerifierError
 from prism_lsp.repo.errors import InitError
 from prism_lsp.sandbox import SandboxUnavailable
@@ -128,7 +129,7 @@ def cmd_run(args: argparse.Namespace, out: Console, err: Console) -> int:
         return _fail(err, f"suite {suite_path} not run: {problem}")
     cache_dir = usable_cache_dir(args.cache_dir)
     options = RunOptions(sandbox=args.sandbox, timeout_s=args.timeout, reveal=args.reveal)
-    with EngineSession(cache_dir, args.workers) as session:
+    with EngineSession(cache_dir, args.workers or default_runners(long_lived=False)) as session:
         from prism_lsp.witness.report import report_with_witnesses
 
         _, report = report_with_witnesses(session, task, suite, options, weak_assertion_findings(suite.text))
@@ -149,7 +150,7 @@ def cmd_suggest(args: argparse.Namespace, out: Console, err: Console) -> int:
     if reveal == "counts":
         raise UsageError("reveal level `counts` shows no suggestions (there the panel is an answer key)")
     options = RunOptions(sandbox=args.sandbox, timeout_s=args.timeout, reveal=args.reveal)
-    with EngineSession(usable_cache_dir(args.cache_dir), args.workers) as session:
+    with EngineSession(usable_cache_dir(args.cache_dir), args.workers or default_runners(long_lived=False)) as session:
         return run_suggest(task, suite_path, _suite_for(task, suite_path), session, options, out,
                            as_json=args.json, write=args.write)
 
@@ -220,7 +221,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--suite-name", help="with task folders: the suite path inside each task")
     score.add_argument("--sandbox", choices=SANDBOXES)
     score.add_argument("--timeout", type=seconds, help="seconds per program run, > 0 (overrides the manifests)")
-    score.add_argument("--workers", type=positive_int, help="programs run at once per machine (default: its cores)")
+    score.add_argument("--workers", type=positive_int, help="programs run at once per machine (default: its cores + 1)")
     score.add_argument("--engine", choices=("local", "ray"), default="local",
                        help="where pairs run: this machine (default) or a Ray cluster (pip install -e '.[ray]')")
     score.add_argument("--ray-address", help="with --engine ray: the cluster to join (default: start a local Ray)")

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from prism_lsp.runner._prism_protocol import (MAX_LINE, RUNNER_KINDS, ProbeRequest, ProbeResult, ProtocolError, Ready,
                                               Result, RunRequest, Seal, Started, decode, error_result)
-from prism_lsp.sandbox.base import Backend, Limits, RunnerProcess
+from prism_lsp.sandbox.base import Backend, Limits, RunnerProcess, default_runners
 
 # Time the runner needs beyond a program's own limit: copying the tree, reaping.
 _GRACE_S = 10.0
@@ -187,7 +187,7 @@ class RunnerPool:
         self.backend = backend
         self.python = python or sys.executable
         self.limits = limits or Limits()
-        self.size = max(1, workers or os.cpu_count() or 1)
+        self.size = max(1, workers or default_runners())
         self._queue: queue.Queue[_Job | None] = queue.Queue()
         self._workers = [_Worker(backend, self.python, self.limits) for _ in range(self.size)]
         self._threads = [threading.Thread(target=self._loop, args=(w,), daemon=True, name=f"prism-runner-{i}")

@@ -12,7 +12,6 @@ score` over hundreds of tasks, or a server that saw many, holds a few.
 
 from __future__ import annotations
 
-import os
 import threading
 from collections import Counter, OrderedDict
 from contextlib import contextmanager
@@ -28,6 +27,7 @@ from prism_lsp.materialize.cache import default_cache_dir
 from prism_lsp.model.report import PanelReport
 from prism_lsp.model.task import Task
 from prism_lsp.sandbox import Limits, chosen_sandbox, resolve_backend
+from prism_lsp.sandbox.base import default_runners
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,7 @@ class EngineSession:
 
     def __init__(self, cache_root: Path | None = None, workers: int | None = None, max_pools: int = 4):
         self.cache = TreeCache(cache_root or default_cache_dir())
-        self.workers = workers or os.cpu_count() or 1
+        self.workers = workers or default_runners()
         self.max_pools = max(1, max_pools)
         self._pools: OrderedDict[tuple, RunnerPool] = OrderedDict()  # least recently used first
         self._busy: Counter[tuple] = Counter()  # runs using each pool now: those are never evicted

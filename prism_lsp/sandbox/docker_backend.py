@@ -38,7 +38,8 @@ import threading
 import uuid
 from pathlib import Path
 
-from prism_lsp.sandbox.base import AGENT, Limits, RunnerProcess, SandboxUnavailable, popen_runner, runner_environment
+from prism_lsp.sandbox.base import (AGENT, Limits, RunnerProcess, SandboxUnavailable, default_runners, popen_runner,
+                                    runner_environment)
 from prism_lsp.sandbox.docker_image import build_image, connect, default_image, require_image
 from prism_lsp.sandbox.docker_kill import SCRIPT as KILL_SCRIPT
 from prism_lsp.sandbox.docker_stage import STAGE_LABEL, RunnerStage, StageRoot
@@ -218,16 +219,16 @@ class DockerBackend:
 
     # -- the container -----------------------------------------------------
     def _run_kwargs(self, limits: Limits, read_only: bool, name: str, stage: StageRoot) -> dict:
-        cpus = os.cpu_count() or 1
-        # Shared by every runner of the task: room for one program per core at its own limit.
-        memory_mb = (limits.memory_mb + 256) * cpus + 512
+        runners = default_runners()
+        # Shared by every runner of the task: room for one program per runner at its own limit.
+        memory_mb = (limits.memory_mb + 256) * runners + 512
         tmp_mb, shm_mb = limits.tmpfs_sizes()
         environment = runner_environment("/tmp", "/tmp")
         del environment["PATH"]
         kwargs = dict(
             image=self.image, entrypoint=["/bin/sh", "-c", _KEEPALIVE], command=None, detach=True, init=True,
             network_mode="none", mem_limit=f"{memory_mb}m", memswap_limit=f"{memory_mb}m",
-            pids_limit=limits.pids_max * cpus + 64, cpu_shares=512, cap_drop=["ALL"], cap_add=["KILL"],
+            pids_limit=limits.pids_max * runners + 64, cpu_shares=512, cap_drop=["ALL"], cap_add=["KILL"],
             security_opt=["no-new-privileges"], read_only=read_only, working_dir="/tmp",
             # One tmpfs budget for the container, as in bubblewrap: /tmp and /dev/shm share it.
             tmpfs={"/tmp": f"rw,nosuid,nodev,size={tmp_mb}m,mode=1777"}, shm_size=f"{shm_mb}m",
