@@ -1,6 +1,7 @@
 """Where a warm panel's time goes, per phase, on the real runner pool (bubblewrap by default).
 
-For each program the runner reports (ms): `fork` (runner forks the child), `copy` (tree copied,
+For each program the runner reports (ms): `compile` (the runner rewrites and compiles the suite,
+once per suite version: ~0 when it already has), `fork` (runner forks the child), `copy` (tree copied,
 suite and configuration written), `namespaces` (new pid and mount namespaces, their
 init, fresh /proc, hidden cache: two forks), `isolate` (that, plus descriptors, capabilities,
 seccomp), `session` (pytest: collect + run + report), `child`

@@ -17,7 +17,7 @@ wrong type raises `ProtocolError` naming it; the host turns that into an `error`
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
 PROTOCOL_VERSION = 2
@@ -46,13 +46,26 @@ def _check(cls_name: str, data: dict, name: str, types: tuple, default: Any = ..
     return value
 
 
+def _plain(value: Any) -> Any:
+    """`value` as JSON-ready data. `dataclasses.asdict` deep-copies every field (measured: 20 µs a
+    test entry, a quarter of a millisecond a 12-test report); messages hold only JSON values,
+    lists, dicts and other messages, so walking the fields is enough."""
+    if isinstance(value, _Message):
+        return {name: _plain(getattr(value, name)) for name in value._spec}
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    return value
+
+
 class _Message:
     kind: ClassVar[str]
-    # field name -> (accepted types, default or ... when required)
+    # field name -> (accepted types, default or ... when required); every field is listed
     _spec: ClassVar[dict[str, tuple[tuple, Any]]] = {}
 
     def to_dict(self) -> dict:
-        return {"kind": self.kind, **asdict(self)}
+        return {"kind": self.kind, **_plain(self)}
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict())
@@ -84,7 +97,7 @@ class Assertion(_Message):
     explanation: str = ""
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        return _plain(self)
 
     def _validate_nested(self) -> None:
         if self.outcome not in ("pass", "fail"):
@@ -112,7 +125,7 @@ class TestEntry(_Message):
     duration_ms: float = 0.0
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        return _plain(self)
 
     def _validate_nested(self) -> None:
         if self.outcome not in ("pass", "fail", "error"):
@@ -249,7 +262,7 @@ class CollectError(_Message):
     message: str = ""
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        return _plain(self)
 
 
 @dataclass
