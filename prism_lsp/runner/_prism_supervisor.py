@@ -168,9 +168,6 @@ def run_one(req: RunRequest, settings: Settings, started: Callable[[str], str]) 
     result.phases = {"compile": round((prepared - start) * 1000, 2), "fork": round((forked - prepared) * 1000, 2), **result.phases,
                      "child": round((waited - start) * 1000, 2), "exit": round((waited - ended) * 1000, 2),
                      "cleanup": round((time.perf_counter() - waited) * 1000, 2)}
-    if "t_end" in result.phases:
-        t_end = result.phases.pop("t_end")
-        result.phases.update(tail_eof=(ended - t_end) * 1000, tail_wait=(waited - t_end) * 1000)
     return result
 
 
