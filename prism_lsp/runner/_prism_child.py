@@ -21,6 +21,7 @@ import traceback
 import pytest
 
 import _prism_isolation as isolation
+import _prism_prepared as prepared_session
 import _prism_speedups as speedups
 import _prism_suitecode as suitecode
 from _prism_collector import Collector, short
@@ -131,8 +132,11 @@ def copy_work_tree(src: str, dst: str) -> None:
 
 
 def run_child(req: RunRequest, wfd: int, scratch: str, tree_source: str, uid_private: bool,
-              isolate: bool, hide: list[str]) -> None:
+              isolate: bool, hide: list[str], prepared=None) -> None:
     """Run one program in this forked process; write its report to `wfd`; never returns.
+
+    With `prepared` (a `_prism_prepared.Prepared` the runner set up for this request's suite),
+    the program's session starts from it instead of from scratch.
 
     With `isolate`, this process makes new pid and mount namespaces and forks their init, which
     forks the program; the init reports the program's wait status through the pipe.
@@ -146,11 +150,7 @@ def run_child(req: RunRequest, wfd: int, scratch: str, tree_source: str, uid_pri
     work, tree = run_paths(scratch)
     os.mkdir(work, 0o700)  # fails if the last program's folder stayed: never run on its leftovers
     copy_work_tree(tree_source, tree)
-    suite_path = os.path.join(tree, req.suite_rel)
-    os.makedirs(os.path.dirname(suite_path), exist_ok=True)
-    with open(suite_path, "w", encoding="utf-8") as fh:
-        fh.write(req.suite_text)
-    config = _owned_config(req, work, tree)
+    suite_path, config = write_run_files(req, work, tree)
     phases = {"copy": round((time.perf_counter() - start) * 1000, 2)}
     if isolate:
         isolation.new_namespaces()
@@ -162,7 +162,27 @@ def run_child(req: RunRequest, wfd: int, scratch: str, tree_source: str, uid_pri
         program = os.fork()
         if program != 0:
             namespace_init(program, wfd)
-    _program(req, wfd, work, tree, suite_path, config, uid_private, isolate, phases, start)
+    _program(req, wfd, work, tree, suite_path, config, uid_private, isolate, phases, start, prepared)
+
+
+def write_run_files(req: RunRequest, work: str, tree: str) -> tuple[str, str]:
+    """Write the suite and the configuration file into the run folder: (suite path, config path)."""
+    suite_path = os.path.join(tree, req.suite_rel)
+    os.makedirs(os.path.dirname(suite_path), exist_ok=True)
+    with open(suite_path, "w", encoding="utf-8") as fh:
+        fh.write(req.suite_text)
+    return suite_path, _owned_config(req, work, tree)
+
+
+def session_args(req: RunRequest, tree: str, config: str) -> list[str]:
+    """pytest's arguments for the request's suite (and its selected tests) in `tree`."""
+    args = [f"{req.suite_rel}::{t}" for t in req.tests] if req.tests else [req.suite_rel]
+    return args + pytest_args(tree, config)
+
+
+def config_file(req: RunRequest, work: str, tree: str) -> str:
+    """Where the configuration file the program is judged with goes (`_owned_config`)."""
+    return os.path.join(tree, req.config_rel) if req.config_rel else os.path.join(work, "pytest.ini")
 
 
 def _owned_config(req: RunRequest, work: str, tree: str) -> str:
@@ -171,12 +191,11 @@ def _owned_config(req: RunRequest, work: str, tree: str) -> str:
     empty one outside the tree. pytest reads it (`-c`) instead of any file of the tree, and
     before any code of the program runs.
     """
+    path = config_file(req, work, tree)
     if not req.config_rel:
-        path = os.path.join(work, "pytest.ini")
         with open(path, "w", encoding="utf-8") as fh:
             fh.write("[pytest]\n")
         return path
-    path = os.path.join(tree, req.config_rel)
     if os.path.lexists(path) and (os.path.islink(path) or not os.path.isdir(path)):
         os.unlink(path)
     os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -236,35 +255,25 @@ def enter_program(work: str, tree: str, pythonpath: list[str]) -> None:
 
 
 def _program(req: RunRequest, wfd: int, work: str, tree: str, suite_path: str, config: str, uid_private: bool,
-             isolate: bool, phases: dict[str, float], start: float) -> None:
+             isolate: bool, phases: dict[str, float], start: float, prepared) -> None:
     phases["namespaces"] = round((time.perf_counter() - start) * 1000 - phases["copy"], 2)
+    keep = {0, 1, 2, wfd}
+    if prepared is not None:
+        prepared_session.release_capture(prepared)
+        keep |= prepared_session.kept_fds(prepared)
+    else:
+        prepared_session.leave_out()
     enter_program(work, tree, req.pythonpath)
     set_limits(req.memory_mb, req.output_limit, req.pids_max, uid_private)
     sealing = time.perf_counter()
-    isolation.seal({0, 1, 2, wfd}, caps=isolate)
+    isolation.seal(keep, caps=isolate)
     phases["seal"] = round((time.perf_counter() - sealing) * 1000, 2)
     phases["isolate"] = round((time.perf_counter() - start) * 1000, 2) - phases["copy"]
     if req.command:
         _run_command(req.command, wfd)
     changed = {os.path.join(tree, rel): lines for rel, lines in req.changed.items()}
-    collector = Collector(suite_path, changed)
-    collector.progress = lambda event: write_message(wfd, event, tree)
-    target = req.suite_rel
-    args = [f"{target}::{t}" for t in req.tests] if req.tests else [target]
-    args += pytest_args(tree, config)
     session_start = time.perf_counter()
-    collector.start_probes()
-    speedups.use_prebuilt_config()
-    try:
-        code = pytest.main(args, plugins=[collector])
-        if code == 4 and not collector.tests and not collector.collect_errors:
-            # The tree's own config asked for an option of a plugin we switched off.
-            collector = Collector(suite_path, changed)
-            collector.progress = lambda event: write_message(wfd, event, tree)
-            code = pytest.main([a for a in args if not a.startswith("no:") and a != "-p"], plugins=[collector])
-    except BaseException as exc:  # the candidate may raise anything, SystemExit included
-        code = -1
-        collector.collect_errors.append(CollectError(None, short("".join(traceback.format_exception_only(type(exc), exc)))))
+    collector, code = _session(req, wfd, tree, suite_path, changed, session_args(req, tree, config), prepared)
     collector.finish_probes()
     phases["session"] = round((time.perf_counter() - session_start) * 1000, 2)
     report = ChildReport(exit_code=int(code) if isinstance(code, int) else -1, finished=collector.session_finished,
@@ -273,6 +282,34 @@ def _program(req: RunRequest, wfd: int, work: str, tree: str, suite_path: str, c
                          duration_ms=phases["session"], phases=phases)
     write_message(wfd, report, tree)
     os._exit(0)
+
+
+def _session(req: RunRequest, wfd: int, tree: str, suite_path: str, changed: dict[str, list[int]], args: list[str],
+             prepared) -> tuple[Collector, int]:
+    """Run the program's pytest session: (its collector, pytest's exit code, -1 when it raised)."""
+    def collector_for_this_program(collector: Collector) -> Collector:
+        collector.__init__(suite_path, changed)  # a prepared session's collector: this program's state only
+        collector.progress = lambda event: write_message(wfd, event, tree)
+        collector.start_probes()
+        return collector
+
+    if prepared is not None:
+        collector = collector_for_this_program(prepared.collector)
+    else:
+        collector = collector_for_this_program(Collector.__new__(Collector))
+        speedups.use_prebuilt_config()
+    try:
+        if prepared is not None:
+            return collector, prepared_session.run(prepared)
+        code = pytest.main(args, plugins=[collector])
+        if code == 4 and not collector.tests and not collector.collect_errors:
+            # The tree's own config asked for an option of a plugin we switched off.
+            collector = collector_for_this_program(Collector.__new__(Collector))
+            code = pytest.main([a for a in args if not a.startswith("no:") and a != "-p"], plugins=[collector])
+        return collector, code
+    except BaseException as exc:  # the candidate may raise anything, SystemExit included
+        collector.collect_errors.append(CollectError(None, short("".join(traceback.format_exception_only(type(exc), exc)))))
+        return collector, -1
 
 
 def report_fatal(wfd: int) -> None:

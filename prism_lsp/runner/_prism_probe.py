@@ -32,6 +32,7 @@ import time
 import types
 
 import _prism_isolation as isolation
+import _prism_prepared as prepared_session
 from _prism_child import copy_work_tree, enter_program, namespace_init, run_paths, set_limits, wait_and_leave
 from _prism_cleanup import CleanupFailed
 from _prism_protocol import ProbeRequest, ProbeResult
@@ -112,6 +113,7 @@ def _child(req: ProbeRequest, wfd: int, settings: Settings) -> None:
         program = os.fork()
         if program != 0:
             namespace_init(program, wfd)
+    prepared_session.leave_out()
     enter_program(work, tree, req.pythonpath)
     set_limits(req.memory_mb, req.output_limit, req.pids_max, settings.uid_private)
     isolation.seal({0, 1, 2, wfd}, caps=settings.namespaces)

@@ -10,10 +10,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import _prism_prepared as prepared_session
 import _prism_suitecode as suitecode
-from _prism_child import report_fatal, run_child, run_paths
+from _prism_child import config_file, report_fatal, run_child, run_paths, session_args, write_run_files
 from _prism_cleanup import CleanupFailed, SharedFolders, clear_runs
-from _prism_collector import short
+from _prism_collector import Collector, short
 from _prism_outcome import interpret
 from _prism_protocol import Result, RunRequest, error_result
 from _prism_reaper import reap_all
@@ -37,6 +38,8 @@ class Settings:
     namespaces: bool = False
     # Folders the program must not see (the tree cache): hidden in its mount namespace.
     hide: list[str] = field(default_factory=list)
+    # Set pytest's session up once per suite version, here, when the request allows (`_prism_prepared`).
+    prepare: bool = True
 
     def tree_path(self, path: str) -> str:
         if self.trees_map and (path == self.trees_map[0] or path.startswith(self.trees_map[0] + "/")):
@@ -44,7 +47,19 @@ class Settings:
         return path
 
 
-def _fork(req: RunRequest, settings: Settings) -> tuple[int, int]:
+def _prepare(req: RunRequest, settings: Settings):
+    """The session set up in this runner for `req`'s suite, or None: the child then sets its own up."""
+    if not settings.prepare or not prepared_session.usable(req.suite_rel, req.config_text,
+                                                           settings.tree_path(req.tree), req.command):
+        return None
+    work, tree = run_paths(settings.scratch)
+    key = (req.suite_rel, tuple(req.tests or ()), req.config_rel, req.config_text)
+    return prepared_session.prepare(key, session_args(req, tree, config_file(req, work, tree)),
+                                    Collector(os.path.join(tree, req.suite_rel), {}), work, tree,
+                                    lambda: write_run_files(req, work, tree))
+
+
+def _fork(req: RunRequest, settings: Settings, prepared) -> tuple[int, int]:
     """(child pid, read end of its pipe)."""
     rfd, wfd = os.pipe()
     pid = os.fork()
@@ -52,7 +67,7 @@ def _fork(req: RunRequest, settings: Settings) -> tuple[int, int]:
         try:
             os.close(rfd)
             run_child(req, wfd, settings.scratch, settings.tree_path(req.tree), settings.uid_private,
-                      settings.namespaces, settings.hide)
+                      settings.namespaces, settings.hide, prepared)
         except BaseException:
             report_fatal(wfd)
         finally:
@@ -149,8 +164,10 @@ def run_one(req: RunRequest, settings: Settings, started: Callable[[str], str]) 
     """
     start = time.perf_counter()
     suitecode.prepare(os.path.join(run_paths(settings.scratch)[1], req.suite_rel), req.suite_text)
-    prepared = time.perf_counter()
-    pid, rfd = _fork(req, settings)
+    compiled = time.perf_counter()
+    prepared = _prepare(req, settings)
+    set_up = time.perf_counter()
+    pid, rfd = _fork(req, settings, prepared)
     forked = time.perf_counter()
     secret, (chunks, status, timed_out, ended) = sealed_wait(pid, rfd, req.id, start + float(req.timeout_s), started)
     waited = time.perf_counter()
@@ -165,7 +182,9 @@ def run_one(req: RunRequest, settings: Settings, started: Callable[[str], str]) 
         exc.result.secret = secret
         raise
     result.secret = secret
-    result.phases = {"compile": round((prepared - start) * 1000, 2), "fork": round((forked - prepared) * 1000, 2), **result.phases,
+    result.phases = {"compile": round((compiled - start) * 1000, 2), "prepare": round((set_up - compiled) * 1000, 2),
+                     "prepared": 1.0 if prepared is not None else 0.0, "fork": round((forked - set_up) * 1000, 2),
+                     **result.phases,
                      "child": round((waited - start) * 1000, 2), "exit": round((waited - ended) * 1000, 2),
                      "cleanup": round((time.perf_counter() - waited) * 1000, 2)}
     return result

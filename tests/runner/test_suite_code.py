@@ -5,7 +5,8 @@ own plugin objects are found as in plain pytest."""
 
 from __future__ import annotations
 
-from prism_lsp.engine.panel import Suite
+from prism_lsp.engine.panel import Suite, run_request
+from prism_lsp.engine.pytest_config import initial_config
 from prism_lsp.engine.session import RunOptions
 from prism_lsp.tasks import load_task
 from tests.conftest import write_task
@@ -78,3 +79,55 @@ def test_fixtures_of_a_programs_own_plugin_object_are_found(tmp_path, engine):
     for _ in range(2):
         run = engine.run(task, suite, RunOptions(sandbox="bubblewrap"))
         assert set(_outcomes(run)) == {("test_half", "pass", None)}
+
+
+def _prepared(engine, task, text: str) -> set[float]:
+    """Whether each program's session started from one the runner set up (the runner's `prepared` phase)."""
+    pool = engine.pool_for(task, "bubblewrap")
+    trees = [engine.cache.baseline(task)] + [engine.cache.candidate(task, c) for c in task.candidates]
+    suite = Suite("test_calc.py", text)
+    config = initial_config(trees[0].path, suite.rel_path)
+    return {pool.submit(run_request(tree, suite, task, config=config)).result().phases.get("prepared") for tree in trees}
+
+
+def test_a_plain_task_starts_each_program_from_a_session_set_up_once(tmp_path, engine):
+    task = _task(tmp_path, {})
+    assert _prepared(engine, task, PASSING) == {1.0}
+    run = engine.run(task, Suite("test_calc.py", FAILING), RunOptions(sandbox="bubblewrap"))
+    assert set(_outcomes(run)) == {("test_half", "fail", 6)}
+
+
+def test_a_conftest_on_the_suites_path_makes_each_program_set_its_session_up(tmp_path, engine):
+    task = _task(tmp_path, {"conftest.py": OWN_PLUGIN})
+    assert _prepared(engine, task, PASSING) == {0.0}
+
+
+CHANNEL = '''
+import os
+import calc
+
+# Read while the module is collected, before pytest reads its capture file back.
+os.lseek(1, 0, os.SEEK_SET)
+SEEN = os.read(1, 1 << 16)
+
+
+def test_output_of_another_program_is_not_here():
+    if calc.LEAK:
+        # Left in the output capture's file, never read back: the next program of this runner
+        # must not find it (a capture file shared between programs would be a channel).
+        os.write(1, b"SECRET-OF-ANOTHER-PROGRAM")
+        os._exit(0)
+    assert b"SECRET" not in SEEN
+'''
+
+
+def test_output_a_program_leaves_in_its_capture_never_reaches_the_next_program(tmp_path, engine):
+    quiet = "LEAK = False\n"
+    root = write_task(tmp_path / "task", initial={"calc.py": quiet},
+                      candidates=[{"id": f"c{i}", "reference": i == 0, "files": {"calc.py": f"LEAK = {i % 2 == 1}\n"}}
+                                  for i in range(8)])
+    task = load_task(root)
+    for _ in range(3):
+        run = engine.run(task, Suite("test_channel.py", CHANNEL), RunOptions(sandbox="bubblewrap"))
+        quiet_ones = [run.baseline] + [r for c, r in run.results if int(c.id[1:]) % 2 == 0]
+        assert {t.outcome for program in quiet_ones for t in program.tests} == {"pass"}
