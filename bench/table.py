@@ -12,7 +12,8 @@ first task only (the tasks are the same size; each loop costs seconds). The rati
 naive / Prism for the full-panel rows (an edit's naive answer is rerunning the panel); the
 50-candidate naive time is the measured per-program naive time times its 51 programs (running it
 would take most of the time budget); server start has no naive counterpart. Last, the runner's
-per-phase timings of one program (`runner_phases.py`), so the next bottleneck is visible.
+per-phase timings of one program (`runner_phases.py`) and the CPU a program costs, user and
+system, so the next bottleneck is visible.
 
     python bench/table.py [--repeat 3] [--rounds 5] [--tasks mean-rounded,slugify,top-scorers]
 """
@@ -33,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 from bench import lsp_latency, server_start  # noqa: E402
 from bench.panel50 import generate  # noqa: E402
 from bench.panel_speed import cold_cli, naive_panel  # noqa: E402
-from bench.runner_phases import PHASES, phases_of  # noqa: E402
+from bench.runner_phases import PHASES, cpu_per_program, phases_of  # noqa: E402
 from prism_lsp.engine.panel import Suite  # noqa: E402
 from prism_lsp.engine.session import EngineSession, RunOptions  # noqa: E402
 from prism_lsp.tasks import load_task  # noqa: E402
@@ -106,9 +107,10 @@ def main() -> None:
         p = panels(engine, tasks, args.repeat, cache, options)
         big_ms, big_n = big_panel(engine, cache, args.repeat, options)
         phased = load_task(ROOT / "fixtures" / tasks[0])
-        phased_suite = phased.root / "suites" / "test_strong.py"
-        phases = phases_of(engine, phased, Suite(phased.suite_rel(phased_suite), phased_suite.read_text()),
-                           args.sandbox, args.repeat)
+        suite_file = phased.root / "suites" / "test_strong.py"
+        phased_suite = Suite(phased.suite_rel(suite_file), suite_file.read_text())
+        phases = phases_of(engine, phased, phased_suite, args.sandbox, args.repeat)
+    user, system = cpu_per_program(cache, phased, phased_suite, args.sandbox)
     one, whole = edits(tasks, args.rounds, cache)
     start = statistics.median(server_start.measure(args.starts))
     pct = lsp_latency.pct
@@ -138,6 +140,8 @@ def main() -> None:
     shown = [f"{name} {statistics.median(phases[name]):.1f}" for name in PHASES if phases[name]]
     print(f"per program, one at a time, median ms ({tasks[0]}; bench/runner_phases.py says what each is): "
           + ", ".join(shown))
+    print(f"CPU per program, one runner ({tasks[0]}, the whole machine's time): user {user:.1f} ms, "
+          f"system {system:.1f} ms")
 
 
 if __name__ == "__main__":
