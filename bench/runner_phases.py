@@ -56,7 +56,8 @@ def phases_of(engine: EngineSession, task, suite: Suite, sandbox: str, repeat: i
 
 def _cpu_jiffies() -> tuple[int, int]:
     """(user, system) time of the whole machine so far, in clock ticks (/proc/stat)."""
-    values = [int(v) for v in open("/proc/stat").readline().split()[1:]]
+    with open("/proc/stat") as fh:
+        values = [int(v) for v in fh.readline().split()[1:]]
     return values[0] + values[1], values[2] + values[5] + values[6]
 
 

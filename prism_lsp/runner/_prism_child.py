@@ -287,8 +287,11 @@ def _program(req: RunRequest, wfd: int, work: str, tree: str, suite_path: str, c
 def _session(req: RunRequest, wfd: int, tree: str, suite_path: str, changed: dict[str, list[int]], args: list[str],
              prepared) -> tuple[Collector, int]:
     """Run the program's pytest session: (its collector, pytest's exit code, -1 when it raised)."""
-    def collector_for_this_program(collector: Collector) -> Collector:
-        collector.__init__(suite_path, changed)  # a prepared session's collector: this program's state only
+    def collector_for_this_program(collector: Collector | None = None) -> Collector:
+        if collector is None:
+            collector = Collector(suite_path, changed)
+        else:
+            collector.__init__(suite_path, changed)  # a prepared session's: this program's state only
         collector.progress = lambda event: write_message(wfd, event, tree)
         collector.start_probes()
         return collector
@@ -296,7 +299,7 @@ def _session(req: RunRequest, wfd: int, tree: str, suite_path: str, changed: dic
     if prepared is not None:
         collector = collector_for_this_program(prepared.collector)
     else:
-        collector = collector_for_this_program(Collector.__new__(Collector))
+        collector = collector_for_this_program()
         speedups.use_prebuilt_config()
     try:
         if prepared is not None:
@@ -304,7 +307,7 @@ def _session(req: RunRequest, wfd: int, tree: str, suite_path: str, changed: dic
         code = pytest.main(args, plugins=[collector])
         if code == 4 and not collector.tests and not collector.collect_errors:
             # The tree's own config asked for an option of a plugin we switched off.
-            collector = collector_for_this_program(Collector.__new__(Collector))
+            collector = collector_for_this_program()
             code = pytest.main([a for a in args if not a.startswith("no:") and a != "-p"], plugins=[collector])
         return collector, code
     except BaseException as exc:  # the candidate may raise anything, SystemExit included

@@ -9,9 +9,9 @@ forking; each child then enters pytest's own `wrap_session` with that session an
 the tests, `pytest_sessionfinish` and `pytest_unconfigure` exactly as a fresh `pytest.main` would.
 
 Only runs whose set-up cannot differ between programs take this path (`usable`); anything else (a
-conftest on the suite's path, a configuration that loads plugins, adds options or import paths,
-a pytest without the internals this needs, a set-up that fails) runs the whole session in the
-child, as before. What a prepared session holds open is dealt with per child: its output capture
+conftest on the suite's path, a configuration that loads plugins, adds options, import paths or
+warning filters, or names files to write, a pytest without the internals this needs, a set-up
+that fails) runs the whole session in the child, as before. What a prepared session holds open is dealt with per child: its output capture
 is stopped and a fresh one started after the seal (a capture file shared between programs would
 be a channel between them), and its remaining descriptors (the log file handler's /dev/null) are
 kept open across the seal. No code of a program ever runs in the runner: the tree is empty here.
@@ -19,14 +19,17 @@ kept open across the seal. No code of a program ever runs in the runner: the tre
 
 from __future__ import annotations
 
+import itertools
 import os
 import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-# Words of a configuration file that make its set-up depend on more than its text: plugins
-# (`-p`, `pytest_plugins`, `required_plugins`), options of any kind (`addopts`), import paths.
-_DEPENDS_ON_MORE = ("addopts", "plugins", "pythonpath", "-p")
+# Words of a configuration file whose set-up could depend on more than its text, or touch more
+# than pytest's own objects while the runner sets it up: plugins (`-p`, `pytest_plugins`,
+# `required_plugins`), options of any kind (`addopts`), import paths, warning categories (imported
+# by module name), files opened for writing (`log_file`, `cache_dir`, `junit_*`).
+_DEPENDS_ON_MORE = ("addopts", "plugins", "pythonpath", "-p", "filterwarnings", "log_file", "cache_dir", "junit")
 
 
 @dataclass
@@ -58,12 +61,9 @@ def usable(suite_rel: str, config_text: str | None, tree_source: str, command: s
     configuration that only sets values, and no conftest.py on the suite's path in its tree."""
     if command or any(word in (config_text or "") for word in _DEPENDS_ON_MORE) or not supported():
         return False
-    folder = tree_source
-    for part in [""] + os.path.dirname(suite_rel).split(os.sep):
-        folder = os.path.join(folder, part) if part else folder
-        if os.path.lexists(os.path.join(folder, "conftest.py")):
-            return False
-    return True
+    parts = [part for part in os.path.dirname(suite_rel).split(os.sep) if part]
+    folders = itertools.accumulate(parts, os.path.join, initial=tree_source)
+    return not any(os.path.lexists(os.path.join(folder, "conftest.py")) for folder in folders)
 
 
 @contextmanager
@@ -119,10 +119,9 @@ def prepare(key: tuple, args: list[str], collector, work: str, tree: str, write_
     if _current is not None and _current.key == key:
         return _current
     discard()
+    from _prism_cleanup import remove_tree
     from _pytest import config as config_module
     from _pytest import main as main_module
-
-    from _prism_cleanup import remove_tree
 
     cwd = os.getcwd()
     before = _open_fds()

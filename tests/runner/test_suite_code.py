@@ -102,6 +102,14 @@ def test_a_conftest_on_the_suites_path_makes_each_program_set_its_session_up(tmp
     assert _prepared(engine, task, PASSING) == {0.0}
 
 
+def test_a_configuration_that_names_a_file_to_write_is_set_up_by_each_program(tmp_path, engine):
+    # The runner never opens a file a task's configuration names; values alone are set up there.
+    assert _prepared(engine, _task(tmp_path / "a", {"pytest.ini": "[pytest]\nlog_file = run.log\n"}),
+                     PASSING) == {0.0}
+    assert _prepared(engine, _task(tmp_path / "b", {"pytest.ini": "[pytest]\nxfail_strict = true\n"}),
+                     PASSING) == {1.0}
+
+
 CHANNEL = '''
 import os
 import calc
