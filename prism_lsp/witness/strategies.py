@@ -13,11 +13,18 @@ import ast
 import functools
 from pathlib import Path
 
+from prism_lsp.materialize.cache import default_cache_dir
+
 try:
     from hypothesis import HealthCheck, Phase, given, settings
+    from hypothesis import configuration as _hypothesis_configuration
     from hypothesis import strategies as st
 except ImportError:  # optional: witness search works without it
     st = None
+else:
+    # Hypothesis keeps what it learns (its unicode tables among them) in `.hypothesis/` of the
+    # working folder, which for the server is the author's project: Prism's cache instead.
+    _hypothesis_configuration.set_hypothesis_home_dir(default_cache_dir() / "hypothesis")
 
 _TEXT = "ab AB1_-.!é"
 

@@ -105,6 +105,13 @@ def workbench(tmp_path_factory):
         server.wait()
 
 
+def _squiggle_centre(page) -> tuple[float, float]:
+    """Where the first warning squiggle is now. Squiggles sit under the text layer: point at them,
+    do not "hover" the element."""
+    box = page.wait_for_selector(".view-overlays .squiggly-warning").bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
 def _command(page, name: str) -> None:
     page.keyboard.press("F1")
     page.wait_for_selector(".quick-input-widget input").fill(f">{name}")
@@ -128,18 +135,20 @@ def test_a_fixture_suite_in_a_real_vs_code(workbench, shots):
     page.wait_for_selector(".quick-input-widget input").fill("test_overfit.py")
     page.wait_for_selector(".quick-input-list .monaco-list-row:has-text('test_overfit.py')")
     page.keyboard.press("Enter")
-    squiggle = page.wait_for_selector(".view-overlays .squiggly-warning")  # rejects-valid, from the real panel
+    page.wait_for_selector(".view-overlays .squiggly-warning")  # rejects-valid, from the real panel
+    # The code lenses (the file's and each test's) arrive after the diagnostics and push the lines
+    # down: point at the squiggle only once all four are drawn.
+    page.wait_for_function("document.querySelectorAll('.codelens-decoration').length >= 4")
     page.screenshot(path=str(shots / "1-diagnostics.png"))
     page.set_default_timeout(STEP_MS)
 
-    box = squiggle.bounding_box()  # squiggles sit under the text layer: point at them, do not "hover" the element
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.move(*_squiggle_centre(page))
     hover = page.wait_for_selector(".monaco-hover:visible:has-text('valid (reference)')")  # the outcome table
     assert "half-even" in hover.inner_text()
     page.screenshot(path=str(shots / "2-hover.png"))
     page.keyboard.press("Escape")
 
-    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.click(*_squiggle_centre(page))
     _command(page, "Quick Fix...")
     page.wait_for_selector(":text('Ignore `rejects-valid` on this line')")
     page.screenshot(path=str(shots / "3-quick-fix.png"))
