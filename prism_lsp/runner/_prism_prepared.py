@@ -19,6 +19,7 @@ kept open across the seal. No code of a program ever runs in the runner: the tre
 
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 import sys
@@ -46,6 +47,7 @@ class Prepared:
 _current: Prepared | None = None
 
 
+@functools.cache
 def supported() -> bool:
     """Whether this pytest has the internals a prepared session relies on."""
     from _pytest import config as config_module

@@ -110,8 +110,11 @@ def _object_factories(original, manager, holder, node) -> None:
         return original(manager, holder=holder, node=node)
     import warnings
 
+    table = getattr(manager, "_arg2node2fixturedefs", None)
+    if not isinstance(table, dict):  # another pytest keeps its fixtures elsewhere: learn nothing
+        return original(manager, holder=holder, node=node)
+
     def count() -> int:
-        table = getattr(manager, "_arg2node2fixturedefs", {})
         return sum(len(defs) for by_node in table.values() for defs in by_node.values())
 
     before = count()
