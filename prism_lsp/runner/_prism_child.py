@@ -8,6 +8,8 @@ Fatal) to its pipe; stdout and stderr of the program go to a log file nobody rea
 
 from __future__ import annotations
 
+import functools
+import json
 import os
 import resource
 import shutil
@@ -25,7 +27,7 @@ import _prism_prepared as prepared_session
 import _prism_speedups as speedups
 import _prism_suitecode as suitecode
 from _prism_collector import Collector, short
-from _prism_protocol import ChildReport, CollectError, Fatal, ProgramExit, RunRequest, TestEntry
+from _prism_protocol import ChildReport, CollectError, Fatal, RunRequest, TestEntry
 
 # Built-in plugins whose work a judged run never uses (measured: much of pytest's start-up).
 # `logging` (caplog) and `legacypath` (tmpdir) stay on because suites commonly use their
@@ -94,9 +96,9 @@ def write_message(wfd: int, message, tree: str | None = None) -> None:
         view = view[n:]
 
 
+@functools.lru_cache(maxsize=4)
 def json_escaped(text: str) -> str:
-    import json
-
+    """`text` as it appears inside a JSON string (asked for every message of a run: cached)."""
     return json.dumps(text)[1:-1]
 
 
@@ -132,14 +134,14 @@ def copy_work_tree(src: str, dst: str) -> None:
 
 
 def run_child(req: RunRequest, wfd: int, scratch: str, tree_source: str, uid_private: bool,
-              isolate: bool, hide: list[str], prepared=None) -> None:
+              isolate: bool, prepared=None) -> None:
     """Run one program in this forked process; write its report to `wfd`; never returns.
 
     With `prepared` (a `_prism_prepared.Prepared` the runner set up for this request's suite),
     the program's session starts from it instead of from scratch.
 
-    With `isolate`, this process makes new pid and mount namespaces and forks their init, which
-    forks the program; the init reports the program's wait status through the pipe.
+    With `isolate` (the runner is the init of its own namespaces, `_prism_isolation`), the program
+    gets an IPC namespace of its own and drops the capabilities it inherited.
     """
     start = time.perf_counter()
     os.setsid()
@@ -153,15 +155,7 @@ def run_child(req: RunRequest, wfd: int, scratch: str, tree_source: str, uid_pri
     suite_path, config = write_run_files(req, work, tree)
     phases = {"copy": round((time.perf_counter() - start) * 1000, 2)}
     if isolate:
-        isolation.new_namespaces()
-        if os.fork() != 0:
-            wait_and_leave(wfd)
-        # pid 1 of the new pid namespace: its init. The program runs in a child of it, so it
-        # has a normal process's signals (init ignores those it has no handler for).
-        isolation.remount_for_program(hide)
-        program = os.fork()
-        if program != 0:
-            namespace_init(program, wfd)
+        isolation.new_ipc_namespace()
     _program(req, wfd, work, tree, suite_path, config, uid_private, isolate, phases, start, prepared)
 
 
@@ -202,34 +196,6 @@ def _owned_config(req: RunRequest, work: str, tree: str) -> str:
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(req.config_text or "")
     return path
-
-
-def wait_and_leave(wfd: int) -> None:
-    """Outside the namespace: wait for its init, then end (the init reports how the program ended)."""
-    os.close(wfd)
-    while True:
-        try:
-            os.waitpid(-1, 0)
-        except ChildProcessError:
-            os._exit(0)
-        except InterruptedError:
-            continue
-
-
-def namespace_init(program: int, wfd: int) -> None:
-    """The namespace's init: reap every process until the program ended, report its wait status."""
-    isolation.close_inherited({wfd})
-    while True:
-        try:
-            pid, status = os.waitpid(-1, 0)
-        except ChildProcessError:
-            os._exit(70)
-        except InterruptedError:
-            continue
-        if pid == program:
-            break
-    write_message(wfd, ProgramExit(status))
-    os._exit(0)  # the kernel kills whatever the program left in the namespace
 
 
 def enter_program(work: str, tree: str, pythonpath: list[str]) -> None:

@@ -140,7 +140,7 @@ class Collector:
 
     def pytest_assertion_pass(self, item, lineno, orig, expl):
         try:
-            if os.path.realpath(str(item.path)) != self.suite_path:
+            if not self._in_suite(str(item.path)):
                 return
         except Exception:
             return

@@ -9,19 +9,17 @@ from __future__ import annotations
 import os
 import signal
 
-from _prism_protocol import (CHILD_KINDS, ChildReport, Fatal, ProgramExit, ProtocolError, Result, RunRequest, TestDone,
+from _prism_protocol import (CHILD_KINDS, ChildReport, Fatal, ProtocolError, Result, RunRequest, TestDone,
                              TestEntry, TestStart, decode, error_result)
 
 
-def _parse(lines: list[bytes]) -> tuple[ChildReport | Fatal | None, dict[str, TestEntry], TestStart | None,
-                                        int | None]:
-    """(final report or None, finished tests by name, the test still running or None, the
-    program's wait status as its namespace's init saw it, or None).
+def _parse(lines: list[bytes]) -> tuple[ChildReport | Fatal | None, dict[str, TestEntry], TestStart | None]:
+    """(final report or None, finished tests by name, the test still running or None).
 
     The pipe is the program's own channel (it runs inside pytest's process and may write
     anything there): a line that is not a child message is skipped, never believed.
     """
-    final, done, running, status = None, {}, None, None
+    final, done, running = None, {}, None
     for raw in lines:
         try:
             message = decode(raw, CHILD_KINDS)
@@ -32,11 +30,9 @@ def _parse(lines: list[bytes]) -> tuple[ChildReport | Fatal | None, dict[str, Te
         elif isinstance(message, TestDone):
             done[message.test.name] = message.test
             running = None
-        elif isinstance(message, ProgramExit):
-            status = message.status
         else:
             final = message
-    return final, done, running, status
+    return final, done, running
 
 
 def _interrupted(base: Result, done: dict[str, TestEntry], running: TestStart | None, reason: str,
@@ -63,9 +59,7 @@ def interpret(req: RunRequest, lines: list[bytes], status: int | None, timed_out
     name the test it was in; only the child's final report can make it a pass.
     """
     base = Result(id=req.id, outcome="error", duration_ms=round(elapsed_ms, 2))
-    data, done, running, program_status = _parse(lines)
-    if program_status is not None:
-        status = program_status
+    data, done, running = _parse(lines)
     if timed_out:
         return _interrupted(base, done, running, "timeout", f"timed out after {req.timeout_s:g} s")
     if data is None:

@@ -33,11 +33,11 @@ import types
 
 import _prism_isolation as isolation
 import _prism_prepared as prepared_session
-from _prism_child import copy_work_tree, enter_program, namespace_init, run_paths, set_limits, wait_and_leave
+from _prism_child import copy_work_tree, enter_program, run_paths, set_limits
 from _prism_cleanup import CleanupFailed
 from _prism_protocol import ProbeRequest, ProbeResult
 from _prism_reaper import reap_all
-from _prism_supervisor import Settings, clear_after_program, sealed_wait
+from _prism_supervisor import Settings, clear_after_program, fork_program, sealed_wait
 
 _MAX_TIMEOUTS = 3  # calls of one batch allowed to time out before the program counts as hanging
 _LAZY = (types.GeneratorType, map, filter, zip, enumerate, reversed, itertools.chain)
@@ -106,13 +106,7 @@ def _child(req: ProbeRequest, wfd: int, settings: Settings) -> None:
     os.mkdir(work, 0o700)  # fails if the last program's folder stayed: never run on its leftovers
     copy_work_tree(settings.tree_path(req.tree), tree)
     if settings.namespaces:
-        isolation.new_namespaces()
-        if os.fork() != 0:
-            wait_and_leave(wfd)
-        isolation.remount_for_program(settings.hide)
-        program = os.fork()
-        if program != 0:
-            namespace_init(program, wfd)
+        isolation.new_ipc_namespace()
     prepared_session.leave_out()
     enter_program(work, tree, req.pythonpath)
     set_limits(req.memory_mb, req.output_limit, req.pids_max, settings.uid_private)
@@ -159,7 +153,7 @@ def run_probe(req: ProbeRequest, settings: Settings, started) -> ProbeResult:
     """Fork one child for `req`, enforce the batch limit, collect its calls (the `probe` handler)."""
     start = time.perf_counter()
     rfd, wfd = os.pipe()
-    pid = os.fork()
+    pid = fork_program(settings)
     if pid == 0:
         try:
             os.close(rfd)
@@ -173,7 +167,7 @@ def run_probe(req: ProbeRequest, settings: Settings, started) -> ProbeResult:
             os._exit(70)
     os.close(wfd)
     secret, (chunks, _status, timed_out, _ended) = sealed_wait(pid, rfd, req.id, start + float(req.timeout_s), started)
-    reap_all()
+    reap_all(settings.namespaces)
     result = _interpret(req, b"".join(chunks), timed_out, start)
     result.secret = secret
     try:

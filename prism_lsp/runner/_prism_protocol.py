@@ -7,8 +7,8 @@ has nothing of Prism. Messages are JSON objects, one per line, each with a `kind
   host -> runner   `run` (RunRequest), then `seal` (Seal) once the runner said `started`
   runner -> host   `ready` (Ready) once, then per request `started` (Started) and `result` (Result)
   child -> runner  `start`/`done` per test (TestStart, TestDone), then `report` (ChildReport)
-                   or `fatal` (Fatal), and `exit` (ProgramExit) from the program's pid-1 init:
-                   read only by the runner, never passed on as they are
+                   or `fatal` (Fatal): read only by the runner, never passed on as they are
+                   (how the program ended is the runner's own `waitpid`, never a message)
 
 `from_json` validates: a message of an unknown kind, a missing field or a field of the
 wrong type raises `ProtocolError` naming it; the host turns that into an `error` outcome.
@@ -298,15 +298,6 @@ class Fatal(_Message):
 
 
 @dataclass
-class ProgramExit(_Message):
-    """Child -> runner: how the program process ended (its wait status), from its namespace's init."""
-
-    kind: ClassVar[str] = "exit"
-    _spec: ClassVar = {"status": ((int,), ...)}
-    status: int
-
-
-@dataclass
 class ProbeRequest(_Message):
     """Call an entry point (`module:function`) of one program on a batch of inputs (witness search).
     `calls` are the Python literals of argument tuples, e.g. `"([1, 2],)"`."""
@@ -348,7 +339,7 @@ class ProbeResult(_Message):
 
 REQUEST_KINDS: dict[str, type[_Message]] = {m.kind: m for m in (RunRequest, ProbeRequest, Seal)}
 RUNNER_KINDS: dict[str, type[_Message]] = {m.kind: m for m in (Ready, Started, Result, ProbeResult)}
-CHILD_KINDS: dict[str, type[_Message]] = {m.kind: m for m in (TestStart, TestDone, ChildReport, Fatal, ProgramExit)}
+CHILD_KINDS: dict[str, type[_Message]] = {m.kind: m for m in (TestStart, TestDone, ChildReport, Fatal)}
 
 
 def decode(line: bytes | str, kinds: dict[str, type[_Message]]):

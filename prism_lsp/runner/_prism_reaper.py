@@ -1,7 +1,8 @@
 """Find and kill every process a program run left behind.
 
-The runner is a child subreaper, so orphans of a program reparent to it and
-are found by walking parent links in /proc.
+Where the runner is the init of its own pid namespace (`_prism_isolation`), every other process
+in it is a program's: one `kill(-1)` reaches them all at once. Elsewhere the runner is a child
+subreaper, so orphans of a program reparent to it and are found by walking parent links in /proc.
 """
 
 from __future__ import annotations
@@ -36,8 +37,12 @@ def descendants(root_pid: int) -> list[int]:
     return found
 
 
-def reap_all() -> None:
-    """Kill and reap every process this runner's programs left behind."""
+def reap_all(own_namespace: bool = False) -> None:
+    """Kill and reap every process this runner's programs left behind; `own_namespace`: the runner
+    is the init of its own pid namespace (never merely pid 1 of a container other runners share)."""
+    if own_namespace:
+        _end_namespace()
+        return
     me = os.getpid()
     for _ in range(50):
         pids = descendants(me)
@@ -56,3 +61,20 @@ def reap_all() -> None:
         if not pids:
             return
         time.sleep(0.005)
+
+
+def _end_namespace() -> None:
+    """As the namespace's init: kill every other process of it, then reap until none is left. The
+    kernel sends the signal to all of them under one lock, and a process with SIGKILL pending can
+    no longer fork, so none escapes."""
+    try:
+        os.kill(-1, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    while True:
+        try:
+            os.waitpid(-1, 0)
+        except ChildProcessError:
+            return
+        except InterruptedError:
+            continue

@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import _prism_isolation as isolation
 import _prism_prepared as prepared_session
 import _prism_suitecode as suitecode
 from _prism_child import config_file, report_fatal, run_child, run_paths, session_args, write_run_files
@@ -34,17 +35,36 @@ class Settings:
     uid_private: bool = False  # this runner's uid is its own (Docker)
     private_tmp: bool = False  # /tmp and /dev/shm are this sandbox's own: clear them between programs
     shared: SharedFolders | None = field(default=None, repr=False)
-    # Give each program its own pid and mount namespaces (found out at start-up: needs CAP_SYS_ADMIN).
+    # The runner is the init of its own pid and mount namespaces (found out at start-up: needs
+    # CAP_SYS_ADMIN), each program a child of it with an IPC namespace of its own (`_prism_isolation`).
     namespaces: bool = False
-    # Folders the program must not see (the tree cache): hidden in its mount namespace.
+    # Folders no program may see (the tree cache): hidden in the runner's mount namespace.
     hide: list[str] = field(default_factory=list)
+    # Hidden folder -> the runner's descriptor of it, through which it still reads the trees.
+    hidden: dict[str, int] = field(default_factory=dict)
     # Set pytest's session up once per suite version, here, when the request allows (`_prism_prepared`).
     prepare: bool = True
 
     def tree_path(self, path: str) -> str:
-        if self.trees_map and (path == self.trees_map[0] or path.startswith(self.trees_map[0] + "/")):
+        """Where the runner reads the tree the host calls `path`."""
+        if self.trees_map and _under(path, self.trees_map[0]):
             return self.trees_map[1] + path[len(self.trees_map[0]):]
+        for folder, fd in self.hidden.items():
+            if _under(path, folder):
+                return f"/proc/self/fd/{fd}" + path[len(folder):]
         return path
+
+
+def _under(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder + "/")
+
+
+def fork_program(settings: Settings) -> int:
+    """`os.fork()` for a program's child (suite run or probe): in the runner's namespaces, the
+    child is pid 2, whatever ran before it."""
+    if settings.namespaces:
+        isolation.next_program_is_pid_2()
+    return os.fork()
 
 
 def _prepare(req: RunRequest, settings: Settings):
@@ -62,12 +82,12 @@ def _prepare(req: RunRequest, settings: Settings):
 def _fork(req: RunRequest, settings: Settings, prepared) -> tuple[int, int]:
     """(child pid, read end of its pipe)."""
     rfd, wfd = os.pipe()
-    pid = os.fork()
+    pid = fork_program(settings)
     if pid == 0:
         try:
             os.close(rfd)
             run_child(req, wfd, settings.scratch, settings.tree_path(req.tree), settings.uid_private,
-                      settings.namespaces, settings.hide, prepared)
+                      settings.namespaces, prepared)
         except BaseException:
             report_fatal(wfd)
         finally:
@@ -171,7 +191,7 @@ def run_one(req: RunRequest, settings: Settings, started: Callable[[str], str]) 
     forked = time.perf_counter()
     secret, (chunks, status, timed_out, ended) = sealed_wait(pid, rfd, req.id, start + float(req.timeout_s), started)
     waited = time.perf_counter()
-    reap_all()
+    reap_all(settings.namespaces)
     elapsed = (time.perf_counter() - start) * 1000
     result = interpret(req, b"".join(chunks).strip().splitlines(), status, timed_out, elapsed)
     try:

@@ -120,6 +120,10 @@ class _Channel:
 def main() -> None:
     settings = _settings(sys.argv)
     isolation.harden_runner()
+    if isolation.namespaces_available():
+        # From here on this process is pid 1 of its own namespaces; its parent waits outside.
+        settings.hidden = isolation.enter_runner_namespaces(settings.hide)
+        settings.namespaces = True
     try:
         import ctypes
 
@@ -131,7 +135,6 @@ def main() -> None:
     if settings.private_tmp:
         # Only when the sandbox gave this runner a private /tmp, never on the host's own.
         settings.shared = SharedFolders(settings.scratch)
-    settings.namespaces = isolation.namespaces_available()
     # Everything imported so far is shared with every forked run: keep the collector off it.
     import gc
 
@@ -140,7 +143,7 @@ def main() -> None:
     channel = _Channel()
     mechanisms = ["non-dumpable-runner", "fds-closed", "no-new-privs", "seccomp"]
     if settings.namespaces:
-        mechanisms += ["pid-namespace", "mount-namespace", "no-capabilities"]
+        mechanisms += ["pid-namespace", "mount-namespace", "hidepid", "ipc-namespace-per-program", "no-capabilities"]
     channel.say(Ready(python=sys.version.split()[0], pytest=pytest.__version__, pid=os.getpid(),
                       isolation=mechanisms))
     kinds = {kind: cls for kind, (cls, _) in HANDLERS.items()}

@@ -68,8 +68,9 @@ _RUNNER_CAPS = ["--cap-add", "CAP_SYS_ADMIN", "--cap-add", "CAP_SETPCAP"]
 @functools.lru_cache(maxsize=1)
 def runner_caps() -> list[str]:
     """The capabilities the runner keeps inside the sandbox's own user namespace, when this bwrap
-    grants them (a setuid bwrap refuses --cap-add to non-root): the runner then gives each
-    program its own pid and mount namespaces; without them it runs programs without those.
+    grants them (a setuid bwrap refuses --cap-add to non-root): the runner then makes its own pid
+    and mount namespaces and gives each program an IPC namespace; without them it runs programs
+    without those.
     Probed the way runners start (as an unprivileged uid when Prism is root)."""
     try:
         argv = _unprivileged([*_isolation_args(Limits(tmpfs_mb=64)), *_RUNNER_CAPS, "--", "/bin/true"])
@@ -133,8 +134,8 @@ class BubblewrapBackend:
         mounts = bind_args(runner_paths(python, [self.cache_root / "trees"]), hidden, links)
         env = runner_environment("/tmp", "/tmp", (str(Path(resolve_python(python)).parent),))
         # The runner keeps CAP_SYS_ADMIN and CAP_SETPCAP inside the sandbox's own user namespace
-        # (nothing on the host): it needs them to give each program its own pid and mount
-        # namespaces and to drop every capability in that program before its code runs.
+        # (nothing on the host): it needs them to make its own pid and mount namespaces, an IPC
+        # namespace per program, and to drop every capability in that program before its code runs.
         return [*_isolation_args(limits, mounts), *runner_caps(), "--hostname", "prism-sandbox",
                 *[arg for key, value in env.items() for arg in ("--setenv", key, value)],
                 "--chdir", "/tmp", "--", resolve_python(python), str(AGENT), "--scratch", "/tmp/prism",

@@ -27,8 +27,10 @@ GUARANTEES: dict[str, tuple[str, ...]] = {
         "root-only host files (/etc/shadow) stay unreadable",
         "memory and process count capped by a per-sandbox cgroup when the machine allows one, else per "
         "program (RLIMIT_AS, RLIMIT_NPROC)",
-        "each program in its own pid and mount namespaces with a fresh /proc: the tree cache is hidden, it "
-        "sees only its own tree, and it cannot reach the runner, its pipes or another program",
+        "each program a child of its runner, the init of the runner's own pid and mount namespaces: a fresh "
+        "/proc where it sees only its own processes, the tree cache hidden (it sees only its own tree), "
+        "pid 2 for every program, every process of a program killed before the next runs, an IPC "
+        "namespace per program; it cannot reach the runner, its pipes or another program",
         "before any program code runs: inherited descriptors closed, no capabilities, no_new_privs, a "
         "seccomp filter (no ptrace, mount, unshare, setns); results sealed with a per-request secret the "
         "program never sees",

@@ -153,6 +153,8 @@ def test_a_program_cannot_open_another_tree_whose_digest_it_knows(tmp_path, sand
     paths = set()
     for digest in {digests!r}:
         paths |= {{f"/prism-trees/{{digest}}/tree", "{cache_dir}/trees/" + digest + "/tree"}}
+        # The runner reads the hidden cache through a descriptor: try its and our own numbers.
+        paths |= {{f"/proc/{{pid}}/fd/{{fd}}/{{digest}}/tree" for pid in ("self", "1", "2") for fd in range(40)}}
     for obj in gc.get_objects():
         values = obj.values() if isinstance(obj, dict) else obj if isinstance(obj, (list, tuple)) else ()
         for value in values:
@@ -222,6 +224,52 @@ def test_nothing_a_program_leaves_reaches_the_next_program_of_its_runner(tmp_pat
     assert results["leaver"].outcome == "fail"
     assert observed(results["looker"]) == []
     assert results["reference"].outcome == "pass"
+
+
+IPC_LEAVER = """    import ctypes, os
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mq_open.restype = ctypes.c_int
+    made = [libc.shmget(0x5157, 4096, 0o1666) >= 0, libc.msgget(0x5158, 0o1666) >= 0,
+            libc.semget(0x5159, 1, 0o1666) >= 0,
+            libc.mq_open(b"/prism-evil", os.O_CREAT | os.O_RDWR, 0o666, None) >= 0]
+    return sum(made)
+"""
+IPC_LOOKER = """    import ctypes, os
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mq_open.restype = ctypes.c_int
+    found = [libc.shmget(0x5157, 0, 0) >= 0, libc.msgget(0x5158, 0) >= 0, libc.semget(0x5159, 0, 0) >= 0,
+             libc.mq_open(b"/prism-evil", os.O_RDONLY, 0, None) >= 0]
+    return [name for name, hit in zip(("shm", "msg", "sem", "mqueue"), found) if hit]
+"""
+
+
+def test_ipc_objects_a_program_leaves_never_reach_the_next_program_of_its_runner(tmp_path, one_runner):
+    # System V shared memory, message queues and semaphores and POSIX message queues outlive the
+    # processes that made them: each program has an IPC namespace of its own.
+    root = write_task(tmp_path / "task", initial=INITIAL, candidates=[
+        {"id": "leaver", "label": "invalid", "files": {"solution.py": "def f():\n" + IPC_LEAVER}},
+        {"id": "looker", "label": "invalid", "files": {"solution.py": "def f():\n" + IPC_LOOKER}},
+        REFERENCE])
+    run, results = _run(one_runner, root, "bubblewrap")
+    assert observed(results["leaver"]) == 4  # it made all four
+    assert observed(results["looker"]) == []
+    assert results["reference"].outcome == "pass"
+
+
+PIDS = "    import os\n    return (os.getpid(), os.getppid(), sorted(int(p) for p in os.listdir('/proc') if p.isdigit()))\n"
+
+
+def test_every_program_of_a_runner_sees_the_same_pids_and_no_other_process(tmp_path, one_runner):
+    # Pids grow with each process a namespace makes: were they not reset, a program could tell how
+    # many programs ran before it in its runner, and so which candidate it is. Its runner (its
+    # parent) is invisible in /proc.
+    spies = [{"id": f"spy-{i}", "label": "invalid", "files": {"solution.py": "def f():\n" + PIDS}} for i in range(3)]
+    root = write_task(tmp_path / "task", initial=INITIAL, candidates=[REFERENCE, *spies])
+    run, results = _run(one_runner, root, "bubblewrap")
+    seen = [observed(results[f"spy-{i}"]) for i in range(3)]
+    assert seen[0] == seen[1] == seen[2], seen
+    pid, parent, visible = seen[0]
+    assert visible == [pid] and parent not in visible
 
 
 # A plugin that passes every test without running it (the first `pytest_pyfunc_call` to answer wins).

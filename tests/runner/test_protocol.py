@@ -11,7 +11,7 @@ import pytest
 from prism_lsp.engine.pool import WARM, RunnerPool
 from prism_lsp.runner import _prism_protocol as protocol
 from prism_lsp.runner._prism_protocol import (Assertion, ChildReport, CollectError, Fatal, ProbeRequest, ProbeResult,
-                                              ProgramExit, ProtocolError, Ready, Result, RunRequest, Seal, Started,
+                                              ProtocolError, Ready, Result, RunRequest, Seal, Started,
                                               TestDone, TestEntry, TestStart)
 from prism_lsp.sandbox.base import popen_runner
 
@@ -29,7 +29,6 @@ MESSAGES = [
     ChildReport(exit_code=1, finished=True, tests=[ENTRY], collect_errors=[CollectError(2, "SyntaxError")],
                 collected=1, duration_ms=2.0),
     Fatal(message="boom"),
-    ProgramExit(status=9),
     ProbeRequest(id="probe-3", tree="/trees/x/tree", entry="solution:f", calls=["([1, 2],)", "(0,)"],
                  call_timeout_s=0.5, pythonpath=["src"]),
     ProbeResult(id="probe-3", outcome="pass", calls=[{"value": "3", "type": "int", "exception": None,
