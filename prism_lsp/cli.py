@@ -19,7 +19,6 @@ from rich.console import Console
 from rich.markup import escape
 
 from prism_lsp.analysis.suite_map import parse_suite
-from prism_lsp.engine.panel import Suite
 from prism_lsp.engine.reveal import strictest
 from prism_lsp.engine.session import EngineSession, RunOptions
 from prism_lsp.engine.static import weak_assertion_findings
@@ -27,7 +26,7 @@ from prism_lsp.materialize.cache import default_cache_dir
 from prism_lsp.model.manifest import MAX_TIMEOUT_S, ManifestError
 from prism_lsp.model.untrusted import plain
 from prism_lsp.sandbox.base import default_runners
-from prism_lsp.panel.verifier import VerifierError
+from prism_lsp.panel.errors import VerifierError
 from prism_lsp.repo.errors import InitError
 from prism_lsp.sandbox import SandboxUnavailable
 from prism_lsp.sandbox.select import NAMES as SANDBOXES
@@ -106,7 +105,11 @@ def _fail(console: Console, message: str) -> int:
     return USAGE_ERROR
 
 
-def _suite_for(task, suite_path: Path) -> Suite:
+def _suite_for(task, suite_path: Path) -> "Suite":
+    # Imported here, not at the top: `prism run` starts its runners before it loads the panel
+    # and report modules, which then import while the sandboxes come up.
+    from prism_lsp.engine.panel import Suite
+
     return Suite(task.suite_rel(suite_path), suite_path.read_text(encoding="utf-8"))
 
 
@@ -130,6 +133,7 @@ def cmd_run(args: argparse.Namespace, out: Console, err: Console) -> int:
     cache_dir = usable_cache_dir(args.cache_dir)
     options = RunOptions(sandbox=args.sandbox, timeout_s=args.timeout, reveal=args.reveal)
     with EngineSession(cache_dir, args.workers or default_runners(long_lived=False)) as session:
+        session.start(task, options.sandbox)  # the sandboxes come up while the rest is imported
         from prism_lsp.witness.report import report_with_witnesses
 
         _, report = report_with_witnesses(session, task, suite, options, weak_assertion_findings(suite.text))
@@ -143,14 +147,15 @@ def cmd_run(args: argparse.Namespace, out: Console, err: Console) -> int:
 
 
 def cmd_suggest(args: argparse.Namespace, out: Console, err: Console) -> int:
-    from prism_lsp.console.suggest import run_suggest
-
     task, suite_path = _task_and_suite(args)
     reveal = strictest(args.reveal, task.reveal)
     if reveal == "counts":
         raise UsageError("reveal level `counts` shows no suggestions (there the panel is an answer key)")
     options = RunOptions(sandbox=args.sandbox, timeout_s=args.timeout, reveal=args.reveal)
     with EngineSession(usable_cache_dir(args.cache_dir), args.workers or default_runners(long_lived=False)) as session:
+        session.start(task, options.sandbox)  # the sandboxes come up while the rest is imported
+        from prism_lsp.console.suggest import run_suggest
+
         return run_suggest(task, suite_path, _suite_for(task, suite_path), session, options, out,
                            as_json=args.json, write=args.write)
 
@@ -251,7 +256,7 @@ def build_parser() -> argparse.ArgumentParser:
         log.debug("`prism import` is unavailable: %r", exc)
     else:
         add_import_parser(sub)
-    from prism_lsp.mcp_server.app import add_mcp_parser
+    from prism_lsp.mcp_server.command import add_mcp_parser
 
     add_mcp_parser(sub)
     return p

@@ -196,10 +196,14 @@ class RunnerPool:
         for t in self._threads:
             t.start()
 
+    def start(self) -> list[Future]:
+        """Begin starting every runner now, without waiting (otherwise each starts on its first
+        request): the caller goes on with its own work while the sandboxes come up."""
+        return [self.submit(WARM) for _ in self._workers]
+
     def warm(self) -> None:
-        """Start every runner now (otherwise each starts on its first request)."""
-        futures = [self.submit(WARM) for _ in self._workers]
-        for f in futures:
+        """Start every runner now and wait until all are ready."""
+        for f in self.start():
             f.result()
 
     def submit(self, request: RunRequest | ProbeRequest | str, cancel: threading.Event | None = None) -> Future:

@@ -18,16 +18,20 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from prism_lsp.engine.findings import Finding
-from prism_lsp.engine.panel import PanelRun, Progress, Suite, build_report, run_programs
+from typing import TYPE_CHECKING
+
 from prism_lsp.engine.pool import RunnerPool
 from prism_lsp.engine.reveal import strictest
 from prism_lsp.materialize import TreeCache
 from prism_lsp.materialize.cache import default_cache_dir
-from prism_lsp.model.report import PanelReport
-from prism_lsp.model.task import Task
 from prism_lsp.sandbox import Limits, chosen_sandbox, resolve_backend
 from prism_lsp.sandbox.base import default_runners
+
+if TYPE_CHECKING:
+    from prism_lsp.engine.findings import Finding
+    from prism_lsp.engine.panel import PanelRun, Progress, Suite
+    from prism_lsp.model.report import PanelReport
+    from prism_lsp.model.task import Task
 
 
 @dataclass(frozen=True)
@@ -116,12 +120,21 @@ class EngineSession:
         for pool in pools:
             pool.close()
 
+    def start(self, task: Task, sandbox: str | None = None) -> None:
+        """Begin starting the runners `task` will run in, without waiting (raises `SandboxUnavailable`
+        now rather than at the first run)."""
+        self.pool_for(task, sandbox).start()
+
     def run(self, task: Task, suite: Suite, options: RunOptions = RunOptions(), *,
             progress: Progress | None = None, cancel: threading.Event | None = None) -> PanelRun:
         with self._lease(task, options.sandbox) as pool:
             return self._run(task, suite, options, pool, progress, cancel)
 
     def _run(self, task, suite, options, pool, progress, cancel) -> PanelRun:
+        # The panel and report modules (pydantic models) load on the first run, not with the
+        # session: `prism run` starts its runners first and imports them while the sandboxes come up.
+        from prism_lsp.engine.panel import run_programs
+
         return run_programs(task, suite, pool, self.cache, timeout_s=options.timeout_s,
                             tests=list(options.tests) if options.tests else None, progress=progress, cancel=cancel)
 
@@ -138,6 +151,8 @@ class EngineSession:
         """The report of a finished `run` (callers that also need the raw run: `prism run`, suggestions)."""
         backend = self.pool_for(task, options.sandbox).backend
         warning = backend.warning
+        from prism_lsp.engine.panel import build_report
+
         return build_report(task, suite, run, reveal=strictest(options.reveal, task.reveal),
                             extra_findings=extra_findings, sandbox=backend.name, warnings=[warning] if warning else [])
 

@@ -65,18 +65,6 @@ def build_server(config: judge.JudgeConfig, session: EngineSession):
     return server
 
 
-def add_mcp_parser(sub) -> None:
-    """`prism mcp` on the `prism` command line."""
-    p = sub.add_parser("mcp", help="serve Prism's tools to coding agents over MCP (stdio)")
-    p.add_argument("--root", action="append", default=None,
-                   help="a folder whose tasks agents may name (repeatable; default: the current folder)")
-    p.add_argument("--reveal", choices=("full", "labels", "counts"), default="counts",
-                   help="what agents may learn of the panel (default counts; a task's own level can only lower it)")
-    p.add_argument("--sandbox", choices=("auto", "bubblewrap", "docker", "none"))
-    p.add_argument("--cache-dir")
-    p.set_defaults(func=cmd_mcp)
-
-
 def cmd_mcp(args: argparse.Namespace, out, err) -> int:
     from prism_lsp.cli import UsageError, usable_cache_dir
 

@@ -15,10 +15,7 @@ from prism_lsp.engine.panel import PanelRun, Suite
 from prism_lsp.engine.session import EngineSession, RunOptions
 from prism_lsp.model.outcome import ProgramResult
 from prism_lsp.model.task import Candidate, Task
-
-
-class VerifierError(Exception):
-    """The verifier cannot be trusted to label (or is missing); the message names it."""
+from prism_lsp.panel.errors import VerifierError
 
 
 @dataclass(frozen=True)

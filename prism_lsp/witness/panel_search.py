@@ -19,7 +19,6 @@ from prism_lsp.witness.inputs import generate, program_literals
 from prism_lsp.witness.probe import Program, Prober
 from prism_lsp.witness.search import SearchResult, find_witnesses
 from prism_lsp.witness.seeds import SuiteCall, suite_calls
-from prism_lsp.witness.strategies import examples
 
 BASELINE = "initial"
 _probers: weakref.WeakKeyDictionary[RunnerPool, Prober] = weakref.WeakKeyDictionary()
@@ -78,6 +77,8 @@ def search_panel(session: EngineSession, task: Task, suite_text: str, *, sandbox
         seeds = [c.args for c in calls if c.entry == entry.spec]
         if not seeds:
             continue
+        from prism_lsp.witness.strategies import examples  # Hypothesis loads only when a search runs
+
         drawn = examples(seeds, task.initial, entry.module, entry.function)
         found = find_witnesses(prober, entry, valid, [p for p in others if p.id not in result.witnesses],
                                generate(seeds, dictionary, extra=drawn))
