@@ -232,7 +232,7 @@ def _program(req: RunRequest, wfd: int, work: str, tree: str, suite_path: str, c
     enter_program(work, tree, req.pythonpath)
     set_limits(req.memory_mb, req.output_limit, req.pids_max, uid_private)
     sealing = time.perf_counter()
-    isolation.seal(keep, caps=isolate)
+    isolation.seal(keep, caps=isolate, own_ipc=isolate)
     phases["seal"] = round((time.perf_counter() - sealing) * 1000, 2)
     phases["isolate"] = round((time.perf_counter() - start) * 1000, 2) - phases["copy"]
     if req.command:

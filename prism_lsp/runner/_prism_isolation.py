@@ -25,7 +25,9 @@ capabilities (bounding set included, so an exec cannot get them back), sets no_n
 seccomp filter refusing ptrace, mount, namespaces and cross-process memory access.
 
 Where the runner has no capabilities (Docker, `none`) there are no namespaces and the rest still
-applies. `namespaces_available()` says which holds here.
+applies; the seccomp filter then also refuses System V IPC and POSIX message queues, which would
+otherwise pass from one program to the next (or to another runner's) with no IPC namespace per
+program to keep them apart. `namespaces_available()` says which holds here.
 """
 
 from __future__ import annotations
@@ -59,6 +61,14 @@ _DENIED_X86_64 = {
     "init_module": 175, "delete_module": 176, "finit_module": 313, "kexec_load": 246, "kexec_file_load": 320,
     "add_key": 248, "request_key": 249, "keyctl": 250, "bpf": 321, "perf_event_open": 298, "userfaultfd": 323,
     "name_to_handle_at": 303, "open_by_handle_at": 304, "quotactl": 179,
+}
+# System V IPC and POSIX message queues outlive the processes that made them, and their ids and
+# names are guessable: where a program has no IPC namespace of its own (Docker, `none`: its runner
+# could not make one), they would pass messages to the next program or to another runner's.
+_IPC_X86_64 = {
+    "shmget": 29, "shmat": 30, "shmctl": 31, "shmdt": 67, "semget": 64, "semop": 65, "semctl": 66,
+    "semtimedop": 220, "msgget": 68, "msgsnd": 69, "msgrcv": 70, "msgctl": 71, "mq_open": 240,
+    "mq_unlink": 241, "mq_timedsend": 242, "mq_timedreceive": 243, "mq_notify": 244, "mq_getsetattr": 245,
 }
 _CLONE = 56
 _CLONE3 = 435  # refused with ENOSYS: its flags are out of a filter's reach; libc falls back to clone
@@ -174,24 +184,26 @@ def _drop_capabilities() -> None:
     _check(_libc.capset(hbuf, dbuf), "capset")
 
 
-def _filter() -> bytes:
-    """The seccomp BPF program (x86_64): other architectures' calls (int 0x80, x32) are refused."""
+def _filter(denied: dict[str, int]) -> bytes:
+    """The seccomp BPF program (x86_64) refusing `denied`: other architectures' calls (int 0x80,
+    x32) are refused too."""
     ld, jeq, jge, jset, ret = 0x20, 0x15, 0x35, 0x45, 0x06
     errno_ret = lambda e: 0x00050000 | e  # noqa: E731  (SECCOMP_RET_ERRNO)
     allow = 0x7FFF0000
     prog = [(ld, 0, 0, 4), (jeq, 1, 0, _AUDIT_ARCH_X86_64), (ret, 0, 0, errno_ret(_EPERM)),
             (ld, 0, 0, 0), (jge, 0, 1, 0x40000000), (ret, 0, 0, errno_ret(_EPERM)),
             (jeq, 0, 1, _CLONE3), (ret, 0, 0, errno_ret(_ENOSYS))]
-    for nr in sorted(_DENIED_X86_64.values()):
+    for nr in sorted(denied.values()):
         prog += [(jeq, 0, 1, nr), (ret, 0, 0, errno_ret(_EPERM))]
     prog += [(jeq, 0, 3, _CLONE), (ld, 0, 0, 16), (jset, 0, 1, _CLONE_NEW_ANY), (ret, 0, 0, errno_ret(_EPERM)),
              (ret, 0, 0, allow)]
     return b"".join(struct.pack("HBBI", *ins) for ins in prog)
 
 
-def seal(keep_fds: set[int], caps: bool) -> list[str]:
+def seal(keep_fds: set[int], caps: bool, own_ipc: bool) -> list[str]:
     """Everything but the namespaces: close descriptors, drop capabilities (when `caps`: we had
-    some to drop), no_new_privs, seccomp. Returns the mechanisms applied; raises IsolationError."""
+    some to drop), no_new_privs, seccomp (refusing System V IPC and message queues unless `own_ipc`:
+    the program has an IPC namespace of its own). Returns the mechanisms applied; raises IsolationError."""
     applied = []
     close_inherited(keep_fds)
     applied.append("fds-closed")
@@ -200,20 +212,21 @@ def seal(keep_fds: set[int], caps: bool) -> list[str]:
         applied.append("no-capabilities")
     _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
     applied.append("no-new-privs")
-    if _FILTER is not None:
-        code = _FILTER
+    code = _FILTERS.get(own_ipc)
+    if code is not None:
         buf = ctypes.create_string_buffer(code)
         fprog = struct.pack("HxxxxxxQ", len(code) // 8, ctypes.addressof(buf))
         fbuf = ctypes.create_string_buffer(fprog)
         _check(_libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.addressof(fbuf), 0, 0), "seccomp")
-        applied.append("seccomp")
+        applied.append("seccomp" if own_ipc else "seccomp-no-ipc")
     # The program may read its own /proc/self; nobody outside its namespace can see it anyway.
     _libc.prctl(PR_SET_DUMPABLE, 1, 0, 0, 0)
     return applied
 
 
-# Built once in the runner, before any fork (the machine check reads uname).
-_FILTER = _filter() if platform.machine() == "x86_64" else None
+# Built once in the runner, before any fork (the machine check reads uname); keyed by `own_ipc`.
+_FILTERS = ({True: _filter(_DENIED_X86_64), False: _filter({**_DENIED_X86_64, **_IPC_X86_64})}
+            if platform.machine() == "x86_64" else {})
 
 
 def namespaces_available() -> bool:

@@ -110,7 +110,7 @@ def _child(req: ProbeRequest, wfd: int, settings: Settings) -> None:
     prepared_session.leave_out()
     enter_program(work, tree, req.pythonpath)
     set_limits(req.memory_mb, req.output_limit, req.pids_max, settings.uid_private)
-    isolation.seal({0, 1, 2, wfd}, caps=settings.namespaces)
+    isolation.seal({0, 1, 2, wfd}, caps=settings.namespaces, own_ipc=settings.namespaces)
     _calls(req, wfd)
 
 

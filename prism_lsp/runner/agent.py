@@ -144,6 +144,8 @@ def main() -> None:
     mechanisms = ["non-dumpable-runner", "fds-closed", "no-new-privs", "seccomp"]
     if settings.namespaces:
         mechanisms += ["pid-namespace", "mount-namespace", "hidepid", "ipc-namespace-per-program", "no-capabilities"]
+    else:
+        mechanisms += ["no-ipc"]
     channel.say(Ready(python=sys.version.split()[0], pytest=pytest.__version__, pid=os.getpid(),
                       isolation=mechanisms))
     kinds = {kind: cls for kind, (cls, _) in HANDLERS.items()}

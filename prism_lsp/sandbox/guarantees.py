@@ -47,7 +47,8 @@ GUARANTEES: dict[str, tuple[str, ...]] = {
         "memory, process-count and CPU-share limits on the container",
         "each program sees only its own tree, staged for it in its runner's 0700 folder and cleared after "
         "it; inherited descriptors closed, no_new_privs, the same seccomp filter and sealed results as "
-        "bubblewrap (no per-program namespaces: runners have no capabilities there)",
+        "bubblewrap (no per-program namespaces: runners have no capabilities there), and System V IPC "
+        "and POSIX message queues refused (no IPC namespace per program to keep them apart)",
     ),
     "none": (
         "nothing: candidates and suites run as you, with your files, network and processes; "
