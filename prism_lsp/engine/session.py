@@ -3,7 +3,7 @@
 The CLI makes one for a command; the language server keeps one for its life,
 so runners stay warm and trees stay built while the author types.
 
-Docker pools are per task (one container per task, as its runners share it);
+Docker pools are per task (the task's image; one container per runner);
 bubblewrap and `none` pools are shared by tasks with the same settings, since
 those isolate every runner on its own. Only the `max_pools` most recently used
 pools stay alive (closing a Docker pool removes its container), so a `prism

@@ -1,26 +1,23 @@
-"""The Docker backend: one container per task, reused; each runner is a `docker exec` inside it.
+"""The Docker backend: each runner alone in a container of its own, a `docker exec` inside it.
 
-The container (`network_mode="none"`, memory/pids/cpu limits, no capabilities
-but root's `CAP_KILL`, read-only root with a private tmpfs /tmp when the image
-allows) starts on the first spawn and lives until `close()` or interpreter
-exit. The tree cache is not mounted: a staging folder of the container's own is
-(read-only, at `/prism-stage`, a path no image ancestor can hide), and before each
-program the pool has its runner's `DockerRunner.stage_tree` place exactly that
-program's tree in the runner's own folder there (`docker_stage`); the runner file is
+Runners of one container would share its /tmp, /dev/shm, network namespace (abstract Unix
+sockets) and IPC namespace, and their runners have no capabilities to make private ones: two
+programs running at the same moment could pass the panel's answers to each other (measured: a
+file in /tmp and an abstract socket both crossed). So each runner gets its own container
+(`network_mode="none"`, memory/pids/cpu limits for one runner, no capabilities at all, read-only
+root with a private tmpfs /tmp when the image allows), started by `spawn` and removed when the
+runner is killed, at `close()` or at interpreter exit. The tree cache is not mounted: a staging
+folder of the container's own is (read-only, at `/prism-stage`, a path no image ancestor can
+hide), and before each program the pool has the runner's `DockerRunner.stage_tree` place exactly
+that program's tree in the runner's folder there (`docker_stage`); the runner file is
 bind-mounted read-only too.
 
-Runners of one container must not reach each other: each runs under a uid of
-its own (from a random base per backend, never reused within a container;
-numeric, so the image needs no account), with a private 0700 scratch folder, so
-one candidate can neither write another runner's trees nor signal its
-processes. Because that uid is the runner's alone, the runner caps it with
-RLIMIT_NPROC: a fork bomb exhausts its own runner's share, not the container's
-pids limit that the other runners' forks need. Root in the
-container keeps only `CAP_KILL`, used by `docker_kill` to stop one runner;
-runners, being non-root, get no capabilities at all. A runner's wall-clock
-limits are the runner's own; killing a runner kills its processes inside the
-container, never the container. Containers carry `prism.owner=<pid>` and
-`prism.host=<hostname>` labels so ones left by a killed process can be removed.
+The runner runs under a uid of its own (from a random base per backend, never reused; numeric,
+so the image needs no account), with a private 0700 scratch folder; because that uid is the
+runner's alone, the runner caps it with RLIMIT_NPROC. Killing a runner removes its container,
+and everything the runner and its programs started dies with it. Containers carry
+`prism.owner=<pid>` and `prism.host=<hostname>` labels so ones left by a killed process can be
+removed.
 """
 
 from __future__ import annotations
@@ -38,10 +35,9 @@ import threading
 import uuid
 from pathlib import Path
 
-from prism_lsp.sandbox.base import (AGENT, Limits, RunnerProcess, SandboxUnavailable, default_runners, popen_runner,
+from prism_lsp.sandbox.base import (AGENT, Limits, RunnerProcess, SandboxUnavailable, popen_runner,
                                     runner_environment)
 from prism_lsp.sandbox.docker_image import build_image, connect, default_image, require_image
-from prism_lsp.sandbox.docker_kill import SCRIPT as KILL_SCRIPT
 from prism_lsp.sandbox.docker_stage import STAGE_LABEL, RunnerStage, StageRoot
 
 log = logging.getLogger(__name__)
@@ -55,7 +51,7 @@ OWNER_LABEL = "prism.owner"
 HOST_LABEL = "prism.host"
 # Keeps the container alive without depending on `sleep infinity` support; tini (init=True) reaps.
 _KEEPALIVE = "trap 'exit 0' TERM INT; while :; do sleep 3600 & wait $!; done"
-_KILL_TIMEOUT_S = 15
+_EXEC_TIMEOUT_S = 15
 
 
 def _container_python(python: str) -> str:
@@ -89,7 +85,7 @@ def missing_tool(container: str, python: str, image: str) -> str | None:
     try:
         probe = subprocess.run(["docker", "exec", "--user", "0:0", container, "/bin/sh", "-c", _TOOLS_PROBE,
                                 "sh", python, _IMPORT_PYTEST],
-                               stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=_KILL_TIMEOUT_S)
+                               stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=_EXEC_TIMEOUT_S)
     except (OSError, subprocess.TimeoutExpired):
         return None
     if probe.returncode == 3:
@@ -103,10 +99,11 @@ def missing_tool(container: str, python: str, image: str) -> str | None:
 
 
 class DockerRunner(RunnerProcess):
-    """A runner started with `docker exec -i` under its own `uid`; kill() stops its processes in the container."""
+    """A runner started with `docker exec -i` under its own `uid`, alone in `container`; kill()
+    removes that container (`remove`), and with it every process of the runner."""
 
     def __init__(self, base: RunnerProcess, container: str, uid: int, python: str, stage: RunnerStage,
-                 diagnose=None):
+                 diagnose=None, remove=None):
         super().__init__(base.proc, None, base._cleanup, base.stderr_path)
         self.stage = stage
         self.container = container
@@ -114,6 +111,7 @@ class DockerRunner(RunnerProcess):
         self.python = python
         self._killed = False
         self._diagnose = diagnose
+        self._remove = remove
 
     def stderr_tail(self, limit: int = 2000) -> str:
         """The runner's stderr, led by what the image lacks when python3 or pytest is missing.
@@ -133,15 +131,13 @@ class DockerRunner(RunnerProcess):
         self.stage.clear()
 
     def kill(self) -> None:
+        # Killing the local `docker exec` client does not stop what it started in the container:
+        # removing the container does, whatever the runner's programs did to hide.
+        super().kill()
         if not self._killed:
             self._killed = True
-            try:
-                subprocess.run(["docker", "exec", "--user", "0:0", self.container, self.python, "-c", KILL_SCRIPT,
-                                str(self.uid)],
-                               stdin=subprocess.DEVNULL, capture_output=True, timeout=_KILL_TIMEOUT_S)
-            except (OSError, subprocess.TimeoutExpired):
-                pass  # a gone container took the runner with it
-        super().kill()
+            if self._remove is not None:
+                self._remove(self.container)
         self.stage.remove()
 
 
@@ -193,7 +189,7 @@ def _remove_container(container_id: str, stage: StageRoot) -> None:
 
 
 class DockerBackend:
-    """Runs runners inside one long-lived container per task (per backend instance)."""
+    """Runs each runner in a container of its own, from the task's image (per backend instance)."""
 
     name = "docker"
 
@@ -208,27 +204,26 @@ class DockerBackend:
         else:
             self.image = self.image_origin = require_image(self.client, image or default_image())
         self.warning: str | None = None
-        self.read_only = True
-        self._container = None
-        self._stage: StageRoot | None = None
-        self._atexit = None
+        self.read_only: bool | None = None  # found out by the first container: whether the image runs read-only
+        # Container id -> (container, its staging root, its atexit hook), for every live runner's container.
+        self._containers: dict[str, tuple] = {}
+        self._stale_removed = False
         self._lock = threading.Lock()
         self._closed = False
         self._next_uid = random.SystemRandom().choice(UID_BLOCKS)
-        self._tools: dict[tuple[str, str], str | None] = {}  # (container, python) -> missing_tool()
+        self._tools: dict[str, str | None] = {}  # python -> missing_tool() (the image's, in any of its containers)
 
     # -- the container -----------------------------------------------------
     def _run_kwargs(self, limits: Limits, read_only: bool, name: str, stage: StageRoot) -> dict:
-        runners = default_runners()
-        # Shared by every runner of the task: room for one program per runner at its own limit.
-        memory_mb = (limits.memory_mb + 256) * runners + 512
+        # One runner: room for its program at the program's own limit, plus the runner.
+        memory_mb = limits.memory_mb + 256 + 512
         tmp_mb, shm_mb = limits.tmpfs_sizes()
         environment = runner_environment("/tmp", "/tmp")
         del environment["PATH"]
         kwargs = dict(
             image=self.image, entrypoint=["/bin/sh", "-c", _KEEPALIVE], command=None, detach=True, init=True,
             network_mode="none", mem_limit=f"{memory_mb}m", memswap_limit=f"{memory_mb}m",
-            pids_limit=limits.pids_max * runners + 64, cpu_shares=512, cap_drop=["ALL"], cap_add=["KILL"],
+            pids_limit=limits.pids_max + 64, cpu_shares=512, cap_drop=["ALL"],
             security_opt=["no-new-privileges"], read_only=read_only, working_dir="/tmp",
             # One tmpfs budget for the container, as in bubblewrap: /tmp and /dev/shm share it.
             tmpfs={"/tmp": f"rw,nosuid,nodev,size={tmp_mb}m,mode=1777"}, shm_size=f"{shm_mb}m",
@@ -248,11 +243,11 @@ class DockerBackend:
         return kwargs
 
     def _start(self, limits: Limits):
+        """A new running container for one runner: (container, its staging root)."""
         from docker.errors import DockerException
 
-        remove_stale(self.client)
         last = None
-        for read_only in (True, False):
+        for read_only in (True, False) if self.read_only is None else (self.read_only,):
             container = None
             name = f"prism-{os.getpid()}-{uuid.uuid4().hex[:8]}"
             stage = StageRoot(self.cache_root, name, STAGE_DIR)
@@ -261,14 +256,10 @@ class DockerBackend:
                 container.reload()
                 if container.status == "running":
                     self.read_only = read_only
-                    self._stage = stage
                     if not read_only:
                         self.warning = (f"image {self.image} cannot run with a read-only root; "
                                         "its root filesystem is writable (inside the container only)")
-                    # One callable per container, so unregistering it leaves other backends' hooks.
-                    self._atexit = functools.partial(_remove_container, container.id, stage)
-                    atexit.register(self._atexit)
-                    return container
+                    return container, stage
                 last = container.logs(tail=20).decode(errors="replace").strip() or f"status {container.status}"
             except DockerException as exc:
                 last = str(exc)
@@ -282,32 +273,28 @@ class DockerBackend:
             stage.remove()
         raise SandboxUnavailable(f"cannot start a container from image {self.image}: {last}")
 
-    def _ensure_container(self, limits: Limits):
+    # -- runners -------------------------------------------------------------
+    def spawn(self, python: str, limits: Limits) -> RunnerProcess:
+        """Start one runner in a new container of its own; JSON lines on its pipes. Runners of one
+        backend start their containers side by side (none waits for another's)."""
         with self._lock:
             if self._closed:
                 raise SandboxUnavailable("the docker backend was closed")
-            if self._container is not None:
-                try:
-                    self._container.reload()
-                    if self._container.status == "running":
-                        return self._container
-                except Exception as exc:
-                    log.debug("_ensure_container: ignored %r", exc)
-                self._drop_container()
-            self._container = self._start(limits)
-            return self._container
-
-    # -- runners -------------------------------------------------------------
-    def spawn(self, python: str, limits: Limits) -> RunnerProcess:
-        """Start one runner in the task's container (started now if needed); JSON lines on its pipes.
-
-        Each runner gets a uid no other runner of this container had, so a replacement
-        never inherits what a killed runner left behind.
-        """
-        container = self._ensure_container(limits)
-        with self._lock:
+            stale, self._stale_removed = not self._stale_removed, True
             uid, self._next_uid = self._next_uid, self._next_uid + 1
-            stage = self._stage.for_runner(uid)
+        if stale:
+            remove_stale(self.client)
+        container, root = self._start(limits)
+        # One callable per container, so unregistering it leaves other containers' hooks.
+        hook = functools.partial(_remove_container, container.id, root)
+        with self._lock:
+            self._containers[container.id] = (container, root, hook)
+            closed = self._closed
+        atexit.register(hook)
+        if closed:  # close() ran while this container started: it must not outlive the backend
+            self._remove(container.id)
+            raise SandboxUnavailable("the docker backend was closed")
+        stage = root.for_runner(uid)
         py = _container_python(python)
         argv = ["docker", "exec", "-i", "--user", f"{uid}:{uid}", "-w", "/tmp", container.id,
                 py, f"{RUNNER_DIR}/{AGENT.name}", "--scratch", f"/tmp/prism-{uid}-{uuid.uuid4().hex[:8]}",
@@ -317,40 +304,44 @@ class DockerBackend:
                 "--private-tmp", "1"]
         # `docker exec` passes none of the client's environment into the container (the runner
         # gets the container's, from `runner_environment`); the client keeps DOCKER_HOST & co.
-        return DockerRunner(popen_runner(argv, None), container.id, uid, py, stage, self._missing_tool)
+        return DockerRunner(popen_runner(argv, None), container.id, uid, py, stage, self._missing_tool, self._remove)
 
     def _missing_tool(self, container: str, python: str) -> str | None:
         """`missing_tool` for this backend's image, cached: an image's tools do not change."""
-        key = (container, python)
-        if key not in self._tools:
-            self._tools[key] = missing_tool(container, python, self.image_origin)
-        return self._tools[key]
+        if python not in self._tools:
+            self._tools[python] = missing_tool(container, python, self.image_origin)
+        return self._tools[python]
 
     @property
-    def container_id(self) -> str | None:
-        """The running container's id, or None before the first spawn / after close()."""
-        return self._container.id if self._container is not None else None
+    def container_ids(self) -> list[str]:
+        """The ids of this backend's live containers (one per runner), oldest first."""
+        with self._lock:
+            return list(self._containers)
 
-    def _drop_container(self) -> None:
-        container, self._container = self._container, None
-        stage, self._stage = self._stage, None
-        if container is None:
+    def _remove(self, container_id: str) -> None:
+        """Remove one runner's container and its staging root (nothing else runs there)."""
+        with self._lock:
+            entry = self._containers.pop(container_id, None)
+        if entry is None:
             return
-        if self._atexit is not None:
-            atexit.unregister(self._atexit)
-            self._atexit = None
+        container, root, hook = entry
+        atexit.unregister(hook)
         try:
             container.remove(force=True)
         except Exception as exc:
-            log.debug("_drop_container: ignored %r", exc)
-        if stage is not None:
-            stage.remove()
+            log.debug("_remove: ignored %r", exc)
+        root.remove()
 
     def close(self) -> None:
-        """Remove the task's container (every runner in it dies with it). Safe to call twice."""
+        """Remove every runner's container (their runners die with them). Safe to call twice."""
         with self._lock:
             self._closed = True
-            self._drop_container()
+            ids = list(self._containers)
+        threads = [threading.Thread(target=self._remove, args=(cid,)) for cid in ids]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
         try:
             self.client.close()
         except Exception as exc:

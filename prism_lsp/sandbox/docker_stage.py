@@ -1,6 +1,6 @@
 """Docker's per-runner staging folders: a program's container sees its own tree and no other.
 
-The tree cache is never mounted into a task's container. Instead one host folder per
+The tree cache is never mounted into a runner's container. Instead one host folder per
 container (`<cache>/stage/<name>`, mode 0711: traversable, not listable) is mounted
 read-only, holding one folder per runner, owned by that runner's uid and 0700 (when Prism
 runs as root; otherwise named by a random token only this backend knows). Before each

@@ -36,15 +36,17 @@ GUARANTEES: dict[str, tuple[str, ...]] = {
         "program never sees",
     ),
     "docker": (
-        "no network (network_mode none); one container per task, read-only root where the image allows",
+        "no network (network_mode none); one container per runner, so programs running at the same moment "
+        "share no /tmp, /dev/shm, abstract socket or IPC object; read-only root where the image allows",
         "only the image, the runner and the container's own staging folder are mounted (read-only): "
         "no tree cache, no other host folder, no host socket",
-        "no capabilities for runners: each runs as a uid of its own (never root), with a private scratch "
-        "folder and its own process-count cap",
+        "no capabilities in the container, root included: the runner runs as a uid of its own (never "
+        "root), with a private scratch folder and its own process-count cap; killing it removes its "
+        "container",
         "the container's environment is the image's PATH plus the same allowlist as bubblewrap "
         "(PYTHONHASHSEED=0); Prism's own environment does not enter it",
         "/tmp and /dev/shm are tmpfs sized from the same budget; /dev is not writable by runners",
-        "memory, process-count and CPU-share limits on the container",
+        "memory, process-count and CPU-share limits on each runner's container",
         "each program sees only its own tree, staged for it in its runner's 0700 folder and cleared after "
         "it; inherited descriptors closed, no_new_privs, the same seccomp filter and sealed results as "
         "bubblewrap (no per-program namespaces: runners have no capabilities there), and System V IPC "

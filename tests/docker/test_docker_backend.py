@@ -33,25 +33,28 @@ def _ready(runner) -> dict:
     return json.loads(runner.stdout.readline())
 
 
-def test_one_container_is_reused_by_every_runner_and_removed_on_close(cache_dir, docker_image):
+def test_each_runner_has_a_container_of_its_own_removed_with_it_and_on_close(cache_dir, docker_image):
     backend = DockerBackend(cache_dir, image=docker_image)
     first, second = backend.spawn(sys.executable, Limits()), backend.spawn(sys.executable, Limits())
     try:
         info = _ready(first)
         assert info["kind"] == "ready" and info["python"].startswith("3.")  # the image's python, not the host's
         assert _ready(second)["kind"] == "ready"
-        cid = backend.container_id
-        attrs = backend.client.containers.get(cid).attrs
-        assert attrs["HostConfig"]["NetworkMode"] == "none"
-        assert attrs["HostConfig"]["ReadonlyRootfs"] is True
-        assert attrs["Config"]["Labels"][OWNER_LABEL] == str(os.getpid())
-        first.kill()  # kills that runner only
+        ids = backend.container_ids
+        assert ids == [first.container, second.container] and first.container != second.container
+        for cid in ids:
+            attrs = backend.client.containers.get(cid).attrs
+            assert attrs["HostConfig"]["NetworkMode"] == "none"
+            assert attrs["HostConfig"]["ReadonlyRootfs"] is True
+            assert not attrs["HostConfig"]["CapAdd"]  # root in it has no capability either
+            assert attrs["Config"]["Labels"][OWNER_LABEL] == str(os.getpid())
+        first.kill()  # that runner and its container only
         assert not first.alive() and second.alive()
-        assert _exists(cid)
+        assert not _exists(ids[0]) and _exists(ids[1])
+        assert backend.container_ids == [ids[1]]
     finally:
-        second.kill()
         backend.close()
-    assert not _exists(cid)
+    assert not _exists(ids[1]) and backend.container_ids == []
     backend.close()  # twice is fine
 
 
@@ -59,10 +62,10 @@ def test_pool_close_removes_the_container(cache_dir, docker_image):
     backend = DockerBackend(cache_dir, image=docker_image)
     pool = RunnerPool(backend, workers=2)
     pool.warm()
-    cid = backend.container_id
-    assert _exists(cid)
+    ids = backend.container_ids
+    assert len(ids) == 2 and all(_exists(cid) for cid in ids)
     pool.close()
-    assert not _exists(cid)
+    assert not any(_exists(cid) for cid in ids)
 
 
 def test_container_is_removed_when_the_interpreter_exits(cache_dir, docker_image):
@@ -74,7 +77,7 @@ def test_container_is_removed_when_the_interpreter_exits(cache_dir, docker_image
         b = DockerBackend(Path({str(cache_dir)!r}), image={docker_image!r})
         r = b.spawn(sys.executable, Limits())
         r.stdout.readline()
-        print(b.container_id, flush=True)
+        print(b.container_ids[0], flush=True)
     """)  # no close(): the atexit hook must remove it
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     cid = out.stdout.strip()

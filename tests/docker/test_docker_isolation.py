@@ -1,8 +1,8 @@
-"""Runners sharing a task's container cannot reach each other, and a session keeps few containers.
+"""Runners of a task cannot reach each other, and a session keeps few containers.
 
-Every runner of a container runs under its own uid with a private scratch folder:
-a hostile candidate in one runner must not change the verdicts of honest ones
-running at the same time in another.
+Every runner runs alone in a container of its own, under its own uid with a private scratch
+folder: a hostile candidate in one runner must not change the verdicts of honest ones running at
+the same time in another, nor even see their folders.
 """
 
 from __future__ import annotations
@@ -121,16 +121,18 @@ def test_a_hostile_runner_cannot_touch_the_honest_runs_beside_it(tmp_path, docke
     assert writer.outcome == "fail", writer.message
     report = writer.tests[0].message
     seen = int(report.split("seen=")[1].split()[0])
-    assert seen >= 1, report  # the other runner's folder was there to attack
+    assert seen == 0, report  # the other runners' folders are in other containers: not even visible
     assert "wrote=0 " in report and "killed=0'" in report, report
     assert results["killer"].outcome == "error" and results["killer"].reason == "sandbox"
 
-    # Nothing of a killed runner lingers: every non-root uid left is a live runner's (its
-    # agent was started by `docker exec`, parent pid 0), none an orphan adopted by init.
-    container = docker_engine.pool_for(task, "docker").backend.container_id
-    procs = container_processes(container)
-    runner_uids = {uid for _, ppid, uid in procs if ppid == 0 and uid}
-    assert {uid for _, _, uid in procs if uid} <= runner_uids, procs
+    # Nothing of a killed runner lingers: its container went with it; in every live one, each
+    # non-root process is its runner's (started by `docker exec`, parent pid 0, or below it).
+    containers = docker_engine.pool_for(task, "docker").backend.container_ids
+    assert containers
+    for container in containers:
+        procs = container_processes(container)
+        runner_uids = {uid for _, ppid, uid in procs if ppid == 0 and uid}
+        assert len(runner_uids) == 1 and {uid for _, _, uid in procs if uid} <= runner_uids, procs
 
 
 def test_a_fork_bomb_in_one_runner_leaves_the_other_runner_room_to_fork(tmp_path, docker_engine):
@@ -180,7 +182,7 @@ def small_task(root, *, image: str | None = None):
                                              "files": {"solution.py": "def f():\n    return 2\n"}}]))
 
 
-def test_one_container_per_task_and_at_most_four_alive(tmp_path, cache_dir, docker_image):
+def test_one_container_per_runner_and_at_most_four_pools_alive(tmp_path, cache_dir, docker_image):
     suite = Suite("test_f.py", "from solution import f\n\ndef test_f():\n    assert f() == 2\n")
     before = owned_containers()  # other sessions of this test process own some too
     session = EngineSession(cache_dir, workers=1)
@@ -190,9 +192,9 @@ def test_one_container_per_task_and_at_most_four_alive(tmp_path, cache_dir, dock
             task = small_task(tmp_path / f"task-{i}")
             run = session.run(task, suite, RunOptions(sandbox="docker"))
             assert run.baseline.outcome == "fail" and run.results[0][1].outcome == "pass"
-            seen.add(session.pool_for(task, "docker").backend.container_id)
-            assert len(owned_containers() - before) <= 4
-        assert len(seen) == 6  # one container per task
+            seen.update(session.pool_for(task, "docker").backend.container_ids)
+            assert len(owned_containers() - before) <= 4  # one runner per pool here, one container per runner
+        assert len(seen) == 6  # each task's runner had its own
     finally:
         session.close()
     assert owned_containers() - before == set()

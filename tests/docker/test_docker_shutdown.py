@@ -33,7 +33,7 @@ CHILD = textwrap.dedent("""
     runner = backend.spawn(sys.executable, Limits())
     runner.stdout.readline()  # the runner is up: its container exists
     assert install_exit_on_signals()
-    print(backend.container_id, flush=True)
+    print(backend.container_ids[0], flush=True)
     if mode == "lsp":
         from prism_lsp.server.app import main
         main([])  # what `prism-lsp` runs: blocked reading LSP from stdin

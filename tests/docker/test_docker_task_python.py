@@ -26,6 +26,6 @@ def test_a_task_python_never_mounts_host_folders_into_docker(tmp_path, docker_en
     assert results["reference"].outcome == "pass", results["reference"]
     assert "SOCKET False" in results["probe"].tests[0].message, results["probe"]
     container = docker_engine.pool_for(task, "docker").backend.client.containers.get(
-        docker_engine.pool_for(task, "docker").backend.container_id)
+        docker_engine.pool_for(task, "docker").backend.container_ids[0])
     mounts = {m["Destination"] for m in container.attrs["Mounts"]}
     assert not any(m.startswith(("/run", "/var/run")) or m == str(tmp_path / "venv") for m in mounts), mounts

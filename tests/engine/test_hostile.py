@@ -46,10 +46,10 @@ def run_evil(tmp_path, engine, sandbox, body: str, *, header: str = ""):
 
 
 def container_of(engine, sandbox, tmp_path):
-    """The Docker container serving the hostile task's pool (None for other sandboxes)."""
+    """The Docker containers serving the hostile task's pool, one per runner (None for other sandboxes)."""
     if sandbox != "docker":
         return None
-    return engine.pool_for(load_task(tmp_path / "task"), sandbox).backend.container_id
+    return engine.pool_for(load_task(tmp_path / "task"), sandbox).backend.container_ids
 
 
 def running(container_id: str) -> bool:
@@ -64,8 +64,8 @@ def test_infinite_loop_is_a_timeout_error_within_the_limit(tmp_path, engine, san
     res, elapsed = run_evil(tmp_path, engine, sandbox, "    while True:\n        pass\n")
     assert res.outcome == "error" and res.reason == "timeout"
     assert elapsed < TIMEOUT + 5
-    if before:  # the run was killed, not the container
-        assert container_of(engine, sandbox, tmp_path) == before and running(before)
+    if before:  # the run was killed, not its runner or the runner's container
+        assert container_of(engine, sandbox, tmp_path) == before and all(running(c) for c in before)
 
 
 def test_exit_at_import_is_an_error_not_a_pass(tmp_path, engine, sandbox):
@@ -174,14 +174,14 @@ def test_killing_its_parent_is_an_error_and_the_engine_keeps_working(tmp_path, e
     body = "    import os, signal\n    os.kill(os.getppid(), signal.SIGKILL)\n    return 2\n"
     res, _ = run_evil(tmp_path, engine, sandbox, body)
     if sandbox == "bubblewrap":
-        # The program's parent is the init of its own pid namespace, which ignores the signal:
-        # the runner is out of its reach, and the program's verdict is its behaviour's.
+        # The program's parent is its runner, the init of its own pid namespace, which ignores the
+        # signal: the runner is out of its reach, and the program's verdict is its behaviour's.
         assert res.outcome == "pass"
     else:
         assert res.outcome == "error" and res.reason == "sandbox"
-    container = container_of(engine, sandbox, tmp_path)
-    if container:
-        assert running(container)
+    containers = container_of(engine, sandbox, tmp_path)
+    if containers is not None:  # the killed runner's container went with it; the others run on
+        assert containers and all(running(c) for c in containers)
     again, _ = run_evil(tmp_path / "again", engine, sandbox, "    return 3\n")
     assert again.outcome == "fail"
 

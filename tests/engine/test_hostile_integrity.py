@@ -257,6 +257,49 @@ def test_ipc_objects_a_program_leaves_never_reach_the_next_program_of_its_runner
     assert results["reference"].outcome == "pass"
 
 
+# Two programs running at the same moment in two runners: the first leaves a file in /tmp and
+# listens on an abstract Unix socket for two seconds; the second looks for both meanwhile.
+TALKER = """    import os, socket, time
+    with open("/tmp/zq9-channel", "w") as fh:
+        fh.write("the reference says 2")
+    os.chmod("/tmp/zq9-channel", 0o666)
+    server = socket.socket(socket.AF_UNIX)
+    server.bind("\\0zq9-channel")
+    server.listen(1)
+    time.sleep(2)
+    return 1
+"""
+LISTENER = """    import socket, time
+    heard = set()
+    end = time.monotonic() + 1.5
+    while time.monotonic() < end and len(heard) < 2:
+        try:
+            heard.add(open("/tmp/zq9-channel").read())
+        except OSError:
+            pass
+        try:
+            socket.socket(socket.AF_UNIX).connect("\\0zq9-channel")
+            heard.add("socket")
+        except OSError:
+            pass
+        time.sleep(0.05)
+    return sorted(heard)
+"""
+
+
+def test_programs_running_at_the_same_moment_share_no_folder_or_socket(tmp_path, sandbox, engine):
+    # Docker once ran every runner of a task in one container, sharing its /tmp and network
+    # namespace: this passed the panel's answers between runners.
+    root = write_task(tmp_path / "task", initial=INITIAL, candidates=[
+        {"id": "talker", "label": "invalid", "files": {"solution.py": "def f():\n" + TALKER}},
+        {"id": "listener", "label": "invalid", "files": {"solution.py": "def f():\n" + LISTENER}},
+        REFERENCE])
+    engine.pool_for(load_task(root), sandbox).warm()  # every runner up: the two programs overlap
+    run, results = _run(engine, root, sandbox)
+    assert results["talker"].outcome == "fail" and results["reference"].outcome == "pass"
+    assert observed(results["listener"]) == []
+
+
 PIDS = "    import os\n    return (os.getpid(), os.getppid(), sorted(int(p) for p in os.listdir('/proc') if p.isdigit()))\n"
 
 
