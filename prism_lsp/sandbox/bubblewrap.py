@@ -39,45 +39,46 @@ SANDBOX_UID = random.SystemRandom().randrange(1_000_000, 2_000_000_000)
 INSTALL_HINT = "install bubblewrap (Debian/Ubuntu: sudo apt-get install bubblewrap)"
 
 
-@functools.lru_cache(maxsize=1)
-def probe() -> str | None:
-    """None when bwrap can create the namespaces we need, else the reason it cannot."""
-    bwrap = shutil.which("bwrap")
-    if not bwrap:
-        return f"bwrap not found: {INSTALL_HINT}"
-    try:
-        # The same mounts and namespaces as a real runner, so a host that allows namespaces but
-        # not, say, a fresh /proc (inside an unprivileged container) is found out here.
-        argv = _unprivileged([*_isolation_args(Limits(tmpfs_mb=64)), "--", "/bin/true"])
-        proc = subprocess.run(argv, capture_output=True, text=True, timeout=20, env=runner_environment("/", "/tmp"))
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        return f"bwrap failed to start: {exc}"
-    if proc.returncode != 0:
-        hint = ("; as root, Prism starts bwrap as an unprivileged uid (so root-only files stay unreadable)"
-                if os.geteuid() == 0 else "")
-        hint += ("; unprivileged user namespaces may be disabled "
-                "(sysctl kernel.unprivileged_userns_clone=1, or on Ubuntu 24.04+ an AppArmor profile for bwrap),"
-                " or this is an unprivileged container (use the docker backend from the host)")
-        return f"bwrap cannot build the sandbox: {proc.stderr.strip() or proc.returncode}{hint}"
-    return None
-
-
 _RUNNER_CAPS = ["--cap-add", "CAP_SYS_ADMIN", "--cap-add", "CAP_SETPCAP"]
 
 
-@functools.lru_cache(maxsize=1)
+def probe() -> str | None:
+    """None when bwrap can create the namespaces we need, else the reason it cannot."""
+    return _check_sandbox()[0]
+
+
 def runner_caps() -> list[str]:
     """The capabilities the runner keeps inside the sandbox's own user namespace, when this bwrap
     grants them (a setuid bwrap refuses --cap-add to non-root): the runner then makes its own pid
     and mount namespaces and gives each program an IPC namespace; without them it runs programs
-    without those.
-    Probed the way runners start (as an unprivileged uid when Prism is root)."""
-    try:
-        argv = _unprivileged([*_isolation_args(Limits(tmpfs_mb=64)), *_RUNNER_CAPS, "--", "/bin/true"])
-        proc = subprocess.run(argv, capture_output=True, timeout=20, env=runner_environment("/", "/tmp"))
-    except (OSError, subprocess.TimeoutExpired):
-        return []
-    return _RUNNER_CAPS if proc.returncode == 0 else []
+    without those."""
+    return list(_check_sandbox()[1])
+
+
+@functools.lru_cache(maxsize=1)
+def _check_sandbox() -> tuple[str | None, tuple[str, ...]]:
+    """(why bwrap cannot build the sandbox, or None; the capabilities a runner keeps), found out the
+    way runners start (as an unprivileged uid when Prism is root) with the same mounts and
+    namespaces, so a host that allows namespaces but not, say, a fresh /proc (inside an
+    unprivileged container) is found out here. One bwrap start where the sandbox works with the
+    runner's capabilities (measured ~20 ms of every cold start), a second only where it does not."""
+    if not shutil.which("bwrap"):
+        return f"bwrap not found: {INSTALL_HINT}", ()
+    for caps in (_RUNNER_CAPS, []):
+        try:
+            argv = _unprivileged([*_isolation_args(Limits(tmpfs_mb=64)), *caps, "--", "/bin/true"])
+            proc = subprocess.run(argv, capture_output=True, text=True, timeout=20,
+                                  env=runner_environment("/", "/tmp"))
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            return f"bwrap failed to start: {exc}", ()
+        if proc.returncode == 0:
+            return None, tuple(caps)
+    hint = ("; as root, Prism starts bwrap as an unprivileged uid (so root-only files stay unreadable)"
+            if os.geteuid() == 0 else "")
+    hint += ("; unprivileged user namespaces may be disabled "
+             "(sysctl kernel.unprivileged_userns_clone=1, or on Ubuntu 24.04+ an AppArmor profile for bwrap),"
+             " or this is an unprivileged container (use the docker backend from the host)")
+    return f"bwrap cannot build the sandbox: {proc.stderr.strip() or proc.returncode}{hint}", ()
 
 
 def _isolation_args(limits: Limits, mounts: list[str] | None = None) -> list[str]:
