@@ -215,11 +215,15 @@ LEAVER = '''    import os
 LOOKER = "    import os\n    return sorted(n for d in ('/tmp', '/dev/shm') for n in os.listdir(d) if 'evil' in n)\n"
 
 
-def test_nothing_a_program_leaves_reaches_the_next_program_of_its_runner(tmp_path, sandbox, one_runner):
-    root = write_task(tmp_path / "task", initial=INITIAL, candidates=[
-        {"id": "leaver", "label": "invalid", "files": {"solution.py": "def f():\n" + LEAVER}},
-        {"id": "looker", "label": "invalid", "files": {"solution.py": "def f():\n" + LOOKER}},
+def two_spies(tmp_path, *spies: tuple[str, str]):
+    """A task whose candidates are the spies `(id, body of f)`, in that order, then the reference."""
+    return write_task(tmp_path / "task", initial=INITIAL, candidates=[
+        *({"id": cid, "label": "invalid", "files": {"solution.py": "def f():\n" + body}} for cid, body in spies),
         REFERENCE])
+
+
+def test_nothing_a_program_leaves_reaches_the_next_program_of_its_runner(tmp_path, sandbox, one_runner):
+    root = two_spies(tmp_path, ("leaver", LEAVER), ("looker", LOOKER))
     run, results = _run(one_runner, root, sandbox)
     assert results["leaver"].outcome == "fail"
     assert observed(results["looker"]) == []
@@ -247,10 +251,7 @@ def test_ipc_objects_a_program_leaves_never_reach_the_next_program_of_its_runner
     # System V shared memory, message queues and semaphores and POSIX message queues outlive the
     # processes that made them. Bubblewrap: each program has an IPC namespace of its own. Docker
     # (runners have no capabilities to make one): the calls are refused.
-    root = write_task(tmp_path / "task", initial=INITIAL, candidates=[
-        {"id": "leaver", "label": "invalid", "files": {"solution.py": "def f():\n" + IPC_LEAVER}},
-        {"id": "looker", "label": "invalid", "files": {"solution.py": "def f():\n" + IPC_LOOKER}},
-        REFERENCE])
+    root = two_spies(tmp_path, ("leaver", IPC_LEAVER), ("looker", IPC_LOOKER))
     run, results = _run(one_runner, root, sandbox)
     assert observed(results["leaver"]) == (4 if sandbox == "bubblewrap" else 0)  # it made all four, or none
     assert observed(results["looker"]) == []
@@ -290,10 +291,7 @@ LISTENER = """    import socket, time
 def test_programs_running_at_the_same_moment_share_no_folder_or_socket(tmp_path, sandbox, engine):
     # Docker once ran every runner of a task in one container, sharing its /tmp and network
     # namespace: this passed the panel's answers between runners.
-    root = write_task(tmp_path / "task", initial=INITIAL, candidates=[
-        {"id": "talker", "label": "invalid", "files": {"solution.py": "def f():\n" + TALKER}},
-        {"id": "listener", "label": "invalid", "files": {"solution.py": "def f():\n" + LISTENER}},
-        REFERENCE])
+    root = two_spies(tmp_path, ("talker", TALKER), ("listener", LISTENER))
     engine.pool_for(load_task(root), sandbox).warm()  # every runner up: the two programs overlap
     run, results = _run(engine, root, sandbox)
     assert results["talker"].outcome == "fail" and results["reference"].outcome == "pass"
