@@ -166,7 +166,8 @@ def run_probe(req: ProbeRequest, settings: Settings, started) -> ProbeResult:
         finally:
             os._exit(70)
     os.close(wfd)
-    secret, (chunks, _status, timed_out, _ended) = sealed_wait(pid, rfd, req.id, start + float(req.timeout_s), started)
+    secret, (chunks, _status, timed_out, _ended) = sealed_wait(pid, rfd, req.id, start + float(req.timeout_s), started,
+                                                                 settings)
     reap_all(settings.namespaces)
     result = _interpret(req, b"".join(chunks), timed_out, start)
     result.secret = secret

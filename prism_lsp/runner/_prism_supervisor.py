@@ -60,9 +60,11 @@ def _under(path: str, folder: str) -> bool:
 
 
 def fork_program(settings: Settings) -> int:
-    """`os.fork()` for a program's child (suite run or probe): in the runner's namespaces, the
-    child is pid 2, whatever ran before it."""
+    """`os.fork()` for a program's child (suite run or probe). In the runner's namespaces the child
+    is alone there and pid 2, whatever ran before it: anything still alive in the namespace is
+    killed first (every path after a program reaps already; this holds whatever path comes next)."""
     if settings.namespaces:
+        reap_all(own_namespace=True)
         isolation.next_program_is_pid_2()
     return os.fork()
 
@@ -154,14 +156,20 @@ def wait_child(pid: int, rfd: int, deadline: float) -> tuple[list[bytes], int | 
     return chunks, status, timed_out, ended or time.perf_counter()
 
 
-def sealed_wait(pid: int, rfd: int, request_id: str, deadline: float, started: Callable[[str], str]):
+def sealed_wait(pid: int, rfd: int, request_id: str, deadline: float, started: Callable[[str], str],
+                settings: Settings):
     """Tell the host the program `pid` runs and take back the request's secret (the program never had it
     in its memory), then wait for the child: (secret, `wait_child`'s answer). A host that does not answer
-    kills the program. Shared by suite runs and probes, so both are sealed the same way."""
+    (or answers with a wrong seal) ends the program: it is killed with everything it started, and what
+    it left in the shared folders and its run folder is removed, before the error goes up. Shared by
+    suite runs and probes, so both are sealed the same way."""
     try:
         secret = started(request_id)
     except BaseException:
         kill_program(pid)
+        os.close(rfd)
+        reap_all(settings.namespaces)
+        clear_after_program(settings)
         raise
     return secret, wait_child(pid, rfd, deadline)
 
@@ -189,7 +197,8 @@ def run_one(req: RunRequest, settings: Settings, started: Callable[[str], str]) 
     set_up = time.perf_counter()
     pid, rfd = _fork(req, settings, prepared)
     forked = time.perf_counter()
-    secret, (chunks, status, timed_out, ended) = sealed_wait(pid, rfd, req.id, start + float(req.timeout_s), started)
+    secret, (chunks, status, timed_out, ended) = sealed_wait(pid, rfd, req.id, start + float(req.timeout_s), started,
+                                                             settings)
     waited = time.perf_counter()
     reap_all(settings.namespaces)
     elapsed = (time.perf_counter() - start) * 1000
