@@ -37,6 +37,7 @@ import os
 import platform
 import signal
 import struct
+import sys
 
 _libc = ctypes.CDLL(None, use_errno=True)
 _libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_void_p]
@@ -134,10 +135,30 @@ def _mount_proc() -> None:
         _check(_libc.mount(b"proc", b"/proc", b"proc", flags, b"hidepid=2"), "mount /proc")  # before Linux 5.8
 
 
+# What the process outside the namespaces becomes: a bare interpreter that waits for the runner.
+# Kept as the forked runner it held a copy of every page the runner later wrote (measured: 12.5 MB
+# of private memory after 20 panels, beside the runner's own 15).
+_WAITER = """import os, sys
+runner = int(sys.argv[1])
+while True:
+    try:
+        status = os.waitpid(runner, 0)[1]
+        break
+    except InterruptedError:
+        pass
+code = os.waitstatus_to_exitcode(status)
+os._exit(code if code >= 0 else 128 - code)
+"""
+
+
 def _stand_outside(runner: int) -> None:
     """The process that made the namespaces: it waits for the runner and ends as it ended."""
     for fd in (0, 1):  # the protocol is the runner's alone: its end closes the host's pipes
         os.close(fd)
+    try:
+        os.execv(sys.executable, [sys.executable, "-I", "-S", "-c", _WAITER, str(runner)])
+    except OSError:
+        pass  # wait here instead, with the runner's pages
     while True:
         try:
             _, status = os.waitpid(runner, 0)
