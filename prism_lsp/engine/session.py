@@ -17,7 +17,6 @@ from collections import Counter, OrderedDict
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
 from prism_lsp.engine.pool import RunnerPool

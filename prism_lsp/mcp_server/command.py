@@ -19,7 +19,6 @@ def add_mcp_parser(sub) -> None:
     p.set_defaults(func=_cmd_mcp)
 
 
-
 def _cmd_mcp(args: argparse.Namespace, out, err) -> int:
     from prism_lsp.mcp_server.app import cmd_mcp
 

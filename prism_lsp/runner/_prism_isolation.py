@@ -93,12 +93,12 @@ def harden_runner() -> None:
     _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
 
 
-def enter_runner_namespaces(hide: list[str]) -> dict[str, int]:
+def enter_runner_namespaces(hide: list[str], bare_waiter: bool = True) -> dict[str, int]:
     """Make the runner the init of new pid and mount namespaces; returns {hidden folder: descriptor}.
 
     The calling process forks: its child, pid 1 of the new pid namespace, returns from here and
     goes on as the runner; the caller stays outside, holding nothing of the protocol, and ends
-    with the runner's status (`_stand_outside`). In the namespaces: /proc is fresh and mounted
+    with the runner's status (`_stand_outside`; as a bare interpreter when `bare_waiter`). In the namespaces: /proc is fresh and mounted
     `hidepid=invisible`, and each `hide` folder is covered by an empty read-only tmpfs after a
     descriptor of it was opened (the runner reads the trees through `/proc/self/fd/<fd>`).
     Raises IsolationError before the fork when the namespaces cannot be made; after it, a failed
@@ -107,7 +107,7 @@ def enter_runner_namespaces(hide: list[str]) -> dict[str, int]:
     _check(_libc.unshare(CLONE_NEWNS | CLONE_NEWPID), "unshare")
     runner = os.fork()
     if runner != 0:
-        _stand_outside(runner)
+        _stand_outside(runner, bare_waiter)
     try:
         _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
         # The init of a namespace gets no signal from inside it that it has no handler for:
@@ -151,14 +151,15 @@ os._exit(code if code >= 0 else 128 - code)
 """
 
 
-def _stand_outside(runner: int) -> None:
+def _stand_outside(runner: int, bare: bool) -> None:
     """The process that made the namespaces: it waits for the runner and ends as it ended."""
     for fd in (0, 1):  # the protocol is the runner's alone: its end closes the host's pipes
         os.close(fd)
-    try:
-        os.execv(sys.executable, [sys.executable, "-I", "-S", "-c", _WAITER, str(runner)])
-    except OSError:
-        pass  # wait here instead, with the runner's pages
+    if bare:
+        try:
+            os.execv(sys.executable, [sys.executable, "-I", "-S", "-c", _WAITER, str(runner)])
+        except OSError:
+            pass  # wait here instead, with the runner's pages
     while True:
         try:
             _, status = os.waitpid(runner, 0)
@@ -261,7 +262,7 @@ def namespaces_available() -> bool:
             null = os.open(os.devnull, os.O_RDWR)
             for fd in (0, 1, 2):
                 os.dup2(null, fd)
-            enter_runner_namespaces([])
+            enter_runner_namespaces([], bare_waiter=False)  # a waiter for milliseconds: no interpreter start
             program = os.fork()
             if program == 0:
                 new_ipc_namespace()

@@ -99,15 +99,14 @@ def missing_tool(container: str, python: str, image: str) -> str | None:
 
 
 class DockerRunner(RunnerProcess):
-    """A runner started with `docker exec -i` under its own `uid`, alone in `container`; kill()
-    removes that container (`remove`), and with it every process of the runner."""
+    """A runner started with `docker exec -i`, alone in `container`; kill() removes that container
+    (`remove`), and with it every process of the runner."""
 
-    def __init__(self, base: RunnerProcess, container: str, uid: int, python: str, stage: RunnerStage,
+    def __init__(self, base: RunnerProcess, container: str, python: str, stage: RunnerStage,
                  diagnose=None, remove=None):
         super().__init__(base.proc, None, base._cleanup, base.stderr_path)
         self.stage = stage
         self.container = container
-        self.uid = uid
         self.python = python
         self._killed = False
         self._diagnose = diagnose
@@ -178,7 +177,9 @@ def _alive(pid: int) -> bool:
 
 
 def _remove_container(container_id: str, stage: StageRoot) -> None:
-    # atexit path: a fresh short-lived client, errors ignored (the engine may be gone already).
+    """Remove a runner's container and its staging root: when the runner is killed, at `close()`
+    and at interpreter exit, so with a fresh short-lived client, errors ignored (the engine may be
+    gone already)."""
     stage.remove()
     try:
         client = connect(10)
@@ -205,8 +206,8 @@ class DockerBackend:
             self.image = self.image_origin = require_image(self.client, image or default_image())
         self.warning: str | None = None
         self.read_only: bool | None = None  # found out by the first container: whether the image runs read-only
-        # Container id -> (container, its staging root, its atexit hook), for every live runner's container.
-        self._containers: dict[str, tuple] = {}
+        # Container id -> the hook that removes it and its staging root (also run at interpreter exit).
+        self._containers: dict[str, functools.partial] = {}
         self._stale_removed = False
         self._lock = threading.Lock()
         self._closed = False
@@ -288,7 +289,7 @@ class DockerBackend:
         # One callable per container, so unregistering it leaves other containers' hooks.
         hook = functools.partial(_remove_container, container.id, root)
         with self._lock:
-            self._containers[container.id] = (container, root, hook)
+            self._containers[container.id] = hook
             closed = self._closed
         atexit.register(hook)
         if closed:  # close() ran while this container started: it must not outlive the backend
@@ -304,7 +305,7 @@ class DockerBackend:
                 "--private-tmp", "1"]
         # `docker exec` passes none of the client's environment into the container (the runner
         # gets the container's, from `runner_environment`); the client keeps DOCKER_HOST & co.
-        return DockerRunner(popen_runner(argv, None), container.id, uid, py, stage, self._missing_tool, self._remove)
+        return DockerRunner(popen_runner(argv, None), container.id, py, stage, self._missing_tool, self._remove)
 
     def _missing_tool(self, container: str, python: str) -> str | None:
         """`missing_tool` for this backend's image, cached: an image's tools do not change."""
@@ -321,16 +322,10 @@ class DockerBackend:
     def _remove(self, container_id: str) -> None:
         """Remove one runner's container and its staging root (nothing else runs there)."""
         with self._lock:
-            entry = self._containers.pop(container_id, None)
-        if entry is None:
-            return
-        container, root, hook = entry
-        atexit.unregister(hook)
-        try:
-            container.remove(force=True)
-        except Exception as exc:
-            log.debug("_remove: ignored %r", exc)
-        root.remove()
+            hook = self._containers.pop(container_id, None)
+        if hook is not None:
+            atexit.unregister(hook)
+            hook()
 
     def close(self) -> None:
         """Remove every runner's container (their runners die with them). Safe to call twice."""
