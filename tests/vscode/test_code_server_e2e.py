@@ -107,9 +107,16 @@ def workbench(tmp_path_factory):
 
 def _squiggle_centre(page) -> tuple[float, float]:
     """Where the first warning squiggle is now. Squiggles sit under the text layer: point at them,
-    do not "hover" the element."""
-    box = page.wait_for_selector(".view-overlays .squiggly-warning").bounding_box()
-    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    do not "hover" the element. The editor redraws its overlays (a hover closing, diagnostics
+    published again), so a squiggle found can be gone when measured (a CI run met that): find it
+    again until one is measured."""
+    squiggle = page.locator(".view-overlays .squiggly-warning").first
+    for _ in range(50):
+        squiggle.wait_for(state="visible")
+        box = squiggle.bounding_box()
+        if box is not None:
+            return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    raise AssertionError("the warning squiggle never stayed drawn long enough to be measured")
 
 
 def _command(page, name: str) -> None:
