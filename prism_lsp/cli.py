@@ -14,6 +14,7 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.markup import escape
@@ -32,6 +33,9 @@ from prism_lsp.sandbox import SandboxUnavailable
 from prism_lsp.sandbox.select import NAMES as SANDBOXES
 from prism_lsp.tasks import find_task_root, load_task
 
+if TYPE_CHECKING:
+    from prism_lsp.engine.panel import Suite
+
 log = logging.getLogger(__name__)
 
 USAGE_ERROR = 2
@@ -44,7 +48,7 @@ class UsageError(Exception):
 class _Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line, `error: ...`, like every other error of `prism`."""
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str):
         # argparse would print the whole usage block first; one line is what CI logs and scripts grep.
         self.exit(USAGE_ERROR, f"error: {message} (see `{self.prog} --help`)\n")
 
@@ -105,7 +109,7 @@ def _fail(console: Console, message: str) -> int:
     return USAGE_ERROR
 
 
-def _suite_for(task, suite_path: Path) -> "Suite":
+def _suite_for(task, suite_path: Path) -> Suite:
     # Imported here, not at the top: `prism run` starts its runners before it loads the panel
     # and report modules, which then import while the sandboxes come up.
     from prism_lsp.engine.panel import Suite

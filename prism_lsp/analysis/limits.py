@@ -50,7 +50,7 @@ def _too_deep(root: Node) -> int | None:
         if cursor.goto_first_child():
             depth += 1
             if depth > MAX_NESTING:
-                return cursor.node.start_point[0]
+                return cursor.node.start_point[0] if cursor.node else 0
             continue
         while not cursor.goto_next_sibling():  # no child: the next sibling, climbing as needed
             if not cursor.goto_parent():

@@ -67,8 +67,8 @@ def check_panel(task: Task, console: Console, cache_dir: Path | None, as_json: b
         fit = Table(header_style="bold")
         for col in ("rule", "status", "detail"):
             fit.add_column(col)
-        for r in rules:
-            fit.add_row(Text(r.name), _STATUS[r.status], Text(r.detail))
+        for rule in rules:
+            fit.add_row(Text(rule.name), _STATUS[rule.status], Text(rule.detail))
         console.print(fit)
     console.print("[green]panel OK[/]" if ok else "[red]panel has problems[/]")
     return 0 if ok else 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 from pathlib import Path
 
 from rich.console import Console
@@ -19,7 +20,7 @@ def build_command(task: Task, cache_dir: Path, console: Console, options: BuildO
     with EngineSession(cache_dir) as session:
         result = build_panel(session, task, options)
     written = write_panel(task, result)
-    kept = [{"id": k.id, "line": k.mutant.line, "file": k.mutant.file, "operator": k.mutant.operator,
+    kept: list[dict[str, Any]] = [{"id": k.id, "line": k.mutant.line, "file": k.mutant.file, "operator": k.mutant.operator,
              "change": k.mutant.description, "verifier_failed": list(k.failed),
              "witness": {"call": k.witness.assertion_call, "expected": k.witness.expected,
                          "got": next(iter(k.witness.got.values()), "")}} for k in result.kept]

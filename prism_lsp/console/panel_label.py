@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 from pathlib import Path
 
 from rich.console import Console
@@ -26,7 +27,7 @@ def label_rows(task: Task, rows: Path, cache_dir: Path, console: Console, *, san
             judged = label_diffs(session, task, readable, "sample", sandbox=sandbox, timeout_s=timeout_s)
         else:
             judged = label_by_witnesses(session, task, readable, "sample", sandbox=sandbox)
-    results = []
+    results: list[dict[str, Any]] = []
     new = []
     for s in samples:
         j = judged.get(s.id)
@@ -36,7 +37,7 @@ def label_rows(task: Task, rows: Path, cache_dir: Path, console: Console, *, san
                         "failed": list(j.failed) if j and label == "invalid" else []})
         if label:
             why = "verifier failures" if task.verifier is not None else "witness"
-            note = f"sample; {why}: " + ", ".join(j.failed) if label == "invalid" else "sample"
+            note = f"sample; {why}: " + ", ".join(j.failed) if j is not None and label == "invalid" else "sample"
             new.append(NewCandidate(id=s.id, label=label, origin="sample", diff=s.diff, note=note))
     if new:
         append_candidates(task, new)
@@ -52,9 +53,9 @@ def label_rows(task: Task, rows: Path, cache_dir: Path, console: Console, *, san
     for col in ("row", "id", "label", "verifier tests failed / witness / why no label"):
         table.add_column(col)
     for r in results:
-        label = Text(r["label"] or "none", style="green" if r["label"] == "valid" else
+        shown = Text(r["label"] or "none", style="green" if r["label"] == "valid" else
                      "yellow" if r["label"] else "red")
-        table.add_row(str(r["row"]), Text(r["id"]), label, Text(r["error"] or ", ".join(r["failed"])))
+        table.add_row(str(r["row"]), Text(r["id"]), shown, Text(r["error"] or ", ".join(r["failed"])))
     console.print(table)
     console.print(f"{len(new)} of {len(results)} rows labelled and added to {task.manifest}")
     return 0 if ok else 1

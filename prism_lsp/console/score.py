@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 
 from prism_lsp.scoring import ScoreOptions, discover_pairs, score
 from prism_lsp.scoring.aggregate import summary_json
@@ -26,7 +26,7 @@ class _Bar:
                                  TextColumn("{task.fields[rate]}"), TimeRemainingColumn(),
                                  TextColumn("[red]{task.fields[errors]}"), console=err, transient=True,
                                  disable=not err.is_terminal)
-        self.task = None
+        self.task: TaskID | None = None
 
     def __call__(self, done: int, total: int, errors: int) -> None:
         if self.task is None:

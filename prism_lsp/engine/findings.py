@@ -150,7 +150,7 @@ def misses_baseline(baseline: ProgramResult) -> list[Finding]:
 def execution_errors(baseline: ProgramResult, pairs: list[tuple[Candidate, ProgramResult]], reveal: str) -> list[Finding]:
     # Error text comes from inside the programs' runs: a candidate's is shown at `full` only; below,
     # errors group by line and reason, and only the initial program's own text may be quoted.
-    groups: dict[tuple[int, str, str], list[str]] = defaultdict(list)
+    groups: dict[tuple[int, str, str], list[tuple[str, Candidate | None]]] = defaultdict(list)
     quoted: dict[tuple[int, str, str], str] = {}
     first = _first_test_line([baseline, *[r for _, r in pairs]])
     programs = [("initial program", baseline, None), *[(c.id, r, c) for c, r in pairs]]

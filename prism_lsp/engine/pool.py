@@ -48,7 +48,7 @@ WARM = "warm"  # a job that only starts the runner (`RunnerPool.warm`); never se
 
 @dataclass
 class _Job:
-    request: RunRequest | str
+    request: RunRequest | ProbeRequest | str
     future: Future = field(default_factory=Future)
     cancel: threading.Event | None = None
 
@@ -230,6 +230,7 @@ class RunnerPool:
                     worker.ensure()
                     job.future.set_result(worker.info)
                     continue
+                assert not isinstance(job.request, str), "the only text request is WARM"
                 job.future.set_result(worker.run(job.request))
             except RunnerStartFailed as exc:
                 job.future.set_result(error_result(request_id, "sandbox", str(exc)))

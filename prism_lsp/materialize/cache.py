@@ -143,7 +143,7 @@ class TreeCache:
     def baseline(self, task: Task) -> ProgramTree:
         """The initial state as a cached tree (the author's folder is never run in place)."""
         digest = hashlib.sha256(f"{_FORMAT}:initial:{self.initial_digest(task)}".encode()).hexdigest()
-        return self._build(digest, lambda tree: (copy_tree(task.initial, tree), {})[1])
+        return self._build(digest, lambda tree: _copy_initial(task.initial, tree))
 
     def program(self, task: Task, candidate: Candidate | None) -> ProgramTree:
         """The tree of one program: the initial state when `candidate` is None, else that candidate's."""
@@ -205,3 +205,9 @@ class TreeCache:
             if staging.exists():
                 remove_tree(staging)
         return ProgramTree(final / "tree", digest, {k: tuple(sorted(v)) for k, v in changed.items()})
+
+
+def _copy_initial(initial: Path, tree: Path) -> dict[str, str]:
+    """Build step of the initial state's tree: a plain copy, no files to report."""
+    copy_tree(initial, tree)
+    return {}

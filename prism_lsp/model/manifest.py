@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import tomllib
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -132,14 +132,14 @@ class Manifest(BaseModel):
     candidate: list[CandidateSection] = Field(default_factory=list)
 
 
-def _key_of(loc: tuple, data: dict) -> str:
+def _key_of(loc: tuple[int | str, ...], data: dict[str, Any]) -> str:
     """Turn a pydantic error location into the key an author sees in the file."""
     parts: list[str] = []
     i = 0
     while i < len(loc):
         part = loc[i]
-        if part == "candidate" and i + 1 < len(loc) and isinstance(loc[i + 1], int):
-            idx = loc[i + 1]
+        idx = loc[i + 1] if i + 1 < len(loc) else None
+        if part == "candidate" and isinstance(idx, int):
             cands = data.get("candidate") or []
             cid = cands[idx].get("id") if idx < len(cands) and isinstance(cands[idx], dict) else None
             parts.append(f"candidate[{idx}]" + (f" ({cid})" if cid else ""))

@@ -6,12 +6,13 @@ import tempfile
 from pathlib import Path
 
 from prism_lsp.engine.session import EngineSession
+from prism_lsp.model.manifest import Origin
 from prism_lsp.model.task import Candidate, Task
 from prism_lsp.panel.verifier import Judgement, run_verifier
 from prism_lsp.panel.witnessing import probe_candidates
 
 
-def staged_candidates(folder: Path, diffs: dict[str, str], origin: str) -> list[Candidate]:
+def staged_candidates(folder: Path, diffs: dict[str, str], origin: Origin) -> list[Candidate]:
     """Write each diff to `folder` and describe it as a candidate (label undecided: "invalid")."""
     out = []
     for cid, diff in diffs.items():
@@ -21,7 +22,7 @@ def staged_candidates(folder: Path, diffs: dict[str, str], origin: str) -> list[
     return out
 
 
-def label_diffs(session: EngineSession, task: Task, diffs: dict[str, str], origin: str, *,
+def label_diffs(session: EngineSession, task: Task, diffs: dict[str, str], origin: Origin, *,
                 sandbox: str | None = None, timeout_s: float | None = None) -> dict[str, Judgement]:
     """The verifier's judgement of each diff (id -> judgement), in one panel run."""
     if not diffs:
@@ -33,7 +34,7 @@ def label_diffs(session: EngineSession, task: Task, diffs: dict[str, str], origi
     return {j.candidate.id: j for j in judgements}
 
 
-def label_by_witnesses(session: EngineSession, task: Task, diffs: dict[str, str], origin: str, *,
+def label_by_witnesses(session: EngineSession, task: Task, diffs: dict[str, str], origin: Origin, *,
                        sandbox: str | None = None) -> dict[str, Judgement]:
     """Without a verifier: invalid when a witness tells it apart from every valid candidate, valid
     when none does (it differs at most where they disagree), no label when it could not be probed."""

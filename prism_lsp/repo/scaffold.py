@@ -42,7 +42,7 @@ def stub_source(source: str, name: str) -> str:
         keep_doc = doc is not None
         start = (fn.body[1] if keep_doc and len(fn.body) > 1 else first).lineno - 1
         if keep_doc and len(fn.body) == 1:
-            start = last.end_lineno  # only a docstring: add the raise after it
+            start = last.end_lineno or start  # only a docstring: add the raise after it
         body = [f"{indent}raise NotImplementedError\n"]
         if fn.body[0].lineno == fn.lineno:  # `def f(): return 1` on one line
             header = lines[fn.lineno - 1][: first.col_offset].rstrip() + "\n"
@@ -52,8 +52,8 @@ def stub_source(source: str, name: str) -> str:
     return "".join(lines)
 
 
-def _inside(inner: ast.AST, outer: ast.AST) -> bool:
-    return outer.lineno < inner.lineno and inner.end_lineno <= outer.end_lineno
+def _inside(inner: ast.FunctionDef | ast.AsyncFunctionDef, outer: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    return outer.lineno < inner.lineno and (inner.end_lineno or 0) <= (outer.end_lineno or 0)
 
 
 def _suite_text(module: str, functions: list[str]) -> str:

@@ -57,7 +57,7 @@ def _exception_name(exc: BaseException) -> str:
 
 
 def _one_call(func, source: str, limit_s: float, repr_limit: int) -> dict:
-    out = {"value": None, "type": None, "exception": None, "mutated": False, "error": None}
+    out: dict[str, object] = {"value": None, "type": None, "exception": None, "mutated": False, "error": None}
     try:
         args = ast.literal_eval(source)
         if not isinstance(args, tuple):

@@ -34,7 +34,7 @@ _OPT_INT = (int, type(None))
 _OPT_STR = (str, type(None))
 
 
-def _check(cls_name: str, data: dict, name: str, types: tuple, default: Any = ...) -> Any:
+def _check(cls_name: str, data: dict[str, Any], name: str, types: tuple[type, ...], default: Any = ...) -> Any:
     if name not in data:
         if default is ...:
             raise ProtocolError(f"{cls_name} message without `{name}`")
@@ -62,16 +62,16 @@ def _plain(value: Any) -> Any:
 class _Message:
     kind: ClassVar[str]
     # field name -> (accepted types, default or ... when required); every field is listed
-    _spec: ClassVar[dict[str, tuple[tuple, Any]]] = {}
+    _spec: ClassVar[dict[str, tuple[tuple[type, ...], Any]]] = {}
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, **_plain(self)}
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict())
 
     @classmethod
-    def from_dict(cls, data: dict):
+    def from_dict(cls, data: dict[str, Any]) -> Any:
         if not isinstance(data, dict):
             raise ProtocolError(f"{cls.kind} message is not an object: {data!r:.80}")
         values = {}
@@ -96,8 +96,9 @@ class Assertion(_Message):
     outcome: str
     explanation: str = ""
 
-    def to_dict(self) -> dict:
-        return _plain(self)
+    def to_dict(self) -> dict[str, Any]:
+        plain: dict[str, Any] = _plain(self)
+        return plain
 
     def _validate_nested(self) -> None:
         if self.outcome not in ("pass", "fail"):
@@ -124,8 +125,9 @@ class TestEntry(_Message):
     assertions: list[Assertion] = field(default_factory=list)
     duration_ms: float = 0.0
 
-    def to_dict(self) -> dict:
-        return _plain(self)
+    def to_dict(self) -> dict[str, Any]:
+        plain: dict[str, Any] = _plain(self)
+        return plain
 
     def _validate_nested(self) -> None:
         if self.outcome not in ("pass", "fail", "error"):
@@ -246,7 +248,7 @@ class TestDone(_Message):
     _spec: ClassVar = {"test": ((dict, TestEntry), ...)}
     test: TestEntry
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "test": self.test.to_dict()}
 
     def _validate_nested(self) -> None:
@@ -261,8 +263,9 @@ class CollectError(_Message):
     line: int | None
     message: str = ""
 
-    def to_dict(self) -> dict:
-        return _plain(self)
+    def to_dict(self) -> dict[str, Any]:
+        plain: dict[str, Any] = _plain(self)
+        return plain
 
 
 @dataclass
@@ -332,7 +335,7 @@ class ProbeResult(_Message):
     outcome: str
     reason: str | None = None
     message: str = ""
-    calls: list[dict] = field(default_factory=list)
+    calls: list[dict[str, Any]] = field(default_factory=list)
     duration_ms: float = 0.0
     secret: str = ""
 
@@ -342,7 +345,7 @@ RUNNER_KINDS: dict[str, type[_Message]] = {m.kind: m for m in (Ready, Started, R
 CHILD_KINDS: dict[str, type[_Message]] = {m.kind: m for m in (TestStart, TestDone, ChildReport, Fatal)}
 
 
-def decode(line: bytes | str, kinds: dict[str, type[_Message]]):
+def decode(line: bytes | str, kinds: dict[str, type[_Message]]) -> Any:
     """The message on `line`, one of `kinds`; raises `ProtocolError` naming what is wrong."""
     try:
         data = json.loads(line)

@@ -220,6 +220,3 @@ def recording():
         yield
     finally:
         _recording = False
-_config_kwargs: dict | None = None  # get_config's keyword arguments as pytest.main passed them in the warm-up
-_prebuilt: tuple | None = None  # (its `-p` values, keyword arguments, Config): built in the runner
-_use_prebuilt = False  # set in a forked child only; the runner's own sessions never touch it

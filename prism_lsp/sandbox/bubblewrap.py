@@ -101,7 +101,7 @@ def _unprivileged(argv: list[str]) -> list[str]:
     if os.geteuid() != 0:
         return argv
     system = system_real_roots()
-    argv, sources = list(argv), []
+    argv, sources = list(argv), list[str]()
     end = argv.index("--") if "--" in argv else len(argv)
     for i in range(end - 2):
         source = argv[i + 1]

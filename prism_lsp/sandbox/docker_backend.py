@@ -142,7 +142,7 @@ class DockerRunner(RunnerProcess):
 
 def remove_stale(client) -> list[str]:
     """Remove this host's Prism containers whose owning process is gone; returns their names."""
-    removed = []
+    removed: list[str] = []
     host = socket.gethostname()
     try:
         containers = client.containers.list(all=True, filters={"label": [OWNER_LABEL, f"{HOST_LABEL}={host}"]})

@@ -27,6 +27,7 @@ import os
 import shutil
 import site
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from prism_lsp.sandbox.base import AGENT
@@ -90,7 +91,7 @@ def trusted(python: str) -> bool:
     return resolve_python(python) == resolve_python(sys.executable)
 
 
-def interpreter_view(python: str, keep_out: list[Path] = ()) -> tuple[list[Path], list[tuple[str, Path]]]:
+def interpreter_view(python: str, keep_out: Sequence[Path] = ()) -> tuple[list[Path], list[tuple[str, Path]]]:
     """What an interpreter needs shown: (folders, links). Folders: every venv on the way to the
     binary, the `home` its pyvenv.cfg names (a venv made with --copies) and the real binary's
     prefix. Links: (target, where) for each other link on the way (~/bin/python -> /usr/bin/python3),
@@ -147,7 +148,7 @@ def runner_paths(python: str, extra: list[Path]) -> list[Path]:
     return sorted(p for p in real if p != Path("/"))
 
 
-def bind_args(paths: list[Path], hidden: list[Path], links: list[tuple[str, Path]] = ()) -> list[str]:
+def bind_args(paths: list[Path], hidden: list[Path], links: Sequence[tuple[str, Path]] = ()) -> list[str]:
     """Read-only binds for `paths` and the `(target, where)` links not shown by `system_args`, and an
     empty read-only tmpfs over each `hidden` folder (which must not already be mounted), ordered
     so parents are mounted before what lies inside them."""

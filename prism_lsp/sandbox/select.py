@@ -96,7 +96,7 @@ def _resolve(name: str, cache_root: Path, image: str | None, dockerfile: Path | 
         return _bubblewrap(cache_root, image, dockerfile, None, python)
     if name == "docker":
         return _docker(cache_root, image, dockerfile)
-    reasons = []
+    reasons: list[str] = []
     brings_image = bool(image or dockerfile)
     order = ["docker", "bubblewrap"] if brings_image else ["bubblewrap", "docker"]
     for candidate in order:

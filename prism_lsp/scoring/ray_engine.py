@@ -18,6 +18,7 @@ import hashlib
 import logging
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 import ray
 from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
@@ -25,8 +26,7 @@ from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 from prism_lsp.scoring.job import Job, JobOptions, open_session, run_job
 
 
-@ray.remote(num_cpus=0)
-class NodeScorer:
+class _NodeScorer:
     """One per node: a warm engine session scoring pairs, a few at a time (a threaded actor)."""
 
     def __init__(self, cache_dir: str | None, workers: int | None, options: JobOptions):
@@ -40,6 +40,10 @@ class NodeScorer:
 
     def close(self) -> None:
         self.session.close()
+
+
+# An actor class: `ray.remote` makes what mypy cannot see through (`.options`, `.remote`).
+NodeScorer: Any = ray.remote(num_cpus=0)(_NodeScorer)
 
 
 def _route(task_id: str, n: int) -> int:

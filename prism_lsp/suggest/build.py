@@ -164,8 +164,7 @@ def _relaxations(values: list, call: str, has_pytest: bool = True) -> list[tuple
     for view in VIEWS[1:]:
         keys = [_view_key(v, view) for v in decoded]
         if all(k is not None for k in keys) and all(k == keys[0] for k in keys):
-            out.append((f"assert {view.wrap(call)} == {literal(view.apply(decoded[0]))}",
-                        lambda v, view=view, k=keys[0]: _view_key(v, view) == k))
+            out.append((f"assert {view.wrap(call)} == {literal(view.apply(decoded[0]))}", _same_view(view, keys[0])))
     approx = _approx(decoded, call) if has_pytest else None
     if approx is not None:
         out.append(approx)
@@ -178,6 +177,11 @@ def _relaxations(values: list, call: str, has_pytest: bool = True) -> list[tuple
     except TypeError:
         out.append((f"assert {call} in [{', '.join(literal(o) for o in objs)}]", lambda v: repr(v) in distinct))
     return out
+
+
+def _same_view(view, key: str | None) -> Callable[[object], bool]:
+    """Whether a value, seen through `view`, is the one all valid candidates agree on."""
+    return lambda v: _view_key(v, view) == key
 
 
 def _view_key(value: object, view) -> str | None:
@@ -249,13 +253,13 @@ def _relax_suggestions(task: Task, suite: Suite, run: PanelRun, search: PanelSea
             # through: the same edit adds their witnesses (the run below checks the forecast).
             lost = {pid for pid, (b,) in theirs.items() if b.judged and not b.exception
                     and decode(b.value) is not OPAQUE and accepts(decode(b.value))}
-            extra: list[tuple[str, list[str]]] = []
+            extra: list[tuple[str, list[str]]] | None = []
             for _ in range(2):
                 if lost:
                     extra = _compensation(task, suite, tree, session, options, lost, taken, search)
                     if extra is None:
                         break
-                edit = replace_assert_edit(suite.text, tree, target, statement, extra)
+                edit = replace_assert_edit(suite.text, tree, target, statement, extra or [])
                 check = session.run(task, Suite(suite.rel_path, apply_edits(suite.text, [edit])), options)
                 missed = rejected_before - {c.id for c, r in check.results if not c.valid and r.outcome == "fail"}
                 if not missed or missed <= lost:

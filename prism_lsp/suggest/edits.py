@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import difflib
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from prism_lsp.witness.search import Witness
@@ -173,7 +174,7 @@ def failing_assert(text: str, tree: ast.Module, line: int, call_sources: set[str
 
 
 def replace_assert_edit(text: str, tree: ast.Module, target: FailingAssert, statement: str,
-                        extra_tests: list[tuple[str, list[str]]] = ()) -> Edit:
+                        extra_tests: Sequence[tuple[str, list[str]]] = ()) -> Edit:
     """Replace the assert with `statement`; with `extra_tests`, also add those tests right after the
     enclosing test, in the same edit (one range: from the assert to the end of that test)."""
     lines = text.splitlines()

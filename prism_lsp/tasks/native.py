@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from prism_lsp.materialize.digest import file_digest, tree_digest
 from prism_lsp.model.manifest import ManifestError, parse_manifest
@@ -77,8 +78,8 @@ def load_task(folder: Path) -> Task:
             src = _inside(root, c.patch, manifest_path, f"{key}.patch")
             _require(src, c.patch, manifest_path, f"{key}.patch", "file",
                      "a unified diff against `initial` (for a folder of files, use `overlay`)")
-            digest = file_digest(src)
-            kind = "patch"
+            digest: str | None = file_digest(src)
+            kind: Literal["patch", "overlay"] = "patch"
         else:
             src = _inside(root, c.overlay or "", manifest_path, f"{key}.overlay")
             _require(src, c.overlay or "", manifest_path, f"{key}.overlay", "folder",

@@ -12,7 +12,7 @@ import logging
 import os
 import re
 from fnmatch import fnmatch
-from pathlib import Path
+from pathlib import Path, PurePath
 
 from prism_lsp.materialize.diffcheck import UnsafeDiff, summarize_diff
 from prism_lsp.model.task import Task
@@ -29,7 +29,7 @@ def python_files(folder: Path) -> tuple[str, ...]:
     return read_pytest_config(folder).python_files
 
 
-def matches(path: Path, patterns: tuple[str, ...]) -> bool:
+def matches(path: PurePath, patterns: tuple[str, ...]) -> bool:
     """pytest's `fnmatch_ex`: a pattern without a separator matches the file name only."""
     for pattern in patterns:
         if os.sep not in pattern and "/" not in pattern:

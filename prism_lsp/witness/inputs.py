@@ -70,7 +70,7 @@ def _record(v: object) -> bool:
 
 def mutations(v: object, dictionary: dict[type, list]) -> Iterator[object]:
     """Values near `v`, one change each."""
-    if _record(v):
+    if isinstance(v, tuple) and _record(v):
         for i, item in enumerate(v):
             for m in mutations(item, dictionary):
                 yield v[:i] + (m,) + v[i + 1:]

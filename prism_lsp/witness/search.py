@@ -108,7 +108,7 @@ def find_witnesses(prober: Prober, entry: Entry, valid: list[Program], others: l
                 view, want = agreed
                 mine = key(b, view)
                 if mine is not None and not same(mine, want):
-                    kind = "raises" if want[0] == "raises" else "value"
+                    kind: Literal["raises", "value"] = "raises" if want[0] == "raises" else "value"
                     expected = want[1] if kind == "raises" else literal(want[2])
                     w = Witness(p.id, entry.spec, args, call, kind, view.name, expected, got)
                     if kind == "raises":

@@ -38,8 +38,10 @@ def literal_value(node: ast.AST, env: dict[str, object]) -> object:
     if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
         items = [literal_value(e, env) for e in node.elts]
         return {ast.List: list, ast.Tuple: tuple, ast.Set: set}[type(node)](items)
-    if isinstance(node, ast.Dict) and None not in node.keys:
-        return {literal_value(k, env): literal_value(v, env) for k, v in zip(node.keys, node.values)}
+    if isinstance(node, ast.Dict):
+        keys = [k for k in node.keys if k is not None]  # `**spread` has no key: not a literal
+        if len(keys) == len(node.keys):
+            return {literal_value(k, env): literal_value(v, env) for k, v in zip(keys, node.values, strict=True)}
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
         v = literal_value(node.operand, env)
         if isinstance(v, (int, float)) and not isinstance(v, bool):

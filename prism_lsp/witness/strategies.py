@@ -20,7 +20,7 @@ try:
     from hypothesis import configuration as _hypothesis_configuration
     from hypothesis import strategies as st
 except ImportError:  # optional: witness search works without it
-    st = None
+    st = None  # type: ignore[assignment]
 else:
     # Hypothesis keeps what it learns (its unicode tables among them) in `.hypothesis/` of the
     # working folder, which for the server is the author's project: Prism's cache instead.

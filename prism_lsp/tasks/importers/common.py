@@ -104,7 +104,7 @@ def _toml_value(value) -> str:
 
 
 def _manifest_text(spec: TaskSpec, entries: list[dict]) -> str:
-    task = {"id": spec.id, "statement": spec.statement, "initial": "initial"}
+    task: dict[str, object] = {"id": spec.id, "statement": spec.statement, "initial": "initial"}
     if spec.timeout_s:
         task["timeout_s"] = float(min(max(spec.timeout_s, 1), 3600))
     if spec.image:

@@ -63,7 +63,7 @@ def read_humaneval(src: Path, *, instance: str | None = None, candidates: Path |
                               files={SOLUTION: _source(prompt, row["canonical_solution"], where, "canonical_solution")},
                               note="the canonical solution")
 
-    def files_for(side: dict, side_where: str) -> dict[str, str]:
+    def files_for(side: dict, side_where: str) -> dict[str, str | bytes]:
         key = "code" if "code" in side else "completion"
         if not isinstance(side[key], str):
             raise TaskImportError(side_where, key, f"expected a string (Python source), got {side[key]!r:.60}")

@@ -71,7 +71,7 @@ def extract_all(tar: tarfile.TarFile, dest: Path) -> None:
         if has_filter:
             try:
                 tar.extract(safe, root, set_attrs=True, filter="data")
-            except tarfile.FilterError as exc:  # type: ignore[attr-defined]
+            except tarfile.FilterError as exc:
                 raise UnsafeMember(member, f"an entry the initial state cannot hold ({exc})") from None
         else:
             tar.extract(safe, root, set_attrs=True)

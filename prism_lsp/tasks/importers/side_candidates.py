@@ -17,7 +17,7 @@ from prism_lsp.tasks.importers.common import CandidateSpec, TaskImportError, slu
 from prism_lsp.tasks.importers.jsonl import read_rows
 
 
-def read_side_candidates(path: Path, instance: str, *, files_for: Callable[[dict, str], dict[str, str]] | None = None
+def read_side_candidates(path: Path, instance: str, *, files_for: Callable[[dict, str], dict[str, str | bytes]] | None = None
                          ) -> list[CandidateSpec]:
     """The side file's candidates for `instance`.
 

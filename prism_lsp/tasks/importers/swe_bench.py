@@ -117,10 +117,11 @@ def _suites(initial: Path, test_patch: str, fail_to_pass: list[str], where: str)
     for rel in _pick_suites(initial, list(before), fail_to_pass, where):
         path = initial / rel
         suites[rel] = decode_text(path.read_bytes(), where, f"test module {rel!r} of the test patch")
-        if before[rel] is None:
+        old = before[rel]
+        if old is None:
             path.unlink()
         else:
-            path.write_bytes(before[rel])
+            path.write_bytes(old)
     return suites
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import shutil
 import stat
+from collections.abc import Set
 from pathlib import Path
 
 from prism_lsp.tasks.importers.errors import TaskImportError
@@ -44,7 +45,7 @@ def check_link(link: Path, root: Path) -> str:
     return target
 
 
-def copy_folder(src: Path, dest: Path, *, skip: set[str] = frozenset()) -> None:
+def copy_folder(src: Path, dest: Path, *, skip: Set[str] = frozenset()) -> None:
     """Copy `src` into `dest`: files as bytes, safe symlinks as links; top-level names in `skip` left out."""
     root = src.resolve()
     for dirpath, dirnames, filenames in os.walk(src):
