@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import json
 import os
+import platform
 import sys
 
 from rich.console import Console
 from rich.markup import escape
 
+from prism_lsp.runner._prism_isolation import seccomp_filter
 from prism_lsp.sandbox.cgroup import cgroup_mode
-from prism_lsp.sandbox.guarantees import GUARANTEES, TRUSTED, UNTRUSTED, threat_model
+from prism_lsp.sandbox.guarantees import TRUSTED, UNTRUSTED, guarantees, threat_model
 
 
 def _check_bwrap() -> dict:
@@ -53,8 +55,11 @@ def _check_runner(sandbox: str) -> dict:
     if not isinstance(info, Ready):
         return {"name": "runner", "ok": False, "detail": f"the runner does not start in {backend.name}: "
                 f"{info.message}", "fix": f"{sys.executable} -m pip install pytest"}
-    return {"name": "runner", "ok": True,
-            "detail": f"inside {backend.name}: Python {info.python}, pytest {info.pytest}", "fix": ""}
+    seccomp = "seccomp" in info.isolation
+    filtered = ("seccomp filter installed" if seccomp else
+                f"NO seccomp filter (Prism has a table for x86_64 and aarch64; this is {platform.machine()})")
+    return {"name": "runner", "ok": True, "seccomp": seccomp,
+            "detail": f"inside {backend.name}: Python {info.python}, pytest {info.pytest}; {filtered}", "fix": ""}
 
 
 def _check_cgroups() -> dict:
@@ -66,10 +71,10 @@ def _check_cgroups() -> dict:
             "fix": "" if mode else "run as a user allowed to create cgroups (or under systemd-run --user --scope)"}
 
 
-def _print_threat_model(console: Console) -> None:
+def _print_threat_model(console: Console, seccomp: bool) -> None:
     console.print(f"\n[bold]Trusted[/]: {escape(TRUSTED)}.")
     console.print(f"[bold]Untrusted[/]: {escape(UNTRUSTED)}.")
-    for name, lines in GUARANTEES.items():
+    for name, lines in guarantees(seccomp).items():
         console.print(f"[bold]--sandbox {name}[/] guarantees:")
         for line in lines:
             console.print(f"  - {escape(line)}")
@@ -79,9 +84,12 @@ def run_doctor(console: Console, as_json: bool = False) -> int:
     checks = [_check_bwrap(), _check_docker()]
     usable = checks[0]["ok"] or checks[1]["ok"]
     checks += [_check_runner("auto"), _check_cgroups()]
+    # The seccomp lines say what the runner reported it installed; with no runner started, what this
+    # architecture would get (the same tables decide both).
+    seccomp = checks[2].get("seccomp", seccomp_filter(platform.machine(), True) is not None)
     if as_json:
-        print(json.dumps({"ok": usable and checks[2]["ok"], "checks": checks, "threat_model": threat_model()},
-                         indent=2))
+        print(json.dumps({"ok": usable and checks[2]["ok"], "checks": checks,
+                          "threat_model": threat_model(seccomp)}, indent=2))
     else:
         for c in checks:
             mark = "[green]ok[/]" if c["ok"] else "[red]problem[/]"
@@ -90,5 +98,5 @@ def run_doctor(console: Console, as_json: bool = False) -> int:
                 console.print(f"{'':>10}fix: {escape(c['fix'])}")
         if not usable:
             console.print("[red]No sandbox backend is usable: install bubblewrap or start Docker.[/]")
-        _print_threat_model(console)
+        _print_threat_model(console, seccomp)
     return 0 if usable and checks[2]["ok"] else 1

@@ -22,7 +22,9 @@ the same lines):
 
 `seal()` then closes every inherited descriptor but the result pipe and stdio, drops all
 capabilities (bounding set included, so an exec cannot get them back), sets no_new_privs and a
-seccomp filter refusing ptrace, mount, namespaces and cross-process memory access.
+seccomp filter refusing ptrace, mount, namespaces and cross-process memory access. The filter has a
+table for x86_64 and aarch64 only: elsewhere no program gets one, and `seccomp_installed()` says so
+(the runner reports it in its Ready message, and `prism doctor` prints what the runner reported).
 
 Where the runner has no capabilities (Docker, `none`) there are no namespaces and the rest still
 applies; the seccomp filter then also refuses System V IPC and POSIX message queues, which would
@@ -51,31 +53,57 @@ O_PATH = getattr(os, "O_PATH", 0o10000000)
 _NS_LAST_PID = "/proc/sys/kernel/ns_last_pid"
 SECCOMP_MODE_FILTER = 2
 
-# x86_64 system calls a judged program never needs and an attacker would: debugging other
-# processes, reading their memory, (un)mounting, entering or making namespaces, kernel
-# keyrings and modules, BPF, perf, userfaultfd, file handles.
-_DENIED_X86_64 = {
-    "ptrace": 101, "process_vm_readv": 310, "process_vm_writev": 311, "kcmp": 312, "pidfd_getfd": 438,
-    "mount": 165, "umount2": 166, "pivot_root": 155, "chroot": 161, "unshare": 272, "setns": 308,
-    "open_tree": 428, "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432, "fspick": 433,
-    "mount_setattr": 442, "swapon": 167, "swapoff": 168, "reboot": 169, "acct": 163, "iopl": 172, "ioperm": 173,
-    "init_module": 175, "delete_module": 176, "finit_module": 313, "kexec_load": 246, "kexec_file_load": 320,
-    "add_key": 248, "request_key": 249, "keyctl": 250, "bpf": 321, "perf_event_open": 298, "userfaultfd": 323,
-    "name_to_handle_at": 303, "open_by_handle_at": 304, "quotactl": 179,
+# System calls a judged program never needs and an attacker would: debugging other processes,
+# reading their memory, (un)mounting, entering or making namespaces, kernel keyrings and modules,
+# BPF, perf, userfaultfd, file handles. One table per architecture the filter knows (numbers from
+# arch/x86/entry/syscalls/syscall_64.tbl and include/uapi/asm-generic/unistd.h, which aarch64 uses);
+# iopl and ioperm exist on x86 only.
+_DENIED = {
+    "x86_64": {
+        "ptrace": 101, "process_vm_readv": 310, "process_vm_writev": 311, "kcmp": 312, "pidfd_getfd": 438,
+        "mount": 165, "umount2": 166, "pivot_root": 155, "chroot": 161, "unshare": 272, "setns": 308,
+        "open_tree": 428, "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432, "fspick": 433,
+        "mount_setattr": 442, "swapon": 167, "swapoff": 168, "reboot": 169, "acct": 163, "iopl": 172,
+        "ioperm": 173, "init_module": 175, "delete_module": 176, "finit_module": 313, "kexec_load": 246,
+        "kexec_file_load": 320, "add_key": 248, "request_key": 249, "keyctl": 250, "bpf": 321,
+        "perf_event_open": 298, "userfaultfd": 323, "name_to_handle_at": 303, "open_by_handle_at": 304,
+        "quotactl": 179,
+    },
+    "aarch64": {
+        "ptrace": 117, "process_vm_readv": 270, "process_vm_writev": 271, "kcmp": 272, "pidfd_getfd": 438,
+        "mount": 40, "umount2": 39, "pivot_root": 41, "chroot": 51, "unshare": 97, "setns": 268,
+        "open_tree": 428, "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432, "fspick": 433,
+        "mount_setattr": 442, "swapon": 224, "swapoff": 225, "reboot": 142, "acct": 89,
+        "init_module": 105, "delete_module": 106, "finit_module": 273, "kexec_load": 104,
+        "kexec_file_load": 294, "add_key": 217, "request_key": 218, "keyctl": 219, "bpf": 280,
+        "perf_event_open": 241, "userfaultfd": 282, "name_to_handle_at": 264, "open_by_handle_at": 265,
+        "quotactl": 60,
+    },
 }
+X86_ONLY = frozenset({"iopl", "ioperm"})
 # System V IPC and POSIX message queues outlive the processes that made them, and their ids and
 # names are guessable: where a program has no IPC namespace of its own (Docker, `none`: its runner
 # could not make one), they would pass messages to the next program or to another runner's.
-_IPC_X86_64 = {
-    "shmget": 29, "shmat": 30, "shmctl": 31, "shmdt": 67, "semget": 64, "semop": 65, "semctl": 66,
-    "semtimedop": 220, "msgget": 68, "msgsnd": 69, "msgrcv": 70, "msgctl": 71, "mq_open": 240,
-    "mq_unlink": 241, "mq_timedsend": 242, "mq_timedreceive": 243, "mq_notify": 244, "mq_getsetattr": 245,
+_IPC = {
+    "x86_64": {
+        "shmget": 29, "shmat": 30, "shmctl": 31, "shmdt": 67, "semget": 64, "semop": 65, "semctl": 66,
+        "semtimedop": 220, "msgget": 68, "msgsnd": 69, "msgrcv": 70, "msgctl": 71, "mq_open": 240,
+        "mq_unlink": 241, "mq_timedsend": 242, "mq_timedreceive": 243, "mq_notify": 244, "mq_getsetattr": 245,
+    },
+    "aarch64": {
+        "shmget": 194, "shmat": 196, "shmctl": 195, "shmdt": 197, "semget": 190, "semop": 193, "semctl": 191,
+        "semtimedop": 192, "msgget": 186, "msgsnd": 189, "msgrcv": 188, "msgctl": 187, "mq_open": 180,
+        "mq_unlink": 181, "mq_timedsend": 182, "mq_timedreceive": 183, "mq_notify": 184, "mq_getsetattr": 185,
+    },
 }
-_CLONE = 56
-_CLONE3 = 435  # refused with ENOSYS: its flags are out of a filter's reach; libc falls back to clone
+# clone (its flags checked: no new namespaces) and clone3 (refused with ENOSYS: its flags are out of
+# a filter's reach; libc falls back to clone), and the AUDIT_ARCH_* a call of this table carries.
+_CLONE = {"x86_64": 56, "aarch64": 220}
+_CLONE3 = {"x86_64": 435, "aarch64": 435}
+_AUDIT_ARCH = {"x86_64": 0xC000003E, "aarch64": 0xC00000B7}
 _CLONE_NEW_ANY = 0x7E020080  # CLONE_NEW{NS,CGROUP,UTS,IPC,USER,PID,NET,TIME}
-_AUDIT_ARCH_X86_64 = 0xC000003E
 _EPERM, _ENOSYS = 1, 38
+SECCOMP_ARCHITECTURES = tuple(_AUDIT_ARCH)
 
 
 class IsolationError(OSError):
@@ -206,19 +234,30 @@ def _drop_capabilities() -> None:
     _check(_libc.capset(hbuf, dbuf), "capset")
 
 
-def _filter(denied: dict[str, int]) -> bytes:
-    """The seccomp BPF program (x86_64) refusing `denied`: other architectures' calls (int 0x80,
-    x32) are refused too."""
+def seccomp_filter(machine: str, own_ipc: bool) -> bytes | None:
+    """The seccomp BPF program for `machine` (`platform.machine()`), or None when Prism has no
+    table for it: the caller must then not claim a filter (`seccomp_installed`)."""
+    if machine not in _AUDIT_ARCH:
+        return None
+    denied = _DENIED[machine] if own_ipc else {**_DENIED[machine], **_IPC[machine]}
+    return _filter(machine, denied)
+
+
+def _filter(machine: str, denied: dict[str, int]) -> bytes:
+    """The program refusing `denied`; calls of another architecture (x86's int 0x80, aarch64's
+    32-bit compat) carry another AUDIT_ARCH and are refused whole, and so are x32 numbers
+    (>= 0x40000000, which no aarch64 call reaches)."""
     ld, jeq, jge, jset, ret = 0x20, 0x15, 0x35, 0x45, 0x06
     errno_ret = lambda e: 0x00050000 | e  # noqa: E731  (SECCOMP_RET_ERRNO)
     allow = 0x7FFF0000
-    prog = [(ld, 0, 0, 4), (jeq, 1, 0, _AUDIT_ARCH_X86_64), (ret, 0, 0, errno_ret(_EPERM)),
+    prog = [(ld, 0, 0, 4), (jeq, 1, 0, _AUDIT_ARCH[machine]), (ret, 0, 0, errno_ret(_EPERM)),
             (ld, 0, 0, 0), (jge, 0, 1, 0x40000000), (ret, 0, 0, errno_ret(_EPERM)),
-            (jeq, 0, 1, _CLONE3), (ret, 0, 0, errno_ret(_ENOSYS))]
+            (jeq, 0, 1, _CLONE3[machine]), (ret, 0, 0, errno_ret(_ENOSYS))]
     for nr in sorted(denied.values()):
         prog += [(jeq, 0, 1, nr), (ret, 0, 0, errno_ret(_EPERM))]
-    prog += [(jeq, 0, 3, _CLONE), (ld, 0, 0, 16), (jset, 0, 1, _CLONE_NEW_ANY), (ret, 0, 0, errno_ret(_EPERM)),
-             (ret, 0, 0, allow)]
+    # clone's flags are its first argument on both (seccomp_data.args[0], low word, little-endian).
+    prog += [(jeq, 0, 3, _CLONE[machine]), (ld, 0, 0, 16), (jset, 0, 1, _CLONE_NEW_ANY),
+             (ret, 0, 0, errno_ret(_EPERM)), (ret, 0, 0, allow)]
     return b"".join(struct.pack("HBBI", *ins) for ins in prog)
 
 
@@ -247,8 +286,15 @@ def seal(keep_fds: set[int], caps: bool, own_ipc: bool) -> list[str]:
 
 
 # Built once in the runner, before any fork (the machine check reads uname); keyed by `own_ipc`.
-_FILTERS = ({True: _filter(_DENIED_X86_64), False: _filter({**_DENIED_X86_64, **_IPC_X86_64})}
-            if platform.machine() == "x86_64" else {})
+# Empty on an architecture without a table: then no program gets a filter, and the runner says so.
+MACHINE = platform.machine()
+_FILTERS = {own_ipc: code for own_ipc in (True, False)
+            if (code := seccomp_filter(MACHINE, own_ipc)) is not None}
+
+
+def seccomp_installed() -> bool:
+    """Whether `seal` installs a seccomp filter on this machine (what the runner reports in Ready)."""
+    return bool(_FILTERS)
 
 
 def namespaces_available() -> bool:

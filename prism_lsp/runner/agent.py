@@ -144,7 +144,9 @@ def main() -> None:
 
     gc.freeze()
     channel = _Channel()
-    mechanisms = ["non-dumpable-runner", "fds-closed", "no-new-privs", "seccomp"]
+    # "seccomp" only where this architecture has a filter table: the host's guarantees read this.
+    mechanisms = ["non-dumpable-runner", "fds-closed", "no-new-privs",
+                  *(["seccomp"] if isolation.seccomp_installed() else [])]
     if settings.namespaces:
         mechanisms += ["pid-namespace", "mount-namespace", "hidepid", "ipc-namespace-per-program", "no-capabilities"]
     else:

@@ -5,7 +5,9 @@ Every failure becomes a `SandboxUnavailable` that says which thing is wrong
 image of the task's own (missing, or its Dockerfile does not build) is the
 narrower `ImageUnavailable`: that is a defect of the task's environment, which
 `auto` must report rather than run elsewhere. Nothing here pulls from a
-registry: a missing image or `FROM` base is reported, never fetched.
+registry: a missing image or `FROM` base is reported, never fetched, and a task's
+Dockerfile builds with no network (`network_mode="none"`): its `RUN` steps, root in the
+build container, have no route to the host or beyond.
 """
 
 from __future__ import annotations
@@ -166,7 +168,8 @@ def _check_bases(client, dockerfile: Path) -> None:
 def build_image(dockerfile: Path) -> str:
     """The tag of the image built from `dockerfile` (context: its folder), built once per digest.
 
-    Tag `prism-task:<digest[:20]>`; a second call with unchanged inputs reuses it.
+    Tag `prism-task:<digest[:20]>`; a second call with unchanged inputs reuses it. Built with no
+    network, so a `RUN` step that downloads fails here, naming its output.
     Raises `ImageUnavailable` naming the Dockerfile and the failing step's output,
     or the `FROM` base that is not on the engine (never pulled).
     """
@@ -194,8 +197,11 @@ def _build(client, dockerfile: Path, tag: str) -> str:
         raise SandboxUnavailable(f"cannot inspect Docker image {tag}: {_short(exc)}") from None
     _check_bases(client, dockerfile)
     try:
+        # The Dockerfile is the task's (untrusted) and its RUN steps run as root in the build
+        # container: with no network they reach neither the host's bridge address nor beyond.
         client.images.build(path=str(dockerfile.parent), dockerfile=dockerfile.name, tag=tag, rm=True,
-                            forcerm=True, pull=False, labels={"prism.context": str(dockerfile.parent)})
+                            forcerm=True, pull=False, network_mode="none",
+                            labels={"prism.context": str(dockerfile.parent)})
     except BuildError as exc:
         tail = [str(chunk.get("stream", "") or chunk.get("error", "")).strip() for chunk in exc.build_log]
         tail = [line for line in tail if line][-8:]

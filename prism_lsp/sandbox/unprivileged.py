@@ -12,17 +12,27 @@ tmpfs over /tmp there and binds each opened folder onto `STAGE/<i>` in it; bwrap
 the staged folders to their real paths. All of this exists in this process's mount
 namespace only: the host sees nothing, and nothing is left to clean up.
 
+Root without CAP_SYS_ADMIN (the usual devcontainer or CI container, where seccomp and AppArmor
+let bwrap make user namespaces) may not make a mount namespace of its own. There the launcher
+makes a user namespace with it, mapping only host root (itself, so it can still walk through
+root's 0700 folders to open them) and the sandbox uid; a forked helper, still outside with
+CAP_SETUID, writes the maps. It then drops to the sandbox uid exactly as above: from there on it
+holds no capability in that namespace, and bwrap makes its own nested one as that uid, in which
+host root is not mapped at all.
+
 Usage: python -I -S unprivileged.py UID SOURCE... -- BWRAP ARGS...  (SOURCE i is staged at STAGE/i)
 """
 
 from __future__ import annotations
 
 import ctypes
+import errno
 import os
 import sys
 
 STAGE = "/tmp/prism-stage"
 CLONE_NEWNS = 0x00020000
+CLONE_NEWUSER = 0x10000000
 MS_BIND = 4096
 MS_REC = 16384
 MS_PRIVATE = 1 << 18
@@ -34,13 +44,54 @@ def _mount(libc, source: str | None, target: str, flags: int) -> None:
         raise OSError(err, f"mount {source} on {target}: {os.strerror(err)}")
 
 
+def _private_mount_namespace(libc, uid: int) -> None:
+    """A mount namespace of this process's own: plain where root may make one, else with a user
+    namespace (root without CAP_SYS_ADMIN, in a container)."""
+    if libc.unshare(CLONE_NEWNS) == 0:
+        return
+    err = ctypes.get_errno()
+    if err != errno.EPERM:
+        raise OSError(err, f"unshare(CLONE_NEWNS): {os.strerror(err)}")
+    _user_and_mount_namespace(libc, uid)
+
+
+def _user_and_mount_namespace(libc, uid: int) -> None:
+    """unshare(CLONE_NEWUSER | CLONE_NEWNS), its uid and gid maps written from outside: host root
+    (this process, for the opens) and `uid` (what it becomes), nothing else."""
+    me = os.getpid()
+    ready_r, ready_w = os.pipe()
+    helper = os.fork()
+    if helper == 0:  # outside the new namespace: only a process there may map host root into it
+        os.close(ready_w)
+        try:
+            if os.read(ready_r, 1) != b"1":
+                os._exit(1)
+            for name in ("uid_map", "gid_map"):
+                with open(f"/proc/{me}/{name}", "w") as f:
+                    f.write(f"0 0 1\n{uid} {uid} 1\n")
+            os._exit(0)
+        except BaseException as exc:
+            os.write(2, f"prism: cannot map the sandbox uid: {exc}\n".encode())
+            os._exit(1)
+    os.close(ready_r)
+    made = libc.unshare(CLONE_NEWUSER | CLONE_NEWNS) == 0
+    err = ctypes.get_errno()
+    os.write(ready_w, b"1" if made else b"0")
+    os.close(ready_w)
+    _, status = os.waitpid(helper, 0)
+    if not made:
+        raise OSError(err, f"unshare(CLONE_NEWNS): {os.strerror(errno.EPERM)}, and "
+                           f"unshare(CLONE_NEWUSER | CLONE_NEWNS): {os.strerror(err)}")
+    if status != 0:
+        raise OSError(errno.EPERM, "the user namespace's uid and gid maps could not be written")
+
+
 def main(argv: list[str]) -> None:
     uid = int(argv[0])
     split = argv.index("--")
     command = argv[split + 1:]
     libc = ctypes.CDLL(None, use_errno=True)
-    if libc.unshare(CLONE_NEWNS) != 0:
-        raise OSError(ctypes.get_errno(), "unshare(CLONE_NEWNS)")
+    _private_mount_namespace(libc, uid)
     _mount(libc, None, "/", MS_REC | MS_PRIVATE)  # nothing below propagates back to the host
     # Opened in the new namespace (a bind's source must be in it), before /tmp is covered:
     # a source may lie under the host's /tmp.
