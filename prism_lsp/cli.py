@@ -1,4 +1,4 @@
-"""Command lines: `prism` (run, suggest, check, score, panel, doctor, import, init, mcp) and `prism-lsp` (the server).
+"""Command lines: `prism` (run, suggest, check, score, panel, doctor, import, init, gate, mcp) and `prism-lsp` (the server).
 
 Thin: parse arguments, call the engine, print. Exit status of `prism run`:
 0 when jsf holds, 1 when it does not, 2 for a usage, manifest or sandbox error.
@@ -137,6 +137,11 @@ def cmd_run(args: argparse.Namespace, out: Console, err: Console) -> int:
         from prism_lsp.witness.report import report_with_witnesses
 
         _, report = report_with_witnesses(session, task, suite, options, weak_assertion_findings(suite.text))
+    from prism_lsp.scoring.reports.outputs import write_reports
+    from prism_lsp.scoring.reports.records import record_of, source_root
+
+    write_reports([record_of(report, suite_path)], args, command="run", root=source_root(suite_path),
+                  title=f"prism run {report.task}")
     if args.json:
         print(report.model_dump_json(indent=2))
     else:
@@ -205,6 +210,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     run = sub.add_parser("run", help="run a suite on the initial program and the panel")
     panel_run(run, "the pytest file to judge")
+    from prism_lsp.scoring.reports.outputs import add_report_options
+
+    add_report_options(run)
     run.set_defaults(func=cmd_run)
 
     sug = sub.add_parser("suggest", help="verified edits of the suite that fix its findings (diffs; --write applies)")
@@ -249,6 +257,9 @@ def build_parser() -> argparse.ArgumentParser:
     from prism_lsp.console.init import add_init_parser
 
     add_init_parser(sub)
+    from prism_lsp.gate.command import add_gate_parser
+
+    add_gate_parser(sub, common)
 
     try:
         from prism_lsp.tasks.importers.cli import add_import_parser
