@@ -10,11 +10,9 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from prism_lsp.model.report import PanelReport
+from prism_lsp.model.report import SCHEMA_VERSION, PanelReport
 
-# The version of every JSON report Prism writes (`prism run --json`, `prism gate --json`, the
-# Stryker file): raised when a field changes meaning or goes away, not when one is added.
-SCHEMA_VERSION = 1
+__all__ = ["SCHEMA_VERSION", "error_of", "record_of", "source_root"]
 
 
 def record_of(report: PanelReport, suite_file: Path) -> dict:
