@@ -141,7 +141,7 @@ def cmd_run(args: argparse.Namespace, out: Console, err: Console) -> int:
     from prism_lsp.scoring.reports.records import record_of, source_root
 
     write_reports([record_of(report, suite_path)], args, command="run", root=source_root(suite_path),
-                  title=f"prism run {report.task}")
+                  title=f"prism run {report.task}", task=task, cache=session.cache)
     if args.json:
         print(report.model_dump_json(indent=2))
     else:
@@ -189,6 +189,16 @@ def cmd_doctor(args: argparse.Namespace, out: Console, err: Console) -> int:
     return run_doctor(out, as_json=args.json)
 
 
+def add_report_options(sp: argparse.ArgumentParser) -> None:
+    """`--sarif`, `--junit`, `--mutation-report` of one run (`prism run`, `prism gate`); written by
+    `scoring.reports.outputs` (imported only when a run writes them)."""
+    sp.add_argument("--sarif", metavar="FILE", help="write the findings as SARIF 2.1.0 here (GitHub code scanning)")
+    sp.add_argument("--junit", metavar="FILE", help="write JUnit XML here (one testcase per program)")
+    sp.add_argument("--mutation-report", metavar="FILE",
+                    help="write the invalid candidates as mutants in Stryker's mutation-testing-report-schema JSON "
+                         "(mutation-testing-elements, Stryker Dashboard; reveal full only)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     # Sub-parsers inherit the class, so every sub-command reports usage errors the same way.
     p = _Parser(prog="prism", description="Judge a pytest suite against a panel of implementations.")
@@ -210,8 +220,6 @@ def build_parser() -> argparse.ArgumentParser:
 
     run = sub.add_parser("run", help="run a suite on the initial program and the panel")
     panel_run(run, "the pytest file to judge")
-    from prism_lsp.scoring.reports.outputs import add_report_options
-
     add_report_options(run)
     run.set_defaults(func=cmd_run)
 

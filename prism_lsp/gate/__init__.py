@@ -5,3 +5,7 @@ changed when the panel has no invalid candidate (as `prism panel build --mutate 
 `checks` decides, purely, whether the judged suites pass the gate; `command` wires both to the
 command line and the reports.
 """
+
+# The gate's thresholds when neither the command line nor the project says otherwise (percent).
+DEFAULT_INVALID_REJECTION = 80.0
+DEFAULT_VALID_ACCEPTANCE = 100.0

@@ -14,6 +14,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from prism_lsp.engine.metrics import aggregate
+from prism_lsp.gate import DEFAULT_INVALID_REJECTION, DEFAULT_VALID_ACCEPTANCE
 
 RATES = ("detects_baseline", "rar", "valid_acceptance", "invalid_rejection", "jsf")
 RATE_NAMES = {"detects_baseline": "detects the bug", "rar": "reference accepted",
@@ -28,8 +29,8 @@ class BaselineError(Exception):
 class Thresholds:
     """Percentages (0-100) the overall rates must reach, and whether every suite needs joint success."""
 
-    invalid_rejection: float = 80.0
-    valid_acceptance: float = 100.0
+    invalid_rejection: float = DEFAULT_INVALID_REJECTION
+    valid_acceptance: float = DEFAULT_VALID_ACCEPTANCE
     require_jsf: bool = False
 
 

@@ -31,21 +31,19 @@ def percent(text: str) -> float:
 
 
 def add_gate_parser(sub, common) -> None:
-    from prism_lsp.cli import positive_int, seconds
-    from prism_lsp.gate.checks import Thresholds
-    from prism_lsp.scoring.reports.outputs import add_report_options
+    from prism_lsp.cli import add_report_options, positive_int, seconds
+    from prism_lsp.gate import DEFAULT_INVALID_REJECTION, DEFAULT_VALID_ACCEPTANCE
 
-    d = Thresholds()
     g = sub.add_parser("gate", help="judge a change's test modules on the panel of its fix; exit 1 below the gate")
     g.add_argument("path", nargs="?", default=".", help="a folder of the repository (default: here)")
     g.add_argument("--base", help="where the change starts: a revision, or the branch it will merge into "
                                   "(their merge base is taken; default: HEAD, or the fix's parent)")
     g.add_argument("--fix", help="the commit holding the change (default: the working tree)")
-    g.add_argument("--fail-under-invalid-rejection", type=percent, default=d.invalid_rejection, metavar="PCT",
-                   help=f"fail when under PCT%% of the invalid candidates are rejected (default {d.invalid_rejection:g})")
-    g.add_argument("--fail-under-valid-acceptance", type=percent, default=d.valid_acceptance, metavar="PCT",
+    g.add_argument("--fail-under-invalid-rejection", type=percent, default=DEFAULT_INVALID_REJECTION, metavar="PCT",
+                   help=f"fail when under PCT%% of the invalid candidates are rejected (default {DEFAULT_INVALID_REJECTION:g})")
+    g.add_argument("--fail-under-valid-acceptance", type=percent, default=DEFAULT_VALID_ACCEPTANCE, metavar="PCT",
                    help="fail when under PCT%% of the other valid candidates are accepted "
-                        f"(default {d.valid_acceptance:g}; not checked when there are none)")
+                        f"(default {DEFAULT_VALID_ACCEPTANCE:g}; not checked when there are none)")
     g.add_argument("--require-jsf", action="store_true", help="fail unless every suite reaches joint success")
     g.add_argument("--baseline", metavar="FILE", help="a stored `prism gate --json` report: fail only where a "
                                                       "rate went down from it (thresholds are not applied)")
@@ -131,7 +129,7 @@ def cmd_gate(args: argparse.Namespace, out: Console, err: Console) -> int:
         records = _judge_suites(session, change, options)
     verdict = judge(records, thresholds, baseline)
     write_reports(records, args, command="gate", root=change.init.root, title="prism gate",
-                  checks=verdict.lines())
+                  checks=verdict.lines(), task=change.task, cache=session.cache)
     if args.json:
         cands = change.task.candidates
         print(json.dumps({"schema_version": SCHEMA_VERSION, "command": "gate", "passed": verdict.passed,

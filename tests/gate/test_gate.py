@@ -9,54 +9,10 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from tests.repo.gitrepo import commit, make_repo, prism, snapshot, status, write
+from tests.gate.change_repo import AFTER, BEFORE, STRONG, gate, repo_files
+from tests.repo.gitrepo import commit, make_repo, status, write
 
 SARIF_SCHEMA = Path(__file__).parents[1] / "scoring" / "schemas" / "sarif-2.1.0-rtm.5.json"
-
-BEFORE = '''\
-    def clamp(x, low, high):
-        """Return x limited to the range [low, high]."""
-        return max(low, x)
-'''
-AFTER = BEFORE.replace("return max(low, x)", "return max(low, min(x, high))")
-WEAK = """\
-    from util import clamp
-
-
-    def test_clamp_caps_at_high():
-        assert clamp(15, 0, 10) <= 10
-"""
-STRONG = """\
-    from util import clamp
-
-
-    def test_clamp_caps_at_high():
-        assert clamp(15, 0, 10) == 10
-        assert clamp(-3, 0, 10) == 0
-        assert clamp(4, 0, 10) == 4
-        assert clamp(1, 0, 1) == 1
-        assert clamp(0, 4, 6) == 4
-"""
-
-
-@pytest.fixture
-def fixed_repo(tmp_path):
-    """A repository whose last commit fixes clamp() and adds a weak regression test."""
-    repo = make_repo(tmp_path / "repo", {"util.py": BEFORE})
-    write(repo, {"util.py": AFTER, "tests/test_util.py": WEAK})
-    commit(repo, "clamp: cap at high")
-    return repo
-
-
-def repo_files(repo: Path) -> dict[str, bytes]:
-    """The repository's files and git state, less the task `prism init` writes (excluded from git)."""
-    return {rel: data for rel, data in snapshot(repo).items()
-            if not rel.startswith(("prism.toml", ".prism/", ".git/info/exclude"))}
-
-
-def gate(capsys, cache_dir, repo, *extra):
-    return prism(capsys, "gate", str(repo), "--sandbox", "bubblewrap", "--cache-dir", str(cache_dir), *extra)
-
 
 def test_weak_test_fails_the_gate_strong_test_passes_and_git_status_is_unchanged(
         fixed_repo, tmp_path, capsys, cache_dir, monkeypatch):

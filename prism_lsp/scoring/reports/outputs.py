@@ -1,5 +1,6 @@
-"""The report files any run can write (`--sarif`, `--junit`, `--mutation-report`) and, in GitHub
-Actions, its annotations and step summary: one set of options for `prism run` and `prism gate`."""
+"""The report files any run can write (`--sarif`, `--junit`, `--mutation-report`; the options are
+`cli.add_report_options`) and, in GitHub Actions, its annotations and step summary: one way for
+`prism run` and `prism gate`."""
 
 from __future__ import annotations
 
@@ -8,15 +9,20 @@ import sys
 from pathlib import Path
 
 
-def add_report_options(sp: argparse.ArgumentParser) -> None:
-    sp.add_argument("--sarif", metavar="FILE", help="write the findings as SARIF 2.1.0 here (GitHub code scanning)")
-    sp.add_argument("--junit", metavar="FILE", help="write JUnit XML here (one testcase per program)")
-
-
 def write_reports(records: list[dict], args: argparse.Namespace, *, command: str, root: Path, title: str,
-                  checks: list[str] | None = None) -> None:
+                  checks: list[str] | None = None, task=None, cache=None) -> None:
     """Write what `args` asks for; in GitHub Actions also annotate the suites' lines (on stderr, so a
-    `--json` report on stdout stays JSON) and add a table to the step summary."""
+    `--json` report on stdout stays JSON) and add a table to the step summary. `task` and `cache`
+    (its TreeCache) place the mutants of `--mutation-report`."""
+    if getattr(args, "mutation_report", None):
+        from prism_lsp.cli import UsageError
+        from prism_lsp.scoring.reports.stryker import MutationReportError, mutation_report_of_task, write_mutation_report
+
+        try:
+            report = mutation_report_of_task(records, task, cache)
+        except MutationReportError as exc:
+            raise UsageError(f"--mutation-report {args.mutation_report}: {exc}") from None
+        write_mutation_report(report, Path(args.mutation_report))
     if getattr(args, "sarif", None):
         from prism_lsp.scoring.reports.sarif import write_sarif
 
