@@ -126,6 +126,10 @@ def _task_and_suite(args: argparse.Namespace):
 
 def cmd_run(args: argparse.Namespace, out: Console, err: Console) -> int:
     task, suite_path = _task_and_suite(args)
+    from prism_lsp.model.project_config import apply_defaults, project_config
+
+    # The command line over the project's [tool.prism] (nearest pyproject.toml above the suite).
+    apply_defaults(args, project_config(suite_path.parent), ("sandbox", "reveal", "timeout", "workers"))
     suite = _suite_for(task, suite_path)
     problem = parse_suite(suite.text).problem  # too large or nested too deeply: bounded work, one message
     if problem is not None:

@@ -64,7 +64,7 @@ def _drop_generated_mutants(root: Path) -> None:
 
 def prepare(path: Path, session: EngineSession, *, base: str | None, fix: str | None,
             sandbox: str | None = None, timeout_s: float | None = None, seed: int = 0,
-            max_invalid: int = 5) -> Change:
+            max_invalid: int = 5, mutate: str = "changed") -> Change:
     """Make the task of the change and its panel; `InitError` (nothing judged) when there is no change."""
     repo = git.open_repo(path)
     merged = resolve_base(repo, base, fix)
@@ -84,7 +84,7 @@ def prepare(path: Path, session: EngineSession, *, base: str | None, fix: str | 
     from prism_lsp.panel.build import BuildOptions, build_panel, write_panel
 
     built = build_panel(session, task, BuildOptions(max_invalid=max_invalid, seed=seed, sandbox=sandbox,
-                                                    timeout_s=timeout_s, mutate="changed"))
+                                                    timeout_s=timeout_s, mutate=mutate))
     change.notes += built.notes
     change.mutants_built = len(built.kept)
     change.task = write_panel(task, built)

@@ -39,22 +39,33 @@ def add_gate_parser(sub, common) -> None:
     g.add_argument("--base", help="where the change starts: a revision, or the branch it will merge into "
                                   "(their merge base is taken; default: HEAD, or the fix's parent)")
     g.add_argument("--fix", help="the commit holding the change (default: the working tree)")
-    g.add_argument("--fail-under-invalid-rejection", type=percent, default=DEFAULT_INVALID_REJECTION, metavar="PCT",
+    g.add_argument("--fail-under-invalid-rejection", type=percent, metavar="PCT",
                    help=f"fail when under PCT%% of the invalid candidates are rejected (default {DEFAULT_INVALID_REJECTION:g})")
-    g.add_argument("--fail-under-valid-acceptance", type=percent, default=DEFAULT_VALID_ACCEPTANCE, metavar="PCT",
+    g.add_argument("--fail-under-valid-acceptance", type=percent, metavar="PCT",
                    help="fail when under PCT%% of the other valid candidates are accepted "
                         f"(default {DEFAULT_VALID_ACCEPTANCE:g}; not checked when there are none)")
-    g.add_argument("--require-jsf", action="store_true", help="fail unless every suite reaches joint success")
+    g.add_argument("--require-jsf", action="store_true", default=None,
+                   help="fail unless every suite reaches joint success")
     g.add_argument("--baseline", metavar="FILE", help="a stored `prism gate --json` report: fail only where a "
                                                       "rate went down from it (thresholds are not applied)")
     g.add_argument("--sandbox", choices=SANDBOXES, help="override the manifest's sandbox")
     g.add_argument("--timeout", type=seconds, help="seconds per program run, > 0")
     g.add_argument("--workers", type=positive_int, help="programs run at once, >= 1 (default: cores)")
-    g.add_argument("--max-invalid", type=positive_int, default=5, help="mutants to keep when building (default 5)")
-    g.add_argument("--seed", type=int, default=0, help="mutants drawn by this seed (default 0)")
+    g.add_argument("--max-invalid", type=positive_int, help="mutants to keep when building (default 5)")
+    g.add_argument("--seed", type=int, help="mutants drawn by this seed (default 0)")
+    g.add_argument("--mutate", choices=("changed", "all"),
+                   help="mutate only the lines the fix changed (default) or every line of the files it changed")
     add_report_options(g)
     common(g)
     g.set_defaults(func=cmd_gate)
+
+
+CONFIGURABLE = ("sandbox", "timeout", "workers", "fail_under_invalid_rejection", "fail_under_valid_acceptance",
+                "require_jsf", "mutate", "max_invalid", "seed")
+
+
+def _given(value, default):
+    return default if value is None else value
 
 
 def _range(args: argparse.Namespace) -> tuple[str | None, str | None]:
@@ -115,17 +126,25 @@ def cmd_gate(args: argparse.Namespace, out: Console, err: Console) -> int:
     from prism_lsp.scoring.reports.outputs import write_reports
     from prism_lsp.scoring.reports.records import SCHEMA_VERSION
 
+    from prism_lsp.model.project_config import apply_defaults, project_config
+
     try:
         baseline = load_baseline(Path(args.baseline)) if args.baseline else None
     except BaselineError as exc:
         raise UsageError(str(exc)) from None
-    thresholds = Thresholds(invalid_rejection=args.fail_under_invalid_rejection,
-                            valid_acceptance=args.fail_under_valid_acceptance, require_jsf=args.require_jsf)
+    # The command line over [tool.prism] over Prism's defaults.
+    apply_defaults(args, project_config(Path(args.path)), CONFIGURABLE)
+    d = Thresholds()
+    thresholds = Thresholds(
+        invalid_rejection=_given(args.fail_under_invalid_rejection, d.invalid_rejection),
+        valid_acceptance=_given(args.fail_under_valid_acceptance, d.valid_acceptance),
+        require_jsf=bool(args.require_jsf))
     base, fix = _range(args)
     options = RunOptions(sandbox=args.sandbox, timeout_s=args.timeout)
     with EngineSession(usable_cache_dir(args.cache_dir), args.workers or default_runners(long_lived=False)) as session:
         change = prepare(Path(args.path), session, base=base, fix=fix, sandbox=args.sandbox, timeout_s=args.timeout,
-                         seed=args.seed, max_invalid=args.max_invalid)
+                         seed=_given(args.seed, 0), max_invalid=_given(args.max_invalid, 5),
+                         mutate=_given(args.mutate, "changed"))
         records = _judge_suites(session, change, options)
     verdict = judge(records, thresholds, baseline)
     write_reports(records, args, command="gate", root=change.init.root, title="prism gate",
