@@ -29,7 +29,7 @@ def test_pre_push_hook_judges_what_the_push_adds(fixed_repo, cache_dir):
     proc = subprocess.run(shlex.split(hook["entry"]), cwd=fixed_repo, env=env, capture_output=True, text=True,
                           timeout=600)
     assert proc.returncode == 1, proc.stdout + proc.stderr  # the weak test is below the gate: the push stops
-    assert f"base {base[:12]}, fix HEAD" in proc.stdout and "FAIL: invalid rejection 40%" in proc.stdout
+    assert f"base {base[:12]}, fix HEAD" in proc.stdout and "FAIL: invalid rejection" in proc.stdout
     assert status(fixed_repo) == ""
 
 
