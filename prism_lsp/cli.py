@@ -1,4 +1,4 @@
-"""Command lines: `prism` (run, suggest, check, score, panel, doctor, import, init, mcp) and `prism-lsp` (the server).
+"""Command lines: `prism` (run, suggest, check, score, panel, doctor, import, init, gate, mcp) and `prism-lsp` (the server).
 
 Thin: parse arguments, call the engine, print. Exit status of `prism run`:
 0 when jsf holds, 1 when it does not, 2 for a usage, manifest or sandbox error.
@@ -130,6 +130,10 @@ def _task_and_suite(args: argparse.Namespace):
 
 def cmd_run(args: argparse.Namespace, out: Console, err: Console) -> int:
     task, suite_path = _task_and_suite(args)
+    from prism_lsp.model.project_config import apply_defaults, project_config
+
+    # The command line over the project's [tool.prism] (nearest pyproject.toml above the suite).
+    apply_defaults(args, project_config(suite_path.parent), ("sandbox", "reveal", "timeout", "workers"))
     suite = _suite_for(task, suite_path)
     problem = parse_suite(suite.text).problem  # too large or nested too deeply: bounded work, one message
     if problem is not None:
@@ -141,6 +145,11 @@ def cmd_run(args: argparse.Namespace, out: Console, err: Console) -> int:
         from prism_lsp.witness.report import report_with_witnesses
 
         _, report = report_with_witnesses(session, task, suite, options, weak_assertion_findings(suite.text))
+    from prism_lsp.scoring.reports.outputs import write_reports
+    from prism_lsp.scoring.reports.records import record_of, source_root
+
+    write_reports([record_of(report, suite_path)], args, command="run", root=source_root(suite_path),
+                  title=f"prism run {report.task}", task=task, cache=session.cache)
     if args.json:
         print(report.model_dump_json(indent=2))
     else:
@@ -188,6 +197,16 @@ def cmd_doctor(args: argparse.Namespace, out: Console, err: Console) -> int:
     return run_doctor(out, as_json=args.json)
 
 
+def add_report_options(sp: argparse.ArgumentParser) -> None:
+    """`--sarif`, `--junit`, `--mutation-report` of one run (`prism run`, `prism gate`); written by
+    `scoring.reports.outputs` (imported only when a run writes them)."""
+    sp.add_argument("--sarif", metavar="FILE", help="write the findings as SARIF 2.1.0 here (GitHub code scanning)")
+    sp.add_argument("--junit", metavar="FILE", help="write JUnit XML here (one testcase per program)")
+    sp.add_argument("--mutation-report", metavar="FILE",
+                    help="write the invalid candidates as mutants in Stryker's mutation-testing-report-schema JSON "
+                         "(mutation-testing-elements, Stryker Dashboard; reveal full only)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     # Sub-parsers inherit the class, so every sub-command reports usage errors the same way.
     p = _Parser(prog="prism", description="Judge a pytest suite against a panel of implementations.")
@@ -209,6 +228,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     run = sub.add_parser("run", help="run a suite on the initial program and the panel")
     panel_run(run, "the pytest file to judge")
+    add_report_options(run)
     run.set_defaults(func=cmd_run)
 
     sug = sub.add_parser("suggest", help="verified edits of the suite that fix its findings (diffs; --write applies)")
@@ -253,6 +273,9 @@ def build_parser() -> argparse.ArgumentParser:
     from prism_lsp.console.init import add_init_parser
 
     add_init_parser(sub)
+    from prism_lsp.gate.command import add_gate_parser
+
+    add_gate_parser(sub, common)
 
     try:
         from prism_lsp.tasks.importers.cli import add_import_parser

@@ -50,9 +50,11 @@ def score_suites(args, out: Console, err: Console, cache_dir: Path) -> int:
 
         write_junit(records, Path(args.junit))
     if args.sarif:
+        from prism_lsp.scoring.reports.records import source_root
         from prism_lsp.scoring.reports.sarif import write_sarif
 
-        write_sarif(records, Path(args.sarif))
+        # Paths relative to the checkout the command runs in, as code scanning places alerts.
+        write_sarif(records, Path(args.sarif), root=source_root(Path.cwd()), command="score")
     if args.html:
         from prism_lsp.scoring.reports.html import write_html
 

@@ -29,7 +29,12 @@ def build_server(config: judge.JudgeConfig, session: EngineSession):
     from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
 
+    from mcp.types import ToolAnnotations
+
     server = MCPServer("prism", instructions=INSTRUCTIONS)
+    # Every tool only reads: it runs suites in the sandbox and writes no file of the author's, the
+    # same arguments give the same answer, and nothing leaves this machine.
+    judging = ToolAnnotations(readOnlyHint=True, idempotentHint=True, openWorldHint=False)
 
     def guarded(call):
         try:
@@ -37,12 +42,12 @@ def build_server(config: judge.JudgeConfig, session: EngineSession):
         except (judge.ToolError, ManifestError, SandboxUnavailable, OSError, UnicodeDecodeError) as exc:
             raise ToolError(str(exc)) from None
 
-    @server.tool()
+    @server.tool(annotations=judging)
     def list_tasks() -> list[judge.TaskInfo]:
         """The tasks this server judges: id, folder, statement, panel size, reveal level."""
         return guarded(lambda: judge.list_tasks(config))
 
-    @server.tool()
+    @server.tool(annotations=judging)
     def run_suite(task: str, suite_path: str | None = None, suite_text: str | None = None,
                   suite_rel: str | None = None) -> judge.SuiteJudgement:
         """Run a pytest suite on the task's initial program and panel.
@@ -54,7 +59,7 @@ def build_server(config: judge.JudgeConfig, session: EngineSession):
         return guarded(lambda: judge.run_suite(session, config, task, suite_path=suite_path,
                                                suite_text=suite_text, suite_rel=suite_rel))
 
-    @server.tool()
+    @server.tool(annotations=judging)
     def list_suggestions(task: str, suite_path: str | None = None, suite_text: str | None = None,
                          suite_rel: str | None = None) -> judge.Suggestions:
         """Verified edits of the suite that fix its findings (each run on the panel before it is offered),

@@ -14,6 +14,9 @@ FindingKind = Literal["rejects-valid", "accepts-invalid", "misses-baseline", "ex
 FINDING_KINDS: tuple[str, ...] = FindingKind.__args__  # type: ignore[attr-defined]
 # Findings about the suite as a whole (a new test anywhere can change them), shown on a test's name.
 SUITE_LEVEL_KINDS = ("accepts-invalid", "misses-baseline")
+# The version of every JSON report Prism writes (this one, `prism gate --json`, the Stryker file):
+# raised when a field changes meaning or goes away, not when one is added.
+SCHEMA_VERSION = 1
 
 
 class _Out(BaseModel):
@@ -99,6 +102,7 @@ class FindingOut(_Out):
 
 
 class PanelReport(_Out):
+    schema_version: int = SCHEMA_VERSION
     task: str
     suite: str
     baseline: ProgramOut

@@ -24,7 +24,7 @@ from prism_lsp.panel.label import label_diffs, staged_candidates
 from prism_lsp.panel.mutate import Mutant, mutants_of
 from prism_lsp.panel.verifier import reference_seconds
 from prism_lsp.panel.witnessing import probe_candidates
-from prism_lsp.panel.write import NewCandidate, replace_mutants
+from prism_lsp.panel.write import NewCandidate, candidates_folder, replace_mutants
 from prism_lsp.witness import Witness
 
 
@@ -124,7 +124,7 @@ def build_panel(session: EngineSession, task: Task, options: BuildOptions = Buil
     """Find the mutants to keep (nothing is written; see `write_panel`)."""
     start = time.perf_counter()
     # A rebuild replaces the generated mutants: they must not count as the panel it builds on.
-    generated = (task.root / "candidates" / "mutants").resolve()
+    generated = (task.root / candidates_folder(task) / "mutants").resolve()
     task = replace(task, candidates=tuple(c for c in task.candidates if not (
         c.origin == "mutant" and c.source.resolve().is_relative_to(generated))))
     result = BuildResult(labelled_by="verifier" if task.verifier else "witnesses")

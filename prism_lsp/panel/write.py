@@ -41,8 +41,17 @@ def copy_task(task: Task, dest: Path) -> Task:
     return load_task(dest)
 
 
+def candidates_folder(task: Task) -> str:
+    """Where new candidates' files go: `.prism/candidates` in a task made by `prism init` (its task
+    root is the repository's root, where only `prism.toml` and `.prism/` are excluded from git),
+    `candidates` in a task folder."""
+    from prism_lsp.repo.writer import made_by_init
+
+    return ".prism/candidates" if made_by_init(task.manifest) else "candidates"
+
+
 def _entry(task: Task, c: NewCandidate, folder: str) -> str:
-    rel = f"candidates/{folder}/{c.id}.diff"
+    rel = f"{candidates_folder(task)}/{folder}/{c.id}.diff"
     path = task.root / rel
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(c.diff.encode("utf-8"))
@@ -77,7 +86,7 @@ def replace_mutants(task: Task, new: list[NewCandidate], folder: str = "mutants"
         head, _, rest = before.partition(BEGIN)
         tail = rest.partition(END + "\n")[2] if END + "\n" in rest else ""
         head = head.rstrip("\n") + "\n"
-    stale = task.root / "candidates" / folder
+    stale = task.root / candidates_folder(task) / folder
     if stale.is_dir():
         shutil.rmtree(stale)
     block = BEGIN + "\n" + "".join("\n" + _entry(task, c, folder) for c in new) + "\n" + END + "\n"

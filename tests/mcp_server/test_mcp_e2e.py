@@ -45,8 +45,13 @@ def _text(result) -> str:
 @pytest.mark.asyncio
 async def test_overfit_suite_at_full_names_the_line_and_keeps_signals_apart(tmp_path):
     async with Client(_params(tmp_path, "--reveal", "full")) as client:
-        tools = {t.name for t in (await client.list_tools()).tools}
+        listed = (await client.list_tools()).tools
+        tools = {t.name for t in listed}
         assert {"run_suite", "list_tasks"} <= tools
+        # Agents' clients may run read-only, idempotent, closed-world tools without asking each time.
+        for tool in listed:
+            hints = tool.annotations
+            assert (hints.read_only_hint, hints.idempotent_hint, hints.open_world_hint) == (True, True, False), tool.name
         got = await _call(client, "run_suite", {"task": "mean-rounded", "suite_path": "suites/test_overfit.py"})
     assert got["reveal"] == "full"
     assert got["metrics"]["detects_baseline"] is True and got["metrics"]["jsf"] is False

@@ -81,6 +81,10 @@ def test_sarif_validates_against_the_2_1_0_schema(reference):
             and r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].endswith(
                 "mean-rounded/suites/test_overfit.py")]
     assert over and over[0]["locations"][0]["physicalLocation"]["region"]["startLine"] == 14
+    # What GitHub code scanning needs to place and keep the alerts (prism score runs in the checkout).
+    assert log["runs"][0]["automationDetails"]["id"] == "prism/score/"
+    assert over[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uriBaseId"] == "%SRCROOT%"
+    assert len({r["partialFingerprints"]["prismFinding/v1"] for r in results}) == len(results)
 
 
 def test_the_schema_check_can_fail(reference):
