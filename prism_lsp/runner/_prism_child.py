@@ -11,7 +11,6 @@ from __future__ import annotations
 import functools
 import json
 import os
-import resource
 import shutil
 import signal
 import stat
@@ -23,6 +22,7 @@ import traceback
 import pytest
 
 import _prism_isolation as isolation
+import _prism_limits as limits
 import _prism_prepared as prepared_session
 import _prism_speedups as speedups
 import _prism_suitecode as suitecode
@@ -47,39 +47,6 @@ def pytest_args(tree: str, config: str | None = None, plugins_off: list[str] = P
     for name in plugins_off:
         args += ["-p", f"no:{name}"]
     return args
-
-
-def _own_user_namespace() -> bool:
-    try:
-        with open("/proc/self/uid_map") as fh:
-            return fh.read().split() != ["0", "0", "4294967295"]
-    except OSError:
-        return False
-
-
-# Read once in the runner (each forked child is in the same user namespace): measured at a
-# millisecond a program when each child imported `resource` and read its uid map itself.
-_IN_OWN_USER_NAMESPACE = _own_user_namespace()
-
-
-def set_limits(memory_mb: int, output_limit: int, pids_max: int, uid_private: bool) -> None:
-    def cap(kind, value):
-        try:
-            soft, hard = resource.getrlimit(kind)
-            value = value if hard == resource.RLIM_INFINITY else min(value, hard)
-            resource.setrlimit(kind, (value, value))
-        except (ValueError, OSError):
-            pass
-
-    cap(resource.RLIMIT_AS, memory_mb * 1024 * 1024)
-    cap(resource.RLIMIT_FSIZE, output_limit)
-    cap(resource.RLIMIT_CORE, 0)
-    # Without a cgroup, the process count is bounded by RLIMIT_NPROC, which the kernel counts
-    # per uid in a user namespace: only meaningful (and only safe) inside our own namespace or
-    # under a uid given to this runner alone (`--uid-private`, Docker), and not for root,
-    # whom the kernel exempts.
-    if pids_max and os.getuid() != 0 and (uid_private or _IN_OWN_USER_NAMESPACE):
-        cap(resource.RLIMIT_NPROC, pids_max)
 
 
 def write_message(wfd: int, message, tree: str | None = None) -> None:
@@ -231,7 +198,7 @@ def _program(req: RunRequest, wfd: int, work: str, tree: str, suite_path: str, c
     else:
         prepared_session.leave_out()
     enter_program(work, tree, req.pythonpath)
-    set_limits(req.memory_mb, req.output_limit, req.pids_max, uid_private)
+    limits.set_limits(req.memory_mb, req.output_limit, req.pids_max, uid_private)
     sealing = time.perf_counter()
     isolation.seal(keep, caps=isolate, own_ipc=isolate)
     phases["seal"] = round((time.perf_counter() - sealing) * 1000, 2)
