@@ -18,6 +18,13 @@ import resource
 
 # What the author can raise, named in every message about a limit.
 MEMORY_SETTING = "the manifest's `memory_mb` ([task] in prism.toml)"
+TIME_SETTING = "`--timeout`, the manifest's `timeout_s` or the editor setting `prism.timeoutSeconds`"
+
+
+def timeout_message(seconds: float, why: str = "") -> str:
+    """What a run cut short at Prism's time limit says: the limit and how to raise it."""
+    return (f"timed out after {seconds:g} s{why}: Prism's time limit per program run (at least the configured one, "
+            f"longer when the reference's run is slow); raise it with {TIME_SETTING}")
 
 
 def _own_user_namespace() -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import signal
 
+from _prism_limits import timeout_message
 from _prism_protocol import (CHILD_KINDS, ChildReport, Fatal, ProtocolError, Result, RunRequest, TestDone,
                              TestEntry, TestStart, decode, error_result)
 
@@ -61,7 +62,7 @@ def interpret(req: RunRequest, lines: list[bytes], status: int | None, timed_out
     base = Result(id=req.id, outcome="error", duration_ms=round(elapsed_ms, 2))
     data, done, running = _parse(lines)
     if timed_out:
-        return _interrupted(base, done, running, "timeout", f"timed out after {req.timeout_s:g} s")
+        return _interrupted(base, done, running, "timeout", timeout_message(req.timeout_s))
     if data is None:
         if status is not None and os.WIFSIGNALED(status):
             sig = os.WTERMSIG(status)
