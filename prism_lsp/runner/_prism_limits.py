@@ -18,6 +18,7 @@ import resource
 
 # What the author can raise, named in every message about a limit.
 MEMORY_SETTING = "the manifest's `memory_mb` ([task] in prism.toml)"
+PROCESS_SETTING = "the manifest's `pids_max` ([task] in prism.toml)"
 TIME_SETTING = "`--timeout`, the manifest's `timeout_s` or the editor setting `prism.timeoutSeconds`"
 
 
@@ -83,7 +84,8 @@ def _thread_message() -> tuple[str, str] | None:
     mb = _memory_mb()
     memory_part = (f"Prism's memory limit per program ({mb} MiB; each thread's stack takes {stack >> 20} MiB of it; "
                    f"raise it with {MEMORY_SETTING})" if mb else "")
-    tasks_part = f"its limit on processes and threads per sandbox ({tasks})" if tasks != resource.RLIM_INFINITY else ""
+    tasks_part = (f"its limit on processes and threads per sandbox ({tasks}; raise it with {PROCESS_SETTING})"
+                  if tasks != resource.RLIM_INFINITY else "")
     if not (memory_part or tasks_part):
         return None
     reached = " or ".join(p for p in (memory_part, tasks_part) if p)
@@ -94,7 +96,8 @@ def _thread_message() -> tuple[str, str] | None:
 def _process_message() -> str:
     soft, _ = resource.getrlimit(resource.RLIMIT_NPROC)
     count = f" ({soft})" if soft != resource.RLIM_INFINITY else ""
-    return f"the program could not start a process: it reached Prism's limit on processes and threads per sandbox{count}"
+    return (f"the program could not start a process: it reached Prism's limit on processes and threads per "
+            f"sandbox{count}; raise it with {PROCESS_SETTING}")
 
 
 # Functions of the standard library a process is started from, where EAGAIN means "no more processes".

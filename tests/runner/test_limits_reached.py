@@ -71,3 +71,29 @@ def test_a_limit_prism_enforced_is_an_error_naming_the_setting_never_a_rejection
     assert "memory_mb" in reference.message and "could not start a thread" in reference.message
     assert "rejects-valid" not in {f.kind for f in report.findings}
     assert any(f.kind == "execution-error" and "memory_mb" in f.message for f in report.findings)
+
+
+PROCESSES = """
+import subprocess
+from calc import double
+
+def test_sixty_sleepers():
+    sleepers = [subprocess.Popen(["sleep", "30"]) for _ in range(60)]
+    for p in sleepers:
+        p.kill()
+        p.wait()
+    assert double(2) == 4
+"""
+
+
+def test_the_process_limit_names_pids_max_and_raising_it_lets_the_suite_run(tmp_path, engine):
+    suite = Suite("tests/test_calc.py", PROCESSES)
+    tight = load_task(write_task(tmp_path / "tight", extra_task="pids_max = 40", initial={"calc.py": INITIAL},
+                                 candidates=[{"id": "reference", "reference": True, "files": {"calc.py": FIXED}}]))
+    reference = engine.report(tight, suite, RunOptions(sandbox="bubblewrap")).candidates[0]
+    assert (reference.outcome, reference.reason) == ("error", "process-limit")
+    assert "pids_max" in reference.message
+    roomy = load_task(write_task(tmp_path / "roomy", extra_task="pids_max = 128", initial={"calc.py": INITIAL},
+                                 candidates=[{"id": "reference", "reference": True, "files": {"calc.py": FIXED}}]))
+    report = engine.report(roomy, suite, RunOptions(sandbox="bubblewrap"))
+    assert report.baseline.outcome == "fail" and report.candidates[0].outcome == "pass"
