@@ -23,24 +23,37 @@ from collections import OrderedDict
 # Measured (CPU of one small session): unraisableexception ~35 ms (it collects garbage at each
 # test's end), cacheprovider ~13, stepwise ~10, faulthandler ~8, doctest ~5.
 _WORDS = {
-    "doctest": r"doctest",
-    "junitxml": r"record_property|record_xml_attribute|record_testsuite_property|junit|LogXML|xml_key",
-    "cacheprovider": r"\bcache\b|cacheprovider|cache_dir|cacheshow|--lf\b|--ff\b|--nf\b|last.failed|"
-                     r"failed.first|new.first|--sw\b|stepwise",
-    "stepwise": r"stepwise|--sw\b",
-    "pastebin": r"pastebin",
-    "faulthandler": r"faulthandler",
+    "doctest": ("doctest",),
+    "junitxml": ("record_property", "record_xml_attribute", "record_testsuite_property", "junit", "LogXML",
+                 "xml_key"),
+    "cacheprovider": ("cacheprovider", "cache_dir", "cacheshow", "cache-show", "cache-clear", "--lf", "--ff", "--nf",
+                      "last-failed", "last_failed", "failed-first", "failed_first", "new-first", "new_first",
+                      "--sw", "stepwise"),
+    "stepwise": ("stepwise", "--sw"),
+    "pastebin": ("pastebin",),
+    "faulthandler": ("faulthandler",),
     # These two only turn an unraisable or a thread's exception into a warning: it matters when
     # warnings become errors, or when the suite names the warning.
-    "unraisableexception": r"unraisable|filterwarnings|simplefilter|-W",
-    "threadexception": r"UnhandledThreadException|thread_exception|filterwarnings|simplefilter|-W",
-    "setuponly": r"setup.only|setup.show|setuponly",
-    "setupplan": r"setup.plan|setupplan",
+    "unraisableexception": ("unraisable", "filterwarnings", "simplefilter", "-W"),
+    "threadexception": ("UnhandledThreadException", "thread_exception", "filterwarnings", "simplefilter", "-W"),
+    "setuponly": ("setup-only", "setup_only", "setup-show", "setup_show", "setuponly"),
+    "setupplan": ("setup-plan", "setup_plan", "setupplan"),
 }
-_PATTERNS = {name: re.compile(words) for name, words in _WORDS.items()}
+# The `cache` fixture and `config.cache`: a word, not part of `lru_cache` (checked only where
+# "cache" occurs: plain substrings are what keeps reading a large conftest cheap).
+_CACHE = re.compile(r"\bcache\b")
+
+
+def _names(name: str, text: str) -> bool:
+    """Whether `text` names something of the built-in plugin `name`."""
+    if any(word in text for word in _WORDS[name]):
+        return True
+    return name == "cacheprovider" and "cache" in text and _CACHE.search(text) is not None
+
+
 # A fixture asked for by a name computed at run time: which plugin it belongs to is unknown.
 _UNSURE = re.compile(r"getfixturevalue\(\s*[^\s'\")]")
-_FROM_IMPORT = re.compile(r"^\s*from\s+(\.*)([\w.]*)\s+import\b", re.M)
+_FROM_IMPORT = re.compile(r"^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import\b", re.M)
 _PLUGINS_LIST = re.compile(r"pytest_plugins\s*=\s*(\[[^\]]*\]|\([^)]*\)|[^\n]*)")
 _STRING = re.compile(r"['\"]([\w.]+)['\"]")
 
@@ -48,40 +61,53 @@ _STRING = re.compile(r"['\"]([\w.]+)['\"]")
 MAX_FILES = 64
 MAX_BYTES = 4 << 20
 
-_memo: OrderedDict[tuple, tuple[str, ...]] = OrderedDict()
+_memo: OrderedDict[tuple, frozenset[str] | None] = OrderedDict()
 
 
 def switched_off(candidates: list[str], suite_rel: str, suite_text: str, config_text: str | None, tree: str,
                  pythonpath: list[str]) -> list[str]:
     """The plugins of `candidates` (names of built-in plugins) this run may switch off.
 
-    `tree` is the program's cached tree (content-addressed: its path names its content), so the
-    answer is kept per (tree, suite, configuration)."""
-    key = (tuple(candidates), suite_rel, suite_text, config_text, tree, tuple(pythonpath))
-    hit = _memo.get(key)
-    if hit is not None:
-        _memo.move_to_end(key)
-        return list(hit)
-    texts = _set_up_texts(suite_rel, suite_text, config_text, tree, pythonpath)
-    if texts is None or any(_UNSURE.search(text) for text in texts):
-        off: tuple[str, ...] = ()
+    What the tree's files name is read once per (tree, suite path, configuration): `tree` is the
+    program's cached tree, content-addressed, so its path names its content. The suite's text,
+    new at every edit, is the only text read on every run (unless it names plugin modules)."""
+    if "pytest_plugins" in suite_text:
+        found = _set_up_texts(suite_rel, suite_text, tree, pythonpath)
+        named = _reached(None if found is None else found + [config_text or ""])
     else:
-        kept = {name for name in candidates if any(_PATTERNS[name].search(text) for text in texts)}
-        if "stepwise" in kept:
-            kept.add("cacheprovider")  # stepwise keeps its state in the cache
-        off = tuple(name for name in candidates if name not in kept)
-    _memo[key] = off
-    if len(_memo) > 256:
-        _memo.popitem(last=False)
-    return list(off)
+        key = (suite_rel, config_text, tree, tuple(pythonpath))
+        if key in _memo:
+            _memo.move_to_end(key)
+            named = _memo[key]
+        else:
+            found = _set_up_texts(suite_rel, None, tree, pythonpath)
+            named = _memo[key] = _reached(None if found is None else found + [config_text or ""])
+            if len(_memo) > 256:
+                _memo.popitem(last=False)
+    in_suite = _reached([suite_text])
+    if named is None or in_suite is None:
+        return []
+    kept = (named | in_suite) & set(candidates)
+    if "stepwise" in kept:
+        kept.add("cacheprovider")  # stepwise keeps its state in the cache
+    return [name for name in candidates if name not in kept]
 
 
-def _set_up_texts(suite_rel: str, suite_text: str, config_text: str | None, tree: str,
-                  pythonpath: list[str]) -> list[str] | None:
-    """The texts a run's pytest set-up is made of; None when there are more than the bounds allow."""
-    texts = [suite_text, config_text or ""]
+def _reached(texts: list[str] | None) -> frozenset[str] | None:
+    """The built-in plugins `texts` name; None (unsure: all of them) past the bounds or for a
+    fixture asked for by a computed name."""
+    if texts is None or any("getfixturevalue" in text and _UNSURE.search(text) for text in texts):
+        return None
+    return frozenset(name for name in _WORDS if any(_names(name, text) for text in texts))
+
+
+def _set_up_texts(suite_rel: str, suite_text: str | None, tree: str, pythonpath: list[str]) -> list[str] | None:
+    """The texts of the tree a run's pytest set-up is made of (conftests on the suite's path, the
+    modules they bring names in from, the plugin modules `suite_text` names); None when there
+    are more than the bounds allow."""
+    texts: list[str] = []
     suite_path = os.path.join(tree, suite_rel)
-    pending: list[tuple[str, str | None]] = [(suite_path, suite_text)]
+    pending: list[tuple[str, str | None]] = [(suite_path, suite_text)] if suite_text is not None else []
     folder = tree
     for part in [p for p in os.path.dirname(suite_rel).split("/") if p] + [None]:
         path = os.path.join(folder, "conftest.py")
@@ -95,10 +121,10 @@ def _set_up_texts(suite_rel: str, suite_text: str, config_text: str | None, tree
     size = 0
     while pending:
         path, text = pending.pop()
-        real = os.path.realpath(path)
-        if real in seen:
+        path = os.path.normpath(path)
+        if path in seen:
             continue
-        seen.add(real)
+        seen.add(path)
         if text is None:
             if len(seen) > MAX_FILES:
                 return None
@@ -111,7 +137,7 @@ def _set_up_texts(suite_rel: str, suite_text: str, config_text: str | None, tree
             if size > MAX_BYTES:
                 return None
             texts.append(text)
-        for module in _named_modules(text, path, tree, imports=path != suite_path):
+        for module in _named_modules(text, path, tree, imports=path != os.path.normpath(suite_path)):
             found = _module_file(module, roots)
             if found is not None:
                 pending.append((found, None))
@@ -122,7 +148,7 @@ def _named_modules(text: str, path: str, tree: str, imports: bool) -> list[str]:
     """Dotted names of the modules `text` (the file at `path`) names as plugins, and with
     `imports` those it brings names in from."""
     names = []
-    for dots, module in _FROM_IMPORT.findall(text) if imports else ():
+    for dots, module in _FROM_IMPORT.findall(text) if imports and "from" in text else ():
         if dots:
             package = os.path.dirname(path)
             for _ in range(len(dots) - 1):
@@ -134,7 +160,7 @@ def _named_modules(text: str, path: str, tree: str, imports: bool) -> list[str]:
             module = ".".join(p for p in (prefix, module) if p)
         if module:
             names.append(module)
-    for listed in _PLUGINS_LIST.findall(text):
+    for listed in _PLUGINS_LIST.findall(text) if "pytest_plugins" in text else ():
         names += _STRING.findall(listed)
     return names
 
