@@ -13,6 +13,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from prism_lsp.engine import time_limits
 from prism_lsp.engine.findings import Finding, build_findings
 from prism_lsp.engine.metrics import Verdict, task_metrics
 from prism_lsp.engine.pool import RunnerPool
@@ -91,6 +92,10 @@ def run_programs(task: Task, suite: Suite, pool: RunnerPool, cache: TreeCache, *
     ready: dict[str, ProgramResult] = {}
     trees: dict[str, ProgramTree] = {}
     config = None
+    floor = timeout_s or task.timeout_s
+    limit_key = (suite.rel_path, tuple(tests or ()))
+    first = time_limits.first_limit(pool.reference_seconds, limit_key, floor)
+    limits: dict[str, float] = {}
     for program, cand in programs:
         try:
             tree = cache.program(task, cand)
@@ -109,7 +114,8 @@ def run_programs(task: Task, suite: Suite, pool: RunnerPool, cache: TreeCache, *
         if cand is None:
             config = initial_config(tree.path, suite.rel_path)
         trees[program] = tree
-        futures[program] = pool.submit(run_request(tree, suite, task, timeout_s, tests, config), cancel)
+        limits[program] = first
+        futures[program] = pool.submit(run_request(tree, suite, task, first, tests, config), cancel)
     total = len(programs)
     done = len(ready)
     if progress and done:
@@ -138,6 +144,11 @@ def run_programs(task: Task, suite: Suite, pool: RunnerPool, cache: TreeCache, *
         done += 1
         if progress:
             progress(done, total, name)
+    reference = next((c.id for c in task.candidates if c.reference), None)
+    time_limits.settle(ready, limits, reference, floor, pool.reference_seconds, limit_key,
+                       lambda name, limit: pool.submit(run_request(trees[name], suite, task, limit, tests, config),
+                                                       cancel),
+                       program_from_runner)
     results = [(c, ready[c.id]) for c in task.candidates]
     return PanelRun(ready[BASELINE], results, trees, (time.perf_counter() - start) * 1000)
 

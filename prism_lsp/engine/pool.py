@@ -22,6 +22,7 @@ import time
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 
+from prism_lsp.runner._prism_limits import timeout_message
 from prism_lsp.runner._prism_protocol import (MAX_LINE, RUNNER_KINDS, ProbeRequest, ProbeResult, ProtocolError, Ready,
                                               Result, RunRequest, Seal, Started, decode, error_result)
 from prism_lsp.sandbox.base import Backend, Limits, RunnerProcess, default_runners
@@ -155,7 +156,7 @@ class _Worker:
         except TimeoutError:
             self.stop()
             return error_result(request.id, "timeout",
-                                f"timed out after {request.timeout_s:g} s (the sandbox stopped answering)")
+                                timeout_message(request.timeout_s, " (the sandbox stopped answering)"))
         except RunnerMisbehaved as exc:
             self.stop()
             return error_result(request.id, "sandbox", f"{exc}; the runner was replaced")
@@ -188,6 +189,9 @@ class RunnerPool:
         self.python = python or sys.executable
         self.limits = limits or Limits()
         self.size = max(1, workers or default_runners())
+        # How long the reference's run of each suite took here (seconds): its programs' time limit
+        # (`engine.time_limits`), so a slow suite is not cut short on every run again.
+        self.reference_seconds: dict[tuple, float] = {}
         self._queue: queue.Queue[_Job | None] = queue.Queue()
         self._workers = [_Worker(backend, self.python, self.limits) for _ in range(self.size)]
         self._threads = [threading.Thread(target=self._loop, args=(w,), daemon=True, name=f"prism-runner-{i}")

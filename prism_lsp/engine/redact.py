@@ -32,8 +32,8 @@ UNKNOWN_TEST = "(a test the suite text does not define)"
 # Every reason the runner, the pool and the engine give; a program may write any other word.
 REASONS = frozenset({
     "cancelled", "collection", "crash", "error", "exited", "fixture", "interrupted", "killed", "materialize",
-    "memory", "no-tests", "output-limit", "protocol", "pytest", "runner", "sandbox", "skipped", "test-setup",
-    "timeout",
+    "memory", "no-tests", "output-limit", "process-limit", "protocol", "pytest", "runner", "sandbox", "skipped",
+    "test-setup", "timeout",
 })
 
 

@@ -87,7 +87,7 @@ class EngineSession:
                 backend = resolve_backend(name, self.cache.root, image=task.image, dockerfile=task.dockerfile,
                                           python=task.python, python_source=f"{task.manifest}: task.python")
                 resolved = self._auto[brings_image] = backend.name
-            key = (resolved, task.python, task.image, str(task.dockerfile), task.memory_mb,
+            key = (resolved, task.python, task.image, str(task.dockerfile), task.memory_mb, task.pids_max,
                    str(task.root) if resolved == "docker" else None)
             pool = self._pools.get(key)
             if pool is None:
@@ -95,7 +95,7 @@ class EngineSession:
                                                      dockerfile=task.dockerfile, python=task.python,
                                                      python_source=f"{task.manifest}: task.python")
                 pool = RunnerPool(backend, workers=self.workers, python=task.python,
-                                  limits=Limits(memory_mb=task.memory_mb))
+                                  limits=Limits(memory_mb=task.memory_mb, pids_max=task.pids_max))
                 self._pools[key] = pool
             elif backend is not None:
                 backend.close()  # only resolved `auto`; it never started anything

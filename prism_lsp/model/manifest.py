@@ -60,6 +60,8 @@ class TaskSection(BaseModel):
     initial: str = "initial"
     timeout_s: float = Field(default=10, gt=0, le=MAX_TIMEOUT_S, allow_inf_nan=False)
     memory_mb: int = Field(default=1024, ge=64, le=65536)
+    # Processes and threads a program's sandbox may hold at once (a fork bomb stops there).
+    pids_max: int = Field(default=256, ge=32, le=65536)
     sandbox: SandboxName = "auto"
     image: str | None = None
     dockerfile: str | None = None

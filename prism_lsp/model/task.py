@@ -37,6 +37,7 @@ class Task:
     statement: str = ""
     timeout_s: float = 10.0
     memory_mb: int = 1024
+    pids_max: int = 256
     sandbox: str = "auto"
     image: str | None = None
     dockerfile: Path | None = None

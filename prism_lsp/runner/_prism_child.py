@@ -11,7 +11,6 @@ from __future__ import annotations
 import functools
 import json
 import os
-import resource
 import shutil
 import signal
 import stat
@@ -23,62 +22,31 @@ import traceback
 import pytest
 
 import _prism_isolation as isolation
+import _prism_limits as limits
 import _prism_prepared as prepared_session
 import _prism_speedups as speedups
 import _prism_suitecode as suitecode
 from _prism_collector import Collector, short
 from _prism_protocol import ChildReport, CollectError, Fatal, RunRequest, TestEntry
 
-# Built-in plugins whose work a judged run never uses (measured: much of pytest's start-up).
-# `logging` (caplog) and `legacypath` (tmpdir) stay on because suites commonly use their
-# fixtures; `terminal` stays because assertion explanations ask it for a terminal writer;
-# `warnings` stays because `filterwarnings("error")` marks and ini options turn warnings into
-# failures, and verdicts must match plain pytest's.
+# Built-in plugins a judged run switches off unless its set-up reaches them (`_prism_plugins`;
+# measured: much of pytest's start-up). `logging` (caplog) and `legacypath` (tmpdir) stay on
+# because suites commonly use their fixtures; `terminal` stays because assertion explanations ask
+# it for a terminal writer; `warnings` stays because `filterwarnings("error")` marks and ini
+# options turn warnings into failures, and verdicts must match plain pytest's.
 PLUGINS_OFF = ["doctest", "junitxml", "pastebin", "stepwise", "faulthandler", "cacheprovider",
                "unraisableexception", "threadexception", "setuponly", "setupplan"]
 
 
-def pytest_args(tree: str, config: str | None = None) -> list[str]:
-    """pytest's arguments for a run in `tree`; `config`: the only configuration file read."""
+def pytest_args(tree: str, config: str | None = None, plugins_off: list[str] = PLUGINS_OFF) -> list[str]:
+    """pytest's arguments for a run in `tree`; `config`: the only configuration file read;
+    `plugins_off`: the built-in plugins switched off (those the run's set-up does not reach)."""
     args = ["-q", "--no-header", "--tb=line", "-o", "enable_assertion_pass_hook=true", "--rootdir", tree]
     if config:
         args += ["-c", config]
-    for name in PLUGINS_OFF:
+    for name in plugins_off:
         args += ["-p", f"no:{name}"]
     return args
-
-
-def _own_user_namespace() -> bool:
-    try:
-        with open("/proc/self/uid_map") as fh:
-            return fh.read().split() != ["0", "0", "4294967295"]
-    except OSError:
-        return False
-
-
-# Read once in the runner (each forked child is in the same user namespace): measured at a
-# millisecond a program when each child imported `resource` and read its uid map itself.
-_IN_OWN_USER_NAMESPACE = _own_user_namespace()
-
-
-def set_limits(memory_mb: int, output_limit: int, pids_max: int, uid_private: bool) -> None:
-    def cap(kind, value):
-        try:
-            soft, hard = resource.getrlimit(kind)
-            value = value if hard == resource.RLIM_INFINITY else min(value, hard)
-            resource.setrlimit(kind, (value, value))
-        except (ValueError, OSError):
-            pass
-
-    cap(resource.RLIMIT_AS, memory_mb * 1024 * 1024)
-    cap(resource.RLIMIT_FSIZE, output_limit)
-    cap(resource.RLIMIT_CORE, 0)
-    # Without a cgroup, the process count is bounded by RLIMIT_NPROC, which the kernel counts
-    # per uid in a user namespace: only meaningful (and only safe) inside our own namespace or
-    # under a uid given to this runner alone (`--uid-private`, Docker), and not for root,
-    # whom the kernel exempts.
-    if pids_max and os.getuid() != 0 and (uid_private or _IN_OWN_USER_NAMESPACE):
-        cap(resource.RLIMIT_NPROC, pids_max)
 
 
 def write_message(wfd: int, message, tree: str | None = None) -> None:
@@ -134,7 +102,7 @@ def copy_work_tree(src: str, dst: str) -> None:
 
 
 def run_child(req: RunRequest, wfd: int, scratch: str, tree_source: str, uid_private: bool,
-              isolate: bool, prepared=None) -> None:
+              isolate: bool, prepared=None, plugins_off: list[str] = PLUGINS_OFF) -> None:
     """Run one program in this forked process; write its report to `wfd`; never returns.
 
     With `prepared` (a `_prism_prepared.Prepared` the runner set up for this request's suite),
@@ -156,7 +124,7 @@ def run_child(req: RunRequest, wfd: int, scratch: str, tree_source: str, uid_pri
     phases = {"copy": round((time.perf_counter() - start) * 1000, 2)}
     if isolate:
         isolation.new_ipc_namespace()
-    _program(req, wfd, work, tree, suite_path, config, uid_private, isolate, phases, start, prepared)
+    _program(req, wfd, work, tree, suite_path, config, uid_private, isolate, phases, start, prepared, plugins_off)
 
 
 def write_run_files(req: RunRequest, work: str, tree: str) -> tuple[str, str]:
@@ -168,10 +136,10 @@ def write_run_files(req: RunRequest, work: str, tree: str) -> tuple[str, str]:
     return suite_path, _owned_config(req, work, tree)
 
 
-def session_args(req: RunRequest, tree: str, config: str) -> list[str]:
+def session_args(req: RunRequest, tree: str, config: str, plugins_off: list[str] = PLUGINS_OFF) -> list[str]:
     """pytest's arguments for the request's suite (and its selected tests) in `tree`."""
     args = [f"{req.suite_rel}::{t}" for t in req.tests] if req.tests else [req.suite_rel]
-    return args + pytest_args(tree, config)
+    return args + pytest_args(tree, config, plugins_off)
 
 
 def config_file(req: RunRequest, work: str, tree: str) -> str:
@@ -221,7 +189,7 @@ def enter_program(work: str, tree: str, pythonpath: list[str]) -> None:
 
 
 def _program(req: RunRequest, wfd: int, work: str, tree: str, suite_path: str, config: str, uid_private: bool,
-             isolate: bool, phases: dict[str, float], start: float, prepared) -> None:
+             isolate: bool, phases: dict[str, float], start: float, prepared, plugins_off: list[str]) -> None:
     phases["namespaces"] = round((time.perf_counter() - start) * 1000 - phases["copy"], 2)
     keep = {0, 1, 2, wfd}
     if prepared is not None:
@@ -230,7 +198,7 @@ def _program(req: RunRequest, wfd: int, work: str, tree: str, suite_path: str, c
     else:
         prepared_session.leave_out()
     enter_program(work, tree, req.pythonpath)
-    set_limits(req.memory_mb, req.output_limit, req.pids_max, uid_private)
+    limits.set_limits(req.memory_mb, req.output_limit, req.pids_max, uid_private)
     sealing = time.perf_counter()
     isolation.seal(keep, caps=isolate, own_ipc=isolate)
     phases["seal"] = round((time.perf_counter() - sealing) * 1000, 2)
@@ -239,7 +207,8 @@ def _program(req: RunRequest, wfd: int, work: str, tree: str, suite_path: str, c
         _run_command(req.command, wfd)
     changed = {os.path.join(tree, rel): lines for rel, lines in req.changed.items()}
     session_start = time.perf_counter()
-    collector, code = _session(req, wfd, tree, suite_path, changed, session_args(req, tree, config), prepared)
+    collector, code = _session(req, wfd, tree, suite_path, changed, session_args(req, tree, config, plugins_off),
+                               prepared)
     collector.finish_probes()
     phases["session"] = round((time.perf_counter() - session_start) * 1000, 2)
     report = ChildReport(exit_code=int(code) if isinstance(code, int) else -1, finished=collector.session_finished,

@@ -13,6 +13,7 @@ import time
 
 import pytest
 
+from _prism_limits import limit_reached
 from _prism_protocol import Assertion, CollectError, TestDone, TestEntry, TestStart
 
 _MAX_TEXT = 2000
@@ -169,9 +170,10 @@ class Collector:
             return
         exc = call.excinfo
         line = self._suite_line(exc)
-        if isinstance(exc.value, MemoryError):
-            _update(entry, outcome="error", reason="memory", line=line,
-                    message="the program ran out of memory (memory limit reached)")
+        reached = limit_reached(exc.value)
+        if reached is not None:
+            # Prism's limit, not the suite's judgement: never a failing test (`_prism_limits`).
+            _update(entry, outcome="error", reason=reached[0], line=line, message=reached[1])
             return
         if report.when != "call":
             if entry.outcome != "fail":

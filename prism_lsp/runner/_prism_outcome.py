@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import signal
 
+from _prism_limits import MEMORY_SETTING, timeout_message
 from _prism_protocol import (CHILD_KINDS, ChildReport, Fatal, ProtocolError, Result, RunRequest, TestDone,
                              TestEntry, TestStart, decode, error_result)
 
@@ -61,17 +62,18 @@ def interpret(req: RunRequest, lines: list[bytes], status: int | None, timed_out
     base = Result(id=req.id, outcome="error", duration_ms=round(elapsed_ms, 2))
     data, done, running = _parse(lines)
     if timed_out:
-        return _interrupted(base, done, running, "timeout", f"timed out after {req.timeout_s:g} s")
+        return _interrupted(base, done, running, "timeout", timeout_message(req.timeout_s))
     if data is None:
         if status is not None and os.WIFSIGNALED(status):
             sig = os.WTERMSIG(status)
             if sig == signal.SIGXFSZ:
                 return _interrupted(base, done, running, "output-limit",
-                                    "the program wrote more output than the limit allows")
+                                    f"the program wrote more output than Prism's limit per program "
+                                    f"({req.output_limit / (1 << 20):g} MiB) allows")
             if sig == signal.SIGKILL:
                 return _interrupted(base, done, running, "killed",
-                                    "the program was killed (SIGKILL: a memory or process limit, or the program "
-                                    "killed itself)")
+                                    "the program was killed (SIGKILL: Prism's memory or process limit of its "
+                                    f"sandbox, or the program killed itself); raise memory with {MEMORY_SETTING}")
             return _interrupted(base, done, running, "crash", f"the program crashed with signal {signal.Signals(sig).name}")
         code = os.WEXITSTATUS(status) if status is not None and os.WIFEXITED(status) else None
         return _interrupted(base, done, running, "exited",

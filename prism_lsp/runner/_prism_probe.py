@@ -33,8 +33,9 @@ import types
 
 import _prism_isolation as isolation
 import _prism_prepared as prepared_session
-from _prism_child import copy_work_tree, enter_program, run_paths, set_limits
+from _prism_child import copy_work_tree, enter_program, run_paths
 from _prism_cleanup import CleanupFailed
+from _prism_limits import set_limits
 from _prism_protocol import ProbeRequest, ProbeResult
 from _prism_reaper import reap_all
 from _prism_supervisor import Settings, clear_after_program, fork_program, sealed_wait

@@ -11,9 +11,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import _prism_isolation as isolation
+import _prism_plugins as plugins
 import _prism_prepared as prepared_session
 import _prism_suitecode as suitecode
-from _prism_child import config_file, report_fatal, run_child, run_paths, session_args, write_run_files
+from _prism_child import PLUGINS_OFF, config_file, report_fatal, run_child, run_paths, session_args, write_run_files
 from _prism_cleanup import CleanupFailed, SharedFolders, clear_runs
 from _prism_collector import Collector, short
 from _prism_outcome import interpret
@@ -69,19 +70,19 @@ def fork_program(settings: Settings) -> int:
     return os.fork()
 
 
-def _prepare(req: RunRequest, settings: Settings):
+def _prepare(req: RunRequest, settings: Settings, plugins_off: list[str]):
     """The session set up in this runner for `req`'s suite, or None: the child then sets its own up."""
     if not settings.prepare or not prepared_session.usable(req.suite_rel, req.config_text,
                                                            settings.tree_path(req.tree), req.command):
         return None
     work, tree = run_paths(settings.scratch)
-    key = (req.suite_rel, tuple(req.tests or ()), req.config_rel, req.config_text)
-    return prepared_session.prepare(key, session_args(req, tree, config_file(req, work, tree)),
+    key = (req.suite_rel, tuple(req.tests or ()), req.config_rel, req.config_text, tuple(plugins_off))
+    return prepared_session.prepare(key, session_args(req, tree, config_file(req, work, tree), plugins_off),
                                     Collector(os.path.join(tree, req.suite_rel), {}), work, tree,
                                     lambda: write_run_files(req, work, tree))
 
 
-def _fork(req: RunRequest, settings: Settings, prepared) -> tuple[int, int]:
+def _fork(req: RunRequest, settings: Settings, prepared, plugins_off: list[str]) -> tuple[int, int]:
     """(child pid, read end of its pipe)."""
     rfd, wfd = os.pipe()
     pid = fork_program(settings)
@@ -89,7 +90,7 @@ def _fork(req: RunRequest, settings: Settings, prepared) -> tuple[int, int]:
         try:
             os.close(rfd)
             run_child(req, wfd, settings.scratch, settings.tree_path(req.tree), settings.uid_private,
-                      settings.namespaces, prepared)
+                      settings.namespaces, prepared, plugins_off)
         except BaseException:
             report_fatal(wfd)
         finally:
@@ -193,9 +194,12 @@ def run_one(req: RunRequest, settings: Settings, started: Callable[[str], str]) 
     start = time.perf_counter()
     suitecode.prepare(os.path.join(run_paths(settings.scratch)[1], req.suite_rel), req.suite_text)
     compiled = time.perf_counter()
-    prepared = _prepare(req, settings)
+    # Switched off only when nothing of the run's set-up can reach them (`_prism_plugins`).
+    plugins_off = plugins.switched_off(PLUGINS_OFF, req.suite_rel, req.suite_text, req.config_text,
+                                       settings.tree_path(req.tree), req.pythonpath)
+    prepared = _prepare(req, settings, plugins_off)
     set_up = time.perf_counter()
-    pid, rfd = _fork(req, settings, prepared)
+    pid, rfd = _fork(req, settings, prepared, plugins_off)
     forked = time.perf_counter()
     secret, (chunks, status, timed_out, ended) = sealed_wait(pid, rfd, req.id, start + float(req.timeout_s), started,
                                                              settings)

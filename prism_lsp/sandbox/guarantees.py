@@ -48,7 +48,7 @@ GUARANTEES: dict[str, tuple[str, ...]] = {
         "when Prism runs as root, the runner runs as an unprivileged uid of its own with no groups, also "
         "where root lacks CAP_SYS_ADMIN (a container): root-only host files (/etc/shadow) stay unreadable",
         "memory and process count capped by a per-sandbox cgroup when the machine allows one, else per "
-        "program (RLIMIT_AS, RLIMIT_NPROC)",
+        "program (RLIMIT_DATA, RLIMIT_NPROC)",
         "each program a child of its runner, the init of the runner's own pid and mount namespaces: a fresh "
         "/proc where it sees only its own processes, the tree cache hidden (it sees only its own tree), "
         "pid 2 for every program, every process of a program killed before the next runs, an IPC "

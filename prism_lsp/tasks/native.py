@@ -103,6 +103,7 @@ def load_task(folder: Path) -> Task:
         statement=t.statement,
         timeout_s=t.timeout_s,
         memory_mb=t.memory_mb,
+        pids_max=t.pids_max,
         sandbox=t.sandbox,
         image=t.image,
         dockerfile=dockerfile,
