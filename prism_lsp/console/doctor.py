@@ -9,6 +9,7 @@ import sys
 from rich.console import Console
 from rich.markup import escape
 
+from prism_lsp.model.reveal import INFERABLE
 from prism_lsp.sandbox.cgroup import cgroup_mode
 from prism_lsp.sandbox.guarantees import GUARANTEES, TRUSTED, UNTRUSTED, threat_model
 
@@ -75,13 +76,20 @@ def _print_threat_model(console: Console) -> None:
             console.print(f"  - {escape(line)}")
 
 
+def _print_reveal_levels(console: Console) -> None:
+    console.print("\n[bold]Reveal levels[/] (what an adaptive author, a suite that branches on the program's "
+                  "identity, can infer per run):")
+    for level, inferable in INFERABLE.items():
+        console.print(f"  - [bold]{level}[/]: {escape(inferable)}")
+
+
 def run_doctor(console: Console, as_json: bool = False) -> int:
     checks = [_check_bwrap(), _check_docker()]
     usable = checks[0]["ok"] or checks[1]["ok"]
     checks += [_check_runner("auto"), _check_cgroups()]
     if as_json:
-        print(json.dumps({"ok": usable and checks[2]["ok"], "checks": checks, "threat_model": threat_model()},
-                         indent=2))
+        print(json.dumps({"ok": usable and checks[2]["ok"], "checks": checks, "threat_model": threat_model(),
+                          "reveal_levels": INFERABLE}, indent=2))
     else:
         for c in checks:
             mark = "[green]ok[/]" if c["ok"] else "[red]problem[/]"
@@ -91,4 +99,5 @@ def run_doctor(console: Console, as_json: bool = False) -> int:
         if not usable:
             console.print("[red]No sandbox backend is usable: install bubblewrap or start Docker.[/]")
         _print_threat_model(console)
+        _print_reveal_levels(console)
     return 0 if usable and checks[2]["ok"] else 1
