@@ -92,3 +92,17 @@ def test_a_sealed_manifest_holds_against_reveal_full(tmp_path, cache):
     assert proc.returncode == 0 and report["reveal"] == "sealed"
     assert report["candidates"] == [] and report["panel"] is None and report["metrics"]["jsf"] is None
     assert prism("suggest", str(task), str(suite), "--reveal", "full", cache=cache).returncode == 2
+
+
+def test_prism_score_scores_a_finished_suite_of_a_sealed_task_at_counts(tmp_path, cache):
+    # Sealed hides the panel while the suite is written; whoever scores the finished suite gets the
+    # whole-suite numbers (counts), not a report with every metric unknown.
+    task = bucket_task(tmp_path / "task", reveal="sealed")
+    suite, _ = write_suites(task)
+    proc = prism("score", f"{task}:{suite}", "--json", cache=cache)
+    assert proc.returncode in (0, 1), proc.stderr
+    scored = json.loads(proc.stdout)
+    (pair,) = scored["pairs"]
+    assert pair["status"] == "ok", pair["error"]
+    assert pair["metrics"]["jsf"] is False and pair["metrics"]["valid_acceptance"] == 0.0
+    assert scored["summary"]["invalid_rejection"] == 100.0
