@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import cast
 
-from prism_lsp.model.reveal import REVEAL_LEVELS
+from prism_lsp.model.reveal import REVEAL_LEVELS, RevealLevel
 from prism_lsp.model.task import Candidate, Task
 
 LEVELS = REVEAL_LEVELS  # from most to least shown
@@ -22,14 +23,14 @@ WITNESSES_SHOWN_AT = LINES_SHOWN_AT
 PANEL_SHOWN_AT = ("full", "labels", "counts")
 
 
-def strictest(*levels: str | None) -> str:
+def strictest(*levels: str | None) -> RevealLevel:
     """The level that shows least among those given (None ignored; `full` when none is given).
 
     Whoever starts Prism, the task's manifest and the editor settings each may hide the panel;
     none of them can show more than another allows.
     """
     given = [level for level in levels if level is not None]
-    return max(given, key=LEVELS.index) if given else "full"
+    return cast(RevealLevel, max(given, key=LEVELS.index)) if given else "full"
 
 
 def after_writing(level: str) -> str:

@@ -14,11 +14,11 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from prism_lsp.engine.findings import TEACH_UNREACHED
 from prism_lsp.engine.panel import Suite
 from prism_lsp.engine.reveal import PANEL_SHOWN_AT, WITNESSES_SHOWN_AT, strictest
 from prism_lsp.engine.session import EngineSession, RunOptions
 from prism_lsp.engine.static import weak_assertion_findings
-from prism_lsp.engine.findings import TEACH_UNREACHED
 from prism_lsp.mcp_server.budget import BudgetSpent, RunBudget
 from prism_lsp.model.report import Metrics, PanelReport, WitnessOut
 from prism_lsp.model.reveal import RevealLevel

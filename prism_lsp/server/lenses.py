@@ -34,7 +34,8 @@ def file_title(check: Check | None) -> str:
     if check.reveal not in PANEL_SHOWN_AT:
         return f"Prism: sealed · initial: {'caught' if m.detects_baseline else 'missed'}"
     accepted, valid, rejected, invalid = check.report.panel_counts()
-    return f"Prism: JSF {_mark(m.jsf)} · RAR {_mark(m.rar)} · valid {accepted}/{valid} · invalid {rejected}/{invalid}"
+    return (f"Prism: JSF {_mark(m.jsf is True)} · RAR {_mark(m.rar is True)} · valid {accepted}/{valid}"
+            f" · invalid {rejected}/{invalid}")
 
 
 def build_lenses(uri: str, check: Check | None, now: SuiteMap, lines: Lines) -> list[types.CodeLens]:

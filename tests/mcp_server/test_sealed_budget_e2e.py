@@ -9,8 +9,8 @@ restarted server keeps it, and a spent budget refuses with a message before anyt
 from __future__ import annotations
 
 import pytest
-
 from mcp import Client
+
 from tests.mcp_server.test_mcp_e2e import _call, _params, _text
 from tests.surface.buckets import bucket_task, write_suites
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 from lsprotocol import types
 
 from prism_lsp.analysis.suite_map import parse_suite
