@@ -20,7 +20,8 @@ from rich.console import Console
 from rich.markup import escape
 
 from prism_lsp.analysis.suite_map import parse_suite
-from prism_lsp.engine.reveal import strictest
+from prism_lsp.engine.reveal import PANEL_SHOWN_AT, WITNESSES_SHOWN_AT, strictest
+from prism_lsp.model.reveal import REVEAL_LEVELS
 from prism_lsp.engine.session import EngineSession, RunOptions
 from prism_lsp.engine.static import weak_assertion_findings
 from prism_lsp.materialize.cache import default_cache_dir
@@ -156,14 +157,15 @@ def cmd_run(args: argparse.Namespace, out: Console, err: Console) -> int:
         from prism_lsp.console.render import render_report
 
         render_report(report, out)
-    return 0 if report.metrics.jsf else 1
+    # At `sealed` nothing may depend on the panel, the exit status neither: 0 once the run completed.
+    return 0 if report.metrics.jsf or report.reveal not in PANEL_SHOWN_AT else 1
 
 
 def cmd_suggest(args: argparse.Namespace, out: Console, err: Console) -> int:
     task, suite_path = _task_and_suite(args)
     reveal = strictest(args.reveal, task.reveal)
-    if reveal == "counts":
-        raise UsageError("reveal level `counts` shows no suggestions (there the panel is an answer key)")
+    if reveal not in WITNESSES_SHOWN_AT:
+        raise UsageError(f"reveal level `{reveal}` shows no suggestions (there the panel is an answer key)")
     options = RunOptions(sandbox=args.sandbox, timeout_s=args.timeout, reveal=args.reveal)
     with EngineSession(usable_cache_dir(args.cache_dir), args.workers or default_runners(long_lived=False)) as session:
         session.start(task, options.sandbox)  # the sandboxes come up while the rest is imported
@@ -222,7 +224,8 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("suite", nargs="?", help=suite_help)
         sp.add_argument("--sandbox", choices=SANDBOXES, help="override the manifest's sandbox")
         sp.add_argument("--timeout", type=seconds, help="seconds per program run, > 0 (overrides the manifest)")
-        sp.add_argument("--reveal", choices=("full", "labels", "counts"))
+        sp.add_argument("--reveal", choices=REVEAL_LEVELS,
+                        help="what the run shows of the panel (the manifest's level can only lower it)")
         sp.add_argument("--workers", type=positive_int, help="programs run at once, >= 1 (default: cores)")
         common(sp)
 

@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from prism_lsp.runner._prism_isolation import seccomp_filter
+from prism_lsp.model.reveal import INFERABLE
 from prism_lsp.sandbox.cgroup import cgroup_mode
 from prism_lsp.sandbox.guarantees import TRUSTED, UNTRUSTED, guarantees, threat_model
 
@@ -80,6 +81,13 @@ def _print_threat_model(console: Console, seccomp: bool) -> None:
             console.print(f"  - {escape(line)}")
 
 
+def _print_reveal_levels(console: Console) -> None:
+    console.print("\n[bold]Reveal levels[/] (what an adaptive author, a suite that branches on the program's "
+                  "identity, can infer per run):")
+    for level, inferable in INFERABLE.items():
+        console.print(f"  - [bold]{level}[/]: {escape(inferable)}")
+
+
 def run_doctor(console: Console, as_json: bool = False) -> int:
     checks = [_check_bwrap(), _check_docker()]
     usable = checks[0]["ok"] or checks[1]["ok"]
@@ -89,7 +97,7 @@ def run_doctor(console: Console, as_json: bool = False) -> int:
     seccomp = checks[2].get("seccomp", seccomp_filter(platform.machine(), True) is not None)
     if as_json:
         print(json.dumps({"ok": usable and checks[2]["ok"], "checks": checks,
-                          "threat_model": threat_model(seccomp)}, indent=2))
+                          "threat_model": threat_model(seccomp), "reveal_levels": INFERABLE}, indent=2))
     else:
         for c in checks:
             mark = "[green]ok[/]" if c["ok"] else "[red]problem[/]"
@@ -99,4 +107,5 @@ def run_doctor(console: Console, as_json: bool = False) -> int:
         if not usable:
             console.print("[red]No sandbox backend is usable: install bubblewrap or start Docker.[/]")
         _print_threat_model(console, seccomp)
+        _print_reveal_levels(console)
     return 0 if usable and checks[2]["ok"] else 1

@@ -31,7 +31,10 @@ def render_report(report: PanelReport, console: Console) -> None:
     else:
         base.append(f"  ({b.reason}: {b.message.splitlines()[0] if b.message else ''})", style="magenta")
     console.print(base)
-    if report.reveal == "counts":
+    if report.reveal == "sealed":
+        console.print("panel: sealed (it does not run while the suite is written: only the initial program's "
+                      "outcome and the static hints are shown)")
+    elif report.reveal == "counts":
         # The panel's answer key stays hidden: no row per candidate, only how many fared how.
         accepted, valid, rejected, invalid = report.panel_counts()
         errors = report.panel.errors if report.panel is not None else 0
@@ -69,6 +72,9 @@ def _findings_and_metrics(report: PanelReport, console: Console) -> None:
                               style="dim")
     m = report.metrics
     mark = lambda ok: "[green]yes[/]" if ok else "[red]no[/]"  # noqa: E731
+    if report.reveal == "sealed":
+        console.print(f"detects baseline {mark(m.detects_baseline)} · {report.timing_ms['total']:.0f} ms")
+        return
     h = "n/a" if m.h is None else f"{m.h:.4f}"
     console.print(f"detects baseline {mark(m.detects_baseline)} · RAR {mark(m.rar)} · [bold]JSF[/] {mark(m.jsf)} · "
                   f"valid acceptance {_pct(m.valid_acceptance)} · invalid rejection {_pct(m.invalid_rejection)} · "

@@ -32,7 +32,9 @@ def changed_target(tree: ProgramTree | None, candidate: Candidate) -> Target:
 
 
 def list_candidates(task: Task, reveal: str, trees: dict[str, ProgramTree | None]) -> list[dict]:
-    """One row per candidate, honouring the reveal level."""
+    """One row per candidate, honouring the reveal level (none at `sealed`: the panel is hidden)."""
+    if reveal == "sealed":
+        return []
     names = anonymous_ids(task.candidates, reveal)
     rows = []
     for c in task.candidates:

@@ -18,6 +18,7 @@ from prism_lsp.analysis.suite_map import SuiteMap, parse_suite
 from prism_lsp.analysis.weak_assertions import static_findings
 from prism_lsp.document.check import NO_TASK, RUNNING, Check, CheckState, failed, finished
 from prism_lsp.engine.panel import Progress, Suite
+from prism_lsp.engine.reveal import panel_to_run
 from prism_lsp.engine.session import EngineSession, RunOptions
 from prism_lsp.materialize import MaterializeError, ProgramTree
 from prism_lsp.model.manifest import ManifestError
@@ -107,8 +108,9 @@ class Checker:
         options = RunOptions(sandbox=None if settings.sandbox == "auto" else settings.sandbox,
                              timeout_s=settings.timeout_seconds, reveal=base.reveal)
         try:
-            run, stats = self.incremental.run(base.task, suite, base.suite_map, options, progress=progress,
-                                              cancel=cancel)
+            # At `sealed` only the initial program runs: the panel stays hidden while the suite is written.
+            run, stats = self.incremental.run(panel_to_run(base.task, base.reveal), suite, base.suite_map, options,
+                                              progress=progress, cancel=cancel)
         except SandboxUnavailable as exc:
             return failed(base, str(exc))
         return finished(base, run, stats, sandbox=options.sandbox)

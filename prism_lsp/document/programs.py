@@ -4,7 +4,8 @@ One item for the initial program (correct when the suite fails on it) and one pe
 (correct when its verdict matches its label). A wrong verdict carries where it was decided:
 the assertion that rejected a valid candidate (with the compared values at reveal `full`), the
 test that failed on nothing for an accepted invalid one. At `counts` no candidate is shown one
-by one: two items say how many valid were accepted and invalid rejected. Pure: no LSP.
+by one: two items say how many valid were accepted and invalid rejected; at `sealed` only the
+initial program has an item. Pure: no LSP.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import re
 
 from prism_lsp.document.check import Check
+from prism_lsp.engine.reveal import PANEL_SHOWN_AT
 from prism_lsp.model.report import CandidateOut, ProgramOut
 
 _COMPARED = re.compile(r"^assert (?P<actual>.+?) == (?P<expected>.+)$")
@@ -23,6 +25,8 @@ def program_items(check: Check) -> list[dict]:
     if report is None:
         return []
     items = [_initial(report.baseline, report.findings)]
+    if check.reveal not in PANEL_SHOWN_AT:  # sealed: the initial program alone
+        return items
     if check.reveal == "counts":
         accepted, valid, rejected, invalid = report.panel_counts()
         items.append(_item("valid", "valid candidates", None, accepted == valid,

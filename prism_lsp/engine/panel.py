@@ -18,7 +18,7 @@ from prism_lsp.engine.findings import Finding, build_findings
 from prism_lsp.engine.metrics import Verdict, task_metrics
 from prism_lsp.engine.pool import RunnerPool
 from prism_lsp.engine.pytest_config import initial_config
-from prism_lsp.engine.reveal import anonymous_ids
+from prism_lsp.engine.reveal import LINES_SHOWN_AT, PANEL_SHOWN_AT, anonymous_ids
 from prism_lsp.engine.results import program_from_runner, program_out
 from prism_lsp.materialize import MaterializeError, ProgramTree, TreeCache
 from prism_lsp.model.outcome import ProgramResult
@@ -159,18 +159,23 @@ def build_report(task: Task, suite: Suite, run: PanelRun, *, reveal: str = "full
     """The report of DESIGN.md for one run, with messages at the given reveal level.
 
     Below `full` the candidates' results are first reduced to what the level promises
-    (:mod:`prism_lsp.engine.redact`); at `counts` the report lists no candidate at all,
-    only `panel`'s numbers."""
+    (:mod:`prism_lsp.engine.redact`); at `counts` the report lists no candidate and no finding
+    of a candidate's run, only `panel`'s numbers; at `sealed` not even those (nor any metric
+    but `detects_baseline`)."""
     from prism_lsp.engine.redact import redact_run
 
     run = redact_run(run, reveal, suite.text)
     verdicts = [Verdict(c.id, c.valid, c.reference, r.outcome) for c, r in run.results]
     metrics = task_metrics(run.baseline.outcome, verdicts)
-    findings = build_findings(run.baseline, run.results, reveal, suite.text) + list(extra_findings or [])
+    if reveal not in PANEL_SHOWN_AT:  # sealed: nothing that depends on the panel
+        metrics = {key: (value if key == "detects_baseline" else None) for key, value in metrics.items()}
+    # Below `labels` no finding comes from a candidate's run (it would say where): the baseline's only.
+    per_line = run.results if reveal in LINES_SHOWN_AT else []
+    findings = build_findings(run.baseline, per_line, reveal, suite.text) + list(extra_findings or [])
     with_values = reveal == "full"
     names = anonymous_ids([c for c, _ in run.results], reveal)
     candidates = []
-    for c, r in run.results if reveal != "counts" else []:
+    for c, r in per_line:
         verdict = {"pass": "accepted", "fail": "rejected"}.get(r.outcome)
         correct = verdict == ("accepted" if c.valid else "rejected")
         out = program_out(r, with_values).model_dump()
@@ -184,7 +189,7 @@ def build_report(task: Task, suite: Suite, run: PanelRun, *, reveal: str = "full
                              candidates=f.candidates if reveal == "full" else [],
                              message=f.message, tests=f.tests, rule=f.rule, count=f.count) for f in findings],
         timing_ms={"total": round(run.elapsed_ms, 1)}, sandbox=sandbox, warnings=list(warnings or []),
-        reveal=reveal, panel=panel_counts(run),
+        reveal=reveal, panel=panel_counts(run) if reveal in PANEL_SHOWN_AT else None,
     )
 
 

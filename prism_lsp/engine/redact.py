@@ -13,6 +13,11 @@ the author already knows or the level promises:
 - reasons: the runner's fixed vocabulary, anything else `error`;
 - messages, values compared and error text: none.
 
+At `counts` a candidate's result keeps its outcome only (no test, line, assertion, reason or
+duration): a suite whose test k fails only on the program whose source hash starts with k
+would otherwise name the valid candidates' hashes by which lines flag them. At `sealed` no
+candidate result is left at all (the panel does not run: :func:`engine.reveal.panel_to_run`).
+
 The initial program is no secret (the author has it), so its result is kept whole. At
 `full` nothing is removed. The per-test cache keeps the raw results; only what leaves
 the engine is reduced.
@@ -41,11 +46,20 @@ def redact_run(run: PanelRun, reveal: str, suite_text: str) -> PanelRun:
     """`run` as the author may see it at `reveal` (the same object at `full`)."""
     if reveal == "full":
         return run
+    if reveal == "sealed":
+        return replace(run, results=[])
+    if reveal == "counts":
+        return replace(run, results=[(c, outcome_only(r)) for c, r in run.results])
     suite_map = parse_suite(suite_text)
     assert_lines = {line for a in suite_map.all_assertions()
                     for line in range(a.span.start_line, a.span.end_line + 1)}
     results = [(c, redact_result(r, suite_map, assert_lines)) for c, r in run.results]
     return replace(run, results=results)
+
+
+def outcome_only(result: ProgramResult) -> ProgramResult:
+    """One candidate's result as `counts` shows it: pass, fail or error, and nothing that says where or why."""
+    return ProgramResult(outcome=result.outcome)
 
 
 def redact_result(result: ProgramResult, suite_map: SuiteMap, assert_lines: set[int]) -> ProgramResult:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from prism_lsp.engine.pool import RunnerPool
-from prism_lsp.engine.reveal import strictest
+from prism_lsp.engine.reveal import after_writing, panel_to_run, strictest
 from prism_lsp.materialize import TreeCache
 from prism_lsp.materialize.cache import default_cache_dir
 from prism_lsp.sandbox import Limits, chosen_sandbox, resolve_backend
@@ -41,6 +41,13 @@ class RunOptions:
     timeout_s: float | None = None
     reveal: str | None = None
     tests: tuple[str, ...] | None = None
+    # The suite is finished and scored by whoever scores it (`prism score`): `sealed` reads as `counts`.
+    scoring: bool = False
+
+    def level(self, task: Task) -> str:
+        """The reveal level of a run of `task` with these options: the strictest of both."""
+        level = strictest(self.reveal, task.reveal)
+        return after_writing(level) if self.scoring else level
 
 
 class EngineSession:
@@ -134,6 +141,7 @@ class EngineSession:
         # session: `prism run` starts its runners first and imports them while the sandboxes come up.
         from prism_lsp.engine.panel import run_programs
 
+        task = panel_to_run(task, options.level(task))  # at `sealed`, the initial program only
         return run_programs(task, suite, pool, self.cache, timeout_s=options.timeout_s,
                             tests=list(options.tests) if options.tests else None, progress=progress, cancel=cancel)
 
@@ -152,7 +160,7 @@ class EngineSession:
         warning = backend.warning
         from prism_lsp.engine.panel import build_report
 
-        return build_report(task, suite, run, reveal=strictest(options.reveal, task.reveal),
+        return build_report(task, suite, run, reveal=options.level(task),
                             extra_findings=extra_findings, sandbox=backend.name, warnings=[warning] if warning else [])
 
     def close(self) -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from prism_lsp.engine.session import EngineSession
 from prism_lsp.mcp_server import judge
+from prism_lsp.mcp_server.budget import RunBudget
 from prism_lsp.model.manifest import ManifestError
 from prism_lsp.sandbox import SandboxUnavailable
 
@@ -20,7 +21,9 @@ INSTRUCTIONS = (
     "implementations. A good suite fails on the initial program (metrics.detects_baseline), accepts every valid candidate "
     "and rejects every invalid one (metrics.jsf). `over_specification` lines rejected valid candidates: assert only what "
     "the statement requires there. `under_assertion` entries let invalid candidates through: strengthen the check "
-    "(reached=true) or add an input that reaches the bug (reached=false)."
+    "(reached=true) or add an input that reaches the bug (reached=false). At reveal `counts` only whole-suite "
+    "numbers come back; at `sealed` (the default) only the suite's outcome on the initial program (initial_outcome) "
+    "and the static hints. `runs_left` counts down the operator's run budget for the task, when there is one."
 )
 
 
@@ -63,7 +66,7 @@ def build_server(config: judge.JudgeConfig, session: EngineSession):
     def list_suggestions(task: str, suite_path: str | None = None, suite_text: str | None = None,
                          suite_rel: str | None = None) -> judge.Suggestions:
         """Verified edits of the suite that fix its findings (each run on the panel before it is offered),
-        with a unified diff each. None at reveal `counts`. Arguments as for run_suite."""
+        with a unified diff each. None at reveal `counts` or `sealed`. Arguments as for run_suite."""
         return guarded(lambda: judge.list_suggestions(session, config, task, suite_path=suite_path,
                                                       suite_text=suite_text, suite_rel=suite_rel))
 
@@ -81,8 +84,10 @@ def cmd_mcp(args: argparse.Namespace, out, err) -> int:
         import mcp.server.mcpserver  # noqa: F401
     except ImportError:
         raise UsageError("`prism mcp` needs the MCP SDK: pip install 'prism-lsp[mcp]'") from None
-    config = judge.JudgeConfig(roots=roots, reveal=args.reveal, sandbox=args.sandbox,
-                               cache_dir=usable_cache_dir(args.cache_dir))
+    cache_dir = usable_cache_dir(args.cache_dir)
+    budget = RunBudget(cache_dir / "mcp-budget", args.budget) if args.budget else None
+    config = judge.JudgeConfig(roots=roots, reveal=args.reveal, sandbox=args.sandbox, cache_dir=cache_dir,
+                               budget=budget)
     with EngineSession(config.cache_dir) as session:
         build_server(config, session).run("stdio")
     return 0

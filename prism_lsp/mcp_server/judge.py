@@ -2,7 +2,8 @@
 
 Pure of MCP: `app` turns these functions into tools. What an agent sends is untrusted: a
 task must lie under one of the roots the server was started with, a suite file under its
-task, and the reveal level is the strictest of the server's and the task's own.
+task, and the reveal level is the strictest of the server's and the task's own. With a run
+budget (`--budget`), each run spends one run of the task's budget first (:mod:`budget`).
 """
 
 from __future__ import annotations
@@ -13,12 +14,14 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from prism_lsp.engine.findings import TEACH_UNREACHED
 from prism_lsp.engine.panel import Suite
-from prism_lsp.engine.reveal import strictest
+from prism_lsp.engine.reveal import PANEL_SHOWN_AT, WITNESSES_SHOWN_AT, strictest
 from prism_lsp.engine.session import EngineSession, RunOptions
 from prism_lsp.engine.static import weak_assertion_findings
-from prism_lsp.engine.findings import TEACH_UNREACHED
+from prism_lsp.mcp_server.budget import BudgetSpent, RunBudget
 from prism_lsp.model.report import Metrics, PanelReport, WitnessOut
+from prism_lsp.model.reveal import RevealLevel
 from prism_lsp.model.task import Task
 from prism_lsp.tasks import load_task
 from prism_lsp.witness.report import report_with_witnesses
@@ -35,12 +38,13 @@ class JudgeConfig:
     """What whoever started the server decided: trusted, fixed for the server's life."""
 
     roots: tuple[Path, ...]
-    reveal: Literal["full", "labels", "counts"] = "counts"
+    reveal: RevealLevel = "sealed"  # agents under evaluation learn nothing of the panel while they write
     sandbox: str | None = None
     timeout_s: float | None = None
     cache_dir: Path | None = None
     workers: int | None = None
     extra: dict = field(default_factory=dict)
+    budget: RunBudget | None = None  # runs per task, kept across restarts (None: unlimited)
 
 
 class OverSpecification(BaseModel):
@@ -73,28 +77,35 @@ class OtherFinding(BaseModel):
 
 
 class SuiteJudgement(BaseModel):
-    """What `run_suite` answers: metrics, and the two kinds of signal kept apart."""
+    """What `run_suite` answers: metrics, and the two kinds of signal kept apart.
+
+    At reveal `counts` only whole-suite numbers (no line, test or assertion of a candidate's run:
+    the two lists are empty); at `sealed` only the initial program's outcome and the static hints
+    (every panel number None)."""
 
     task: str
     suite: str
-    reveal: Literal["full", "labels", "counts"]
+    reveal: RevealLevel
+    initial_outcome: Literal["pass", "fail", "error"]  # the suite on the initial program (fail = detects the bug)
     metrics: Metrics  # detects_baseline, rar, jsf, valid_acceptance, invalid_rejection, h (DESIGN.md)
-    valid_accepted: int
-    valid_total: int
-    invalid_rejected: int
-    invalid_total: int
+    valid_accepted: int | None
+    valid_total: int | None
+    invalid_rejected: int | None
+    invalid_total: int | None
     over_specification: list[OverSpecification]
     under_assertion: list[UnderAssertion]
     other_findings: list[OtherFinding]
+    runs_left: int | None = None  # of this task's run budget (None: no budget)
 
 
 class TaskInfo(BaseModel):
     task: str
     path: str
     statement: str
-    valid: int
-    invalid: int
-    reveal: Literal["full", "labels", "counts"]
+    valid: int | None  # the panel's size; None at `sealed`
+    invalid: int | None
+    reveal: RevealLevel
+    runs_left: int | None = None
 
 
 def _inside(path: Path, base: Path) -> bool:
@@ -147,9 +158,10 @@ def resolve_suite(task: Task, suite_path: str | None, suite_text: str | None, su
     return Suite(task.suite_rel(path), path.read_text(encoding="utf-8"))
 
 
-def judgement(report: PanelReport, reveal: str) -> SuiteJudgement:
+def judgement(report: PanelReport, reveal: str, runs_left: int | None = None) -> SuiteJudgement:
     """The report as an agent reads it (already at `reveal`: nothing here adds detail)."""
-    va, vt, ir, it = report.panel_counts()
+    counts = report.panel_counts() if reveal in PANEL_SHOWN_AT else (None, None, None, None)
+    va, vt, ir, it = counts
     over, under, other = [], [], []
     tests_ok = reveal == "full"  # test names come out of candidate runs too (generated ids)
     for f in report.findings:
@@ -164,7 +176,8 @@ def judgement(report: PanelReport, reveal: str) -> SuiteJudgement:
                                         message=f.message, tests=tests, witness=f.witness))
         else:
             other.append(OtherFinding(kind=f.kind, line=f.line, end_line=f.end_line, message=f.message))
-    return SuiteJudgement(task=report.task, suite=report.suite, reveal=reveal, metrics=report.metrics,
+    return SuiteJudgement(task=report.task, suite=report.suite, reveal=reveal,
+                          initial_outcome=report.baseline.outcome, metrics=report.metrics, runs_left=runs_left,
                           valid_accepted=va, valid_total=vt,
                           invalid_rejected=ir, invalid_total=it, over_specification=over, under_assertion=under,
                           other_findings=other)
@@ -176,9 +189,20 @@ def run_suite(session: EngineSession, config: JudgeConfig, task_name: str, *, su
     task = resolve_task(config, task_name)
     suite = resolve_suite(task, suite_path, suite_text, suite_rel)
     reveal = strictest(config.reveal, task.reveal)
+    runs_left = spend(config, task)
     options = RunOptions(sandbox=config.sandbox, timeout_s=config.timeout_s, reveal=reveal)
     _, report = report_with_witnesses(session, task, suite, options, weak_assertion_findings(suite.text))
-    return judgement(report, reveal)
+    return judgement(report, reveal, runs_left)
+
+
+def spend(config: JudgeConfig, task: Task) -> int | None:
+    """Spend one run of `task`'s budget (None without a budget); `ToolError` when it is spent."""
+    if config.budget is None:
+        return None
+    try:
+        return config.budget.spend(task)
+    except BudgetSpent as exc:
+        raise ToolError(str(exc)) from None
 
 
 class SuggestionOut(BaseModel):
@@ -196,20 +220,21 @@ class SuggestionOut(BaseModel):
 class Suggestions(BaseModel):
     task: str
     suite: str
-    reveal: Literal["full", "labels", "counts"]
+    reveal: RevealLevel
     suggestions: list[SuggestionOut]
     note: str = ""
 
 
 def list_suggestions(session: EngineSession, config: JudgeConfig, task_name: str, *, suite_path: str | None = None,
                      suite_text: str | None = None, suite_rel: str | None = None) -> Suggestions:
-    """Verified edits of the suite (none at reveal `counts`: there the panel is an answer key)."""
+    """Verified edits of the suite (none at reveal `counts` or `sealed`: there the panel is an answer key)."""
     task = resolve_task(config, task_name)
     suite = resolve_suite(task, suite_path, suite_text, suite_rel)
     reveal = strictest(config.reveal, task.reveal)
-    if reveal == "counts":
+    if reveal not in WITNESSES_SHOWN_AT:
         return Suggestions(task=task.id, suite=suite.rel_path, reveal=reveal, suggestions=[],
-                           note="reveal level `counts` shows no suggestions: the panel is an answer key here")
+                           note=f"reveal level `{reveal}` shows no suggestions: the panel is an answer key here")
+    spend(config, task)
     from prism_lsp.suggest import suggest
     from prism_lsp.suggest.data import as_data
 
@@ -231,8 +256,11 @@ def list_tasks(config: JudgeConfig) -> list[TaskInfo]:
                 task = load_task(manifest.parent)
             except Exception:  # a broken task is not listed; naming it in run_suite says why
                 continue
+            reveal = strictest(config.reveal, task.reveal)
+            shown = reveal in PANEL_SHOWN_AT
             found.append(TaskInfo(task=task.id, path=str(task.root), statement=task.statement,
-                                  valid=sum(c.valid for c in task.candidates),
-                                  invalid=sum(not c.valid for c in task.candidates),
-                                  reveal=strictest(config.reveal, task.reveal)))
+                                  valid=sum(c.valid for c in task.candidates) if shown else None,
+                                  invalid=sum(not c.valid for c in task.candidates) if shown else None,
+                                  reveal=reveal,
+                                  runs_left=config.budget.left(task) if config.budget is not None else None))
     return found

@@ -13,11 +13,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from prism_lsp.model.reveal import RevealLevel
 from prism_lsp.model.untrusted import plain
 
 SandboxName = Literal["auto", "bubblewrap", "docker", "none"]
 Label = Literal["valid", "invalid"]
-RevealLevel = Literal["full", "labels", "counts"]
 Origin = Literal["hand", "mutant", "sample"]
 
 _ID = re.compile(r"^[a-z0-9._-]+$")

@@ -10,6 +10,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from prism_lsp.model.reveal import RevealLevel
+
 FindingKind = Literal["rejects-valid", "accepts-invalid", "misses-baseline", "execution-error", "weak-assertion"]
 FINDING_KINDS: tuple[str, ...] = FindingKind.__args__  # type: ignore[attr-defined]
 # Findings about the suite as a whole (a new test anywhere can change them), shown on a test's name.
@@ -60,9 +62,11 @@ class CandidateOut(ProgramOut):
 
 
 class Metrics(_Out):
+    """DESIGN.md's metrics; at reveal `sealed` every one but `detects_baseline` is None (the panel is hidden)."""
+
     detects_baseline: bool
-    rar: bool
-    jsf: bool
+    rar: bool | None
+    jsf: bool | None
     valid_acceptance: float | None
     invalid_rejection: float | None
     h: float | None
@@ -106,14 +110,14 @@ class PanelReport(_Out):
     task: str
     suite: str
     baseline: ProgramOut
-    candidates: list[CandidateOut]  # empty at reveal `counts`: `panel` holds the numbers
+    candidates: list[CandidateOut]  # empty at reveal `counts` (`panel` holds the numbers) and `sealed`
     metrics: Metrics
     findings: list[FindingOut]
     timing_ms: dict[str, float]
     sandbox: str = ""
     warnings: list[str] = Field(default_factory=list)
-    reveal: Literal["full", "labels", "counts"] = "full"
-    panel: PanelCounts | None = None
+    reveal: RevealLevel = "full"
+    panel: PanelCounts | None = None  # None at reveal `sealed`
 
     def panel_counts(self) -> tuple[int, int, int, int]:
         """(valid accepted, valid, invalid rejected, invalid) over the non-reference candidates,

@@ -1,7 +1,8 @@
 """Hover on an assertion: a table of every program's outcome at it, at the reveal level.
 
 `full`: program, label, outcome, value compared. `labels`: anonymous names and
-labels, no values. `counts`: only how many valid / invalid candidates fail here.
+labels, no values. `counts` and `sealed`: the initial program's outcome only (a count of the
+candidates failing at one assertion would say which candidates a line flags: the answer key).
 Markdown for clients that list it in `textDocument.hover.contentFormat`, aligned
 plain text for the others (a Markdown table read as plain text is mostly pipes).
 The table comes first and the caption after it: editors put the diagnostic's own
@@ -13,6 +14,7 @@ from __future__ import annotations
 from prism_lsp.analysis.suite_map import SuiteMap, assertion_at_line
 from prism_lsp.document.check import Check
 from prism_lsp.document.outcomes import AssertionRow, anchor, assertion_rows
+from prism_lsp.engine.reveal import LINES_SHOWN_AT
 
 MARK = {"pass": "pass ✓", "fail": "fail ✗", "error": "error ⚠"}
 
@@ -32,8 +34,8 @@ def hover_text(check: Check | None, now: SuiteMap, line: int, *, markdown: bool)
     rows = assertion_rows(check, test.name, old_start, old_end)
     if not rows:
         return None
-    if check.reveal == "counts":
-        return _counts(rows, markdown)
+    if check.reveal not in LINES_SHOWN_AT:
+        return _initial_only(rows, markdown)
     if not markdown:
         return _plain_table(rows, with_values=check.reveal == "full")
     return _table(rows, with_values=check.reveal == "full")
@@ -80,12 +82,8 @@ def _plain_table(rows: list[AssertionRow], with_values: bool) -> str:
     return "\n".join([*lines, "", _caption(False)])
 
 
-def _counts(rows: list[AssertionRow], markdown: bool = True) -> str:
+def _initial_only(rows: list[AssertionRow], markdown: bool = True) -> str:
     initial = next((r for r in rows if r.label == "baseline"), None)
-    lines = []
-    if initial is not None:
-        lines.append(f"- initial program: {initial.outcome}")
-    for label in ("valid", "invalid"):
-        mine = [r for r in rows if r.label == label]
-        lines.append(f"- {label}: {sum(r.outcome == 'fail' for r in mine)} of {len(mine)} fail here")
+    lines = [f"- initial program: {initial.outcome}"] if initial is not None else []
+    lines.append("- candidates: whole-suite numbers only at this reveal level")
     return "\n".join([*lines, "", _caption(markdown)])

@@ -1,7 +1,8 @@
 """Code lenses: one above each test (`initial: caught · valid 4/4 · invalid 3/5`,
 valid candidates counted without the reference, as everywhere) and one
-for the file (`Prism: JSF ✗ · RAR ✓ · valid 1/4 · invalid 3/5`). Counts only, so every
-reveal level may show them. Both run the panel when clicked."""
+for the file (`Prism: JSF ✗ · RAR ✓ · valid 1/4 · invalid 3/5`). A test's counts are a line of
+the candidates' runs, so at reveal `counts` and `sealed` a test's lens says `initial: caught`
+only; at `sealed` the file's lens holds no panel number. Both run the panel when clicked."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from lsprotocol import types
 from prism_lsp.analysis.suite_map import SuiteMap, same_test
 from prism_lsp.document.check import Check
 from prism_lsp.document.outcomes import test_summary
+from prism_lsp.engine.reveal import LINES_SHOWN_AT, PANEL_SHOWN_AT
 from prism_lsp.server.commands import RUN_PANEL
 from prism_lsp.server.positions import Lines
 
@@ -29,8 +31,11 @@ def file_title(check: Check | None) -> str:
     if check.report is None:
         return "Prism: running…"
     m = check.report.metrics
+    if check.reveal not in PANEL_SHOWN_AT:
+        return f"Prism: sealed · initial: {'caught' if m.detects_baseline else 'missed'}"
     accepted, valid, rejected, invalid = check.report.panel_counts()
-    return f"Prism: JSF {_mark(m.jsf)} · RAR {_mark(m.rar)} · valid {accepted}/{valid} · invalid {rejected}/{invalid}"
+    return (f"Prism: JSF {_mark(m.jsf is True)} · RAR {_mark(m.rar is True)} · valid {accepted}/{valid}"
+            f" · invalid {rejected}/{invalid}")
 
 
 def build_lenses(uri: str, check: Check | None, now: SuiteMap, lines: Lines) -> list[types.CodeLens]:
@@ -44,7 +49,9 @@ def build_lenses(uri: str, check: Check | None, now: SuiteMap, lines: Lines) -> 
     lenses = [types.CodeLens(range=top, command=command(file_title(check)))]
     for test in now.tests:
         summary = test_summary(check, test.name) if same_test(check.suite_map, test) is not None else None
-        if summary is None:
+        if check.reveal not in LINES_SHOWN_AT:  # the panel's numbers for the whole suite only (file lens)
+            title = f"initial: {summary.initial}" if summary is not None else "initial: ? (not run yet)"
+        elif summary is None:
             title = "initial: ? · valid ?/? · invalid ?/? (not run yet)"
         else:
             title = (f"initial: {summary.initial} · valid {summary.valid_accepted}/{summary.valid_total}"

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from prism_lsp.engine.reveal import strictest
 from prism_lsp.model.report import FINDING_KINDS
+from prism_lsp.model.reveal import RevealLevel
 
 Level = Literal["error", "warning", "information", "hint"]
 
@@ -41,7 +42,7 @@ class Settings(BaseModel):
     run_on: Literal["type", "save"] = Field("type", alias="runOn")
     # Strict: JSON numbers only (`true` is not 1 ms, "400" is a mistake to report), finite.
     debounce_ms: float = Field(400, alias="debounceMs", ge=0, le=60_000, strict=True, allow_inf_nan=False)
-    reveal: Literal["full", "labels", "counts"] = "full"
+    reveal: RevealLevel = "full"
     sandbox: Literal["auto", "bubblewrap", "docker", "none"] = "auto"
     timeout_seconds: float | None = Field(None, alias="timeoutSeconds", gt=0, le=3600, strict=True,
                                           allow_inf_nan=False)

@@ -10,6 +10,7 @@ from typing import Any
 from lsprotocol import types
 
 from prism_lsp.document.check import Check
+from prism_lsp.engine.reveal import PANEL_SHOWN_AT
 
 log = logging.getLogger(__name__)
 
@@ -20,8 +21,8 @@ def status_params(uri: str, state: str, check: Check | None = None, *, done: int
                   total: int | None = None, message: str | None = None) -> dict[str, Any]:
     """The payload of DESIGN's `prism/status` (the VS Code client parses exactly this)."""
     metrics = valid = invalid = None
-    if check is not None and check.report is not None:
-        report = check.report
+    if check is not None and check.report is not None and check.report.reveal in PANEL_SHOWN_AT:
+        report = check.report  # at `sealed` no panel number: the status says only the state
         metrics = report.metrics.model_dump()
         accepted, valid_total, rejected, invalid_total = report.panel_counts()
         valid = {"accepted": accepted, "total": valid_total}  # without the reference, as valid_acceptance
@@ -62,7 +63,7 @@ def run_summary(uri: str, check: Check) -> str:
     name = uri.rsplit("/", 1)[-1]
     state, message = state_of(check)
     line = f"{name} v{check.version}: {state}" + (f" ({message})" if message else "")
-    if check.report is not None and check.run is not None:
+    if check.report is not None and check.run is not None and check.report.reveal in PANEL_SHOWN_AT:
         accepted, valid, rejected, invalid = check.report.panel_counts()
         m = check.report.metrics
         line += (f"; JSF {'yes' if m.jsf else 'no'}, valid {accepted}/{valid} accepted, "

@@ -31,3 +31,8 @@ def test_counts_shows_no_candidate_one_by_one(unit_check):
     assert [i["id"] for i in items] == ["initial", "valid", "invalid"]
     assert items[1]["message"] == "1 of 4 valid candidates accepted (the reference left out)"
     assert not any(leaks(str(i)) for i in items)
+
+
+def test_sealed_shows_the_initial_program_alone(unit_check):
+    items = program_items(at_reveal(unit_check, "sealed"))
+    assert [i["id"] for i in items] == ["initial"]

@@ -1,7 +1,7 @@
 """`prism mcp` driven by the official MCP SDK's client over stdio, on the real engine and sandbox.
 
 What an agent in a loop relies on: over-specification and under-assertion come back apart, with
-the metrics; the reveal level is the one the server was started with (default `counts`) and no
+the metrics; the reveal level is the one the server was started with (default `sealed`) and no
 tool argument raises it; untrusted paths are refused with a message, never served.
 """
 
@@ -63,24 +63,32 @@ async def test_overfit_suite_at_full_names_the_line_and_keeps_signals_apart(tmp_
 
 
 @pytest.mark.asyncio
-async def test_default_reveal_is_counts_and_no_argument_raises_it(tmp_path):
+async def test_default_reveal_is_sealed_and_no_argument_raises_it(tmp_path):
     async with Client(_params(tmp_path)) as client:
         got = await _call(client, "run_suite", {"task": str(MEAN), "suite_path": "suites/test_overfit.py",
                                                 "reveal": "full"})  # an extra argument the tool does not have
         tasks = await _call(client, "list_tasks", {})
-    assert got["reveal"] == "counts"
+        suggested = await _call(client, "list_suggestions", {"task": "mean-rounded",
+                                                             "suite_path": "suites/test_overfit.py"})
+    assert got["reveal"] == "sealed" and got["initial_outcome"] == "fail"
+    # Only the initial program's outcome: no rate, RAR, JSF or count that depends on the panel.
+    assert got["metrics"] == {"detects_baseline": True, "rar": None, "jsf": None, "valid_acceptance": None,
+                              "invalid_rejection": None, "h": None}
+    assert [got[k] for k in ("valid_accepted", "valid_total", "invalid_rejected", "invalid_total")] == [None] * 4
+    assert got["over_specification"] == [] and got["under_assertion"] == []
+    assert all(f["kind"] == "weak-assertion" for f in got["other_findings"])
     dumped = json.dumps(got)
     for secret in ("half-even", "half-down", "statistics", "trunc-negative", "consumes-input"):
         assert secret not in dumped
-    assert got["over_specification"][0]["valid_rejected"] == 3
-    assert all(t["reveal"] == "counts" for t in tasks["result"])
-    assert "mean-rounded" in {t["task"] for t in tasks["result"]}
+    mine = next(t for t in tasks["result"] if t["task"] == "mean-rounded")
+    assert all(t["reveal"] == "sealed" for t in tasks["result"]) and (mine["valid"], mine["invalid"]) == (None, None)
+    assert suggested["suggestions"] == [] and "sealed" in suggested["note"]
 
 
 @pytest.mark.asyncio
 async def test_suite_text_runs_at_its_path_and_a_strong_suite_reaches_joint_success(tmp_path):
     strong = (MEAN / "suites" / "test_strong.py").read_text()
-    async with Client(_params(tmp_path)) as client:
+    async with Client(_params(tmp_path, "--reveal", "counts")) as client:
         got = await _call(client, "run_suite", {"task": "mean-rounded", "suite_text": strong,
                                                 "suite_rel": "tests/test_mine.py"})
     assert got["suite"] == "tests/test_mine.py"
@@ -89,7 +97,7 @@ async def test_suite_text_runs_at_its_path_and_a_strong_suite_reaches_joint_succ
 
 @pytest.mark.asyncio
 async def test_weak_suite_under_assertion_says_how_many_got_through(tmp_path):
-    async with Client(_params(tmp_path)) as client:
+    async with Client(_params(tmp_path, "--reveal", "labels")) as client:
         got = await _call(client, "run_suite", {"task": "slugify", "suite_path": "suites/test_weak.py"})
     assert got["over_specification"] == []
     assert (got["invalid_rejected"], got["invalid_total"]) == (1, 5)
@@ -133,9 +141,11 @@ async def test_suggestions_at_labels_are_verified_and_name_no_candidate(tmp_path
 
 
 @pytest.mark.asyncio
-async def test_no_suggestion_or_witness_at_counts(tmp_path):
-    async with Client(_params(tmp_path)) as client:
+async def test_no_suggestion_witness_or_line_at_counts(tmp_path):
+    async with Client(_params(tmp_path, "--reveal", "counts")) as client:
         got = await _call(client, "list_suggestions", {"task": "mean-rounded", "suite_path": "suites/test_weak.py"})
         judged = await _call(client, "run_suite", {"task": "mean-rounded", "suite_path": "suites/test_weak.py"})
     assert got["suggestions"] == [] and "counts" in got["note"]
-    assert judged["under_assertion"] and all(u["witness"] is None for u in judged["under_assertion"])
+    # Whole-suite numbers only: the invalid candidates let through are counted, on no line.
+    assert judged["under_assertion"] == [] and judged["over_specification"] == []
+    assert judged["invalid_rejected"] < judged["invalid_total"]

@@ -40,3 +40,18 @@ def test_a_task_folder_cannot_choose_sandbox_none(tmp_path, capsys):
     assert code == 2 and "task.sandbox" in err and "--sandbox none" in err, err
     # Whoever starts Prism may still choose it.
     assert prism_main(["run", str(root), str(root / "tests" / "test_f.py"), "--sandbox", "none"]) == 0
+
+
+def test_doctor_and_readme_say_what_each_reveal_level_lets_an_adaptive_author_infer(capsys):
+    from prism_lsp.model.reveal import INFERABLE, REVEAL_LEVELS
+
+    assert list(INFERABLE) == list(REVEAL_LEVELS)
+    assert prism_main(["doctor", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["reveal_levels"] == INFERABLE
+    assert prism_main(["doctor"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    for level, inferable in INFERABLE.items():
+        assert f"{level}: {inferable}" in text
+        assert f"`{level}`: {inferable}." in readme
+    assert "about 20 runs" in INFERABLE["counts"] and "initial program" in INFERABLE["sealed"]

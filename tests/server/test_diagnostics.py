@@ -103,7 +103,7 @@ def test_related_information_names_real_candidate_files_only_when_the_client_sup
     assert all(d.related_information is None for d in build_diagnostics(unit_check, Settings(), Options(False)))
 
 
-@pytest.mark.parametrize("reveal", ["labels", "counts"])
+@pytest.mark.parametrize("reveal", ["labels"])
 def test_below_full_no_candidate_id_related_file_or_value_appears(unit_check, reveal):
     check = at_reveal(unit_check, reveal)
     diags = build_diagnostics(check, Settings(), Options(related_information=True))
@@ -115,7 +115,19 @@ def test_below_full_no_candidate_id_related_file_or_value_appears(unit_check, re
     assert "expected" not in shown and "got" not in shown and "assert 2 == 3" not in shown
 
 
-@pytest.mark.parametrize("reveal", ["labels", "counts"])
+@pytest.mark.parametrize("reveal", ["counts", "sealed"])
+def test_below_labels_no_diagnostic_comes_from_a_candidates_run(unit_check, reveal):
+    # A rejects-valid diagnostic on a line says which candidates that line rejects (issue 21):
+    # only the initial program's findings and the static hints remain.
+    diags = build_diagnostics(at_reveal(unit_check, reveal), Settings(), Options(related_information=True))
+    full = build_diagnostics(unit_check, Settings())
+    kept = ("misses-baseline", "weak-assertion")
+    assert of(full, "rejects-valid") and of(full, "accepts-invalid")
+    assert {d.code for d in diags} <= set(kept)
+    assert [d.range for d in diags] == [d.range for d in full if d.code in kept]
+
+
+@pytest.mark.parametrize("reveal", ["labels"])
 def test_below_full_the_candidates_are_counted_on_their_assertion(unit_check, reveal):
     diags = build_diagnostics(at_reveal(unit_check, reveal), Settings())
     rv = of(diags, "rejects-valid")

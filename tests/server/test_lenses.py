@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 from lsprotocol import types
 
 from prism_lsp.analysis.suite_map import parse_suite
@@ -46,12 +45,28 @@ def test_an_edited_test_waits_for_the_next_run_and_the_others_move_with_the_buff
     assert titles[3] == (14, 4, "initial: caught · valid 1/4 · invalid 2/5")
 
 
-@pytest.mark.parametrize("reveal", ["labels", "counts"])
-def test_lenses_are_counts_only_at_every_reveal_level(unit_check, reveal):
+def test_lenses_are_counts_only_at_labels(unit_check):
     full, _ = _titles(unit_check)
-    titles, _ = _titles(at_reveal(unit_check, reveal))
+    titles, _ = _titles(at_reveal(unit_check, "labels"))
     assert titles == full
     assert not leaks("\n".join(t for _, _, t in titles))
+
+
+def test_at_counts_a_test_lens_holds_no_panel_number_and_the_file_lens_the_whole_suites(unit_check):
+    # Per-test counts would name, test by test, which candidates it rejects (issue 21).
+    titles, _ = _titles(at_reveal(unit_check, "counts"))
+    assert [t for _, _, t in titles] == [
+        "Prism: JSF ✗ · RAR ✓ · valid 1/4 · invalid 2/5",
+        "initial: missed", "initial: caught", "initial: caught", "initial: caught", "initial: caught",
+    ]
+
+
+def test_at_sealed_no_lens_holds_a_panel_number(unit_check):
+    titles, _ = _titles(at_reveal(unit_check, "sealed"))
+    assert [t for _, _, t in titles] == [
+        "Prism: sealed · initial: caught",
+        "initial: missed", "initial: caught", "initial: caught", "initial: caught", "initial: caught",
+    ]
 
 
 def test_no_task_no_lenses_and_no_run_says_why(unit_check):

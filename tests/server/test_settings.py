@@ -87,3 +87,10 @@ def test_numbers_must_be_json_numbers():
     assert (parsed.settings.debounce_ms, parsed.settings.timeout_seconds) == (400, None)
     assert len(parsed.problems) == 2 and "debounceMs: True is not valid" in parsed.problems[0]
     assert parse_settings({"debounceMs": 0, "timeoutSeconds": 2.5}).problems == []
+
+
+def test_sealed_is_a_setting_and_the_strictest():
+    assert parse_settings({"reveal": "sealed"}).settings.reveal == "sealed"
+    assert Settings(reveal="full").effective_reveal("sealed") == "sealed"
+    assert Settings(reveal="sealed").effective_reveal("labels") == "sealed"
+    assert "sealed" in parse_settings({"reveal": "hidden"}).problems[0]  # the error lists the levels

@@ -47,18 +47,23 @@ async def test_reveal_counts_leaks_no_candidate_id(client):
     rec = client.recorder
     uri = open_doc(client, OVERFIT)
     diags = await rec.final_diagnostics(uri, 1, "rejects-valid")
-    assert of_kind(diags, "rejects-valid") and of_kind(diags, "accepts-invalid")
+    # Whole-suite numbers only (issue 21): no finding of a candidate's run on any line.
+    assert not of_kind(diags, "rejects-valid") and not of_kind(diags, "accepts-invalid")
     seen = [d.message for d in diags] + [str(d.data) for d in diags] + [str(d.related_information) for d in diags]
     hover = await client.text_document_hover_async(types.HoverParams(
         types.TextDocumentIdentifier(uri), types.Position(13, 10)))
     lenses = await client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(uri)))
     rows = await client.workspace_execute_command_async(types.ExecuteCommandParams("prism.listCandidates", [uri]))
     actions = await client.text_document_code_action_async(types.CodeActionParams(
-        types.TextDocumentIdentifier(uri), diags[0].range, types.CodeActionContext(diagnostics=diags)))
+        types.TextDocumentIdentifier(uri), types.Range(types.Position(13, 0), types.Position(13, 10)),
+        types.CodeActionContext(diagnostics=diags)))
     seen += [hover.contents.value, *(lens.command.title for lens in lenses), json.dumps(rows),
              *(a.title for a in actions), json.dumps(rec.statuses)]
     assert not _leaks("\n".join(seen))
-    assert "valid: 3 of 5 fail here" in hover.contents.value
+    assert hover.contents.value.startswith("- initial program: fail\n- candidates: whole-suite numbers only")
+    assert lenses[0].command.title == "Prism: JSF ✗ · RAR ✓ · valid 1/4 · invalid 3/5"
+    assert all(lens.command.title.startswith("initial: ") and "valid" not in lens.command.title
+               for lens in lenses[1:])
     assert [r["id"] for r in rows] == [f"candidate-{i}" for i in range(1, 11)]
     assert all(r["label"] is None and r["note"] is None and r["uri"] is None for r in rows)
     with pytest.raises(Exception, match="not revealed"):
@@ -133,9 +138,9 @@ async def test_workspace_configuration_is_pulled(client):
 
 @pytest_lsp.fixture(config=server_config(CACHE))
 async def empty_section_client(lsp_client: LanguageClient):
-    """reveal = counts in initializationOptions; the client answers workspace/configuration with `{}`."""
+    """reveal = labels in initializationOptions; the client answers workspace/configuration with `{}`."""
     lsp_client.set_configuration({}, section="prism")
-    await lsp_client.initialize_session(init_params({"reveal": "counts", "debounceMs": 0}))
+    await lsp_client.initialize_session(init_params({"reveal": "labels", "debounceMs": 0}))
     yield
     await lsp_client.shutdown_session()
 
@@ -149,7 +154,7 @@ async def test_an_empty_configuration_answer_keeps_the_initialization_options(em
     assert not _leaks(json.dumps([d.message for d in diags]))
 
 
-@pytest.mark.settings({"reveal": "counts", "debounceMs": 0})
+@pytest.mark.settings({"reveal": "labels", "debounceMs": 0})
 async def test_a_partial_configuration_change_keeps_the_other_settings(client):
     rec = client.recorder
     uri = open_doc(client, OVERFIT)
@@ -160,4 +165,4 @@ async def test_a_partial_configuration_change_keeps_the_other_settings(client):
     pub = await rec.until(lambda: next((p for p in rec.publications[published:] if p.uri == uri and any(
         d.code == "accepts-invalid" and d.severity == types.DiagnosticSeverity.Hint for d in p.diagnostics)), None))
     assert of_kind(list(pub.diagnostics), "rejects-valid")
-    assert not _leaks(json.dumps([d.message for d in pub.diagnostics])), "reveal is still counts"
+    assert not _leaks(json.dumps([d.message for d in pub.diagnostics])), "reveal is still labels"
