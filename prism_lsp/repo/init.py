@@ -17,8 +17,9 @@ from pathlib import Path
 from prism_lsp.materialize.apply import ApplyError, apply_patch, copy_tree
 from prism_lsp.repo import git
 from prism_lsp.repo.errors import InitError
-from prism_lsp.repo.layout import copy_generated, find_venv, generated_files, import_roots
+from prism_lsp.repo.layout import copy_generated, generated_files, import_roots
 from prism_lsp.repo.split import Split, split_fix
+from prism_lsp.repo.venv import find_venv
 from prism_lsp.repo.writer import Manifest, kept_candidates, publish, write_manifest
 from prism_lsp.tasks.importers.common import slug
 from prism_lsp.tasks.pytest_config import nearest_config

@@ -4,8 +4,7 @@
   repository's pytest configuration does not put `src` on `sys.path` itself (`pythonpath`),
   the task asks the runner to (manifest `pythonpath`), so each program imports its own tree
   and never the working checkout an editable install points at.
-- The venv: `.venv`, `venv` or `env` at the root (a `pyvenv.cfg` beside `bin/python`) whose
-  Python imports pytest, the runner's one need.
+- The venv: see `repo/venv.py` (found by reading its files, never run on the host).
 - Generated files: Python files git ignores inside a folder of tracked code (the `_version.py`
   hatch-vcs or setuptools-scm writes); git never holds them, so they are copied into the
   initial state, hence into every program tree.
@@ -13,14 +12,12 @@
 
 from __future__ import annotations
 
-import subprocess
 import tomllib
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from prism_lsp.repo.venv import VENV_NAMES
 from prism_lsp.tasks.pytest_config import nearest_config, read_pytest_config
 
-VENV_NAMES = (".venv", "venv", "env")
 MAX_GENERATED_BYTES = 1 << 20  # a generated module is small; a big ignored file is data, not code
 
 
@@ -55,31 +52,6 @@ def import_roots(tree: Path, suites: list[str]) -> list[str]:
         if root not in roots:
             roots.append(root)
     return roots
-
-
-@dataclass(frozen=True)
-class Venv:
-    python: Path | None
-    note: str  # what was found, for the author
-
-
-def find_venv(repo_root: Path) -> Venv:
-    """The repository's own venv, when one is there and its Python has pytest."""
-    for name in VENV_NAMES:
-        folder = repo_root / name
-        python = folder / "bin" / "python"
-        if not ((folder / "pyvenv.cfg").is_file() and python.exists()):
-            continue
-        try:
-            proc = subprocess.run([str(python), "-c", "import pytest; print(pytest.__version__)"],
-                                  capture_output=True, timeout=60, cwd="/")
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            return Venv(None, f"venv {name}/ found, but its Python does not start ({exc}); using Prism's own Python")
-        if proc.returncode != 0:
-            return Venv(None, f"venv {name}/ found, but it has no pytest (pip install pytest there); "
-                              "using Prism's own Python")
-        return Venv(python, f"venv {name}/ (pytest {proc.stdout.decode().strip()})")
-    return Venv(None, "no venv at the repository root (.venv, venv, env); using Prism's own Python")
 
 
 def generated_files(ignored: list[str], tracked: list[str]) -> list[str]:
