@@ -11,6 +11,7 @@ import subprocess
 from pathlib import Path
 
 from prism_lsp.materialize.diffcheck import UnsafeDiff, check_path
+from prism_lsp.materialize.links import leaves_tree
 
 
 class ApplyError(Exception):
@@ -20,11 +21,10 @@ class ApplyError(Exception):
 def copy_tree(src: Path, dst: Path) -> None:
     """Copy `src` to `dst` (regular files and folders only).
 
-    A symlink that resolves inside `src` is copied as a link; one that points
-    outside, or any device, socket or fifo, is refused, since it would let a
-    program reach host files through the tree.
+    A symlink that stays inside `src` at every step (`links.leaves_tree`) is copied
+    as a link; one that points outside, or any device, socket or fifo, is refused,
+    since it would let a program reach host files through the tree.
     """
-    src_real = src.resolve()
     for dirpath, dirnames, filenames in os.walk(src):
         rel_dir = os.path.relpath(dirpath, src)
         target_dir = dst / rel_dir if rel_dir != "." else dst
@@ -35,8 +35,7 @@ def copy_tree(src: Path, dst: Path) -> None:
             st = os.lstat(full)
             rel = (Path(rel_dir) / name).as_posix()
             if stat.S_ISLNK(st.st_mode):
-                resolved = full.resolve()
-                if not resolved.is_relative_to(src_real):
+                if leaves_tree(src, rel):
                     raise ApplyError(f"{rel}: symlink to {os.readlink(full)!r} points outside the tree; refused")
                 if name in dirnames:
                     dirnames.remove(name)

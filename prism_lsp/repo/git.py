@@ -13,6 +13,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from prism_lsp.materialize.links import UnsafeLink, check_links, write_target
 from prism_lsp.repo.errors import InitError
 
 # Paths of the task `prism init` writes; never part of a fix.
@@ -150,7 +151,8 @@ def export(repo: Repo, treeish: str, dest: Path, paths: list[str] | None = None)
     Not `git archive`, which leaves out what `.gitattributes` marks `export-ignore` (often tests/
     or conftest.py) and rewrites `export-subst` files; nor a checkout, whose line-ending and
     filter conversions would make files the diffs (taken between blobs) no longer apply to.
-    A symlink must stay inside the tree; any other is refused."""
+    Nothing is written through a link, and each link must stay inside the finished tree
+    (`materialize/links.py`); any other is refused."""
     listing = git(repo.root, "ls-tree", "-r", "-z", "--full-tree", treeish, *(["--", *paths] if paths else []))
     entries = []
     for entry in filter(None, listing.split("\0")):
@@ -162,23 +164,28 @@ def export(repo: Repo, treeish: str, dest: Path, paths: list[str] | None = None)
                           input="".join(f"{oid}\n" for _, oid, _ in entries).encode())
     if proc.returncode != 0:
         raise InitError(f"git cat-file failed: {proc.stderr.decode(errors='replace').strip()}")
-    data, at, root = proc.stdout, 0, dest.resolve()
-    for mode, _, rel in entries:
-        header_end = data.index(b"\n", at)
-        size = int(data[at:header_end].split()[2])
-        content, at = data[header_end + 1: header_end + 1 + size], header_end + 2 + size
-        target = dest / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if mode == "120000":
-            link = content.decode("utf-8", errors="surrogateescape")
-            if os.path.isabs(link) or not (target.parent / link).resolve().is_relative_to(root):
-                raise InitError(f"{rel!r} at {treeish[:12]} links outside the repository ({link!r}); refused: "
-                                "a program tree may only link inside itself")
-            os.symlink(link, target)
-        else:
-            target.write_bytes(content)
-            if mode == "100755":
-                target.chmod(0o755)
+    data, at = proc.stdout, 0
+    try:
+        for mode, _, rel in entries:
+            header_end = data.index(b"\n", at)
+            size = int(data[at:header_end].split()[2])
+            content, at = data[header_end + 1: header_end + 1 + size], header_end + 2 + size
+            target = write_target(dest, rel)
+            if mode == "120000":
+                link = content.decode("utf-8", errors="surrogateescape")
+                if os.path.isabs(link):
+                    raise InitError(f"{rel!r} at {treeish[:12]} links outside the repository ({link!r}); refused: "
+                                    "a program tree may only link inside itself")
+                os.symlink(link, target)
+            else:
+                target.write_bytes(content)
+                if mode == "100755":
+                    target.chmod(0o755)
+        # Each link judged against the finished tree: one that looked inside while what it names
+        # was missing (`l0 -> l1/..` before `l1` exists) may lead out once all are written.
+        check_links(dest)
+    except UnsafeLink as exc:
+        raise InitError(f"at {treeish[:12]}: {exc}") from None
 
 
 def ignored_files(repo: Repo) -> list[str]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from prism_lsp.materialize.apply import ApplyError, apply_patch, copy_tree
+from prism_lsp.materialize.links import UnsafeLink, write_target
 from prism_lsp.repo import git
 from prism_lsp.repo.errors import InitError
 from prism_lsp.repo.layout import copy_generated, generated_files, import_roots
@@ -107,7 +108,10 @@ def _apply_support(repo: git.Repo, fix: Fix, split: Split, initial: Path) -> Non
     for change in split.support:
         for rel in (change.old, change.path if change.status == "D" else None):
             if rel and (initial / rel).is_file():
-                (initial / rel).unlink()
+                try:
+                    write_target(initial, rel)  # removes it, never through a link
+                except UnsafeLink as exc:
+                    raise InitError(str(exc)) from None
     present = [c.path for c in split.support if c.status != "D"]
     if present:
         git.export(repo, fix.fix, initial, present)

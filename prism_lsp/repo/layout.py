@@ -12,9 +12,11 @@
 
 from __future__ import annotations
 
+import os
 import tomllib
 from pathlib import Path, PurePosixPath
 
+from prism_lsp.materialize.links import UnsafeLink, write_target
 from prism_lsp.repo.venv import VENV_NAMES
 from prism_lsp.tasks.pytest_config import nearest_config, read_pytest_config
 
@@ -73,10 +75,12 @@ def copy_generated(repo_root: Path, files: list[str], dest: Path) -> list[str]:
         src = repo_root / rel
         if src.is_symlink() or not src.is_file() or src.stat().st_size > MAX_GENERATED_BYTES:
             continue
-        target = dest / rel
-        if target.exists():
+        if os.path.lexists(dest / rel):
             continue  # git holds this path at the base revision: its version wins
-        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            target = write_target(dest, rel)
+        except UnsafeLink:
+            continue  # its folder is a link in the initial state: never written through
         target.write_bytes(src.read_bytes())
         copied.append(rel)
     return copied

@@ -28,3 +28,17 @@ def venv_script_repo(path: Path, marker: Path, fixed: bool) -> Path:
     if fixed:
         commit(repo, "add: plus")
     return repo
+
+
+def link_chain_repo(path: Path, links: int) -> Path:
+    """A base commit holding `l0 -> l1/..`, …, `l{links-1} -> .` (each looks inside while the next is
+    missing; together `l0` is `links - 1` folders up), then a fix commit making `l0` a folder with a
+    `conftest.py` beside the fixed code and its test."""
+    repo = make_repo(path, {"calc.py": "def add(a, b):\n    return a - b\n"})
+    for i in range(links):
+        os.symlink(f"l{i + 1}/.." if i < links - 1 else ".", repo / f"l{i}")
+    commit(repo, "links")
+    (repo / "l0").unlink()
+    write(repo, {**FIX, "l0/conftest.py": "ESCAPED = True\n"})
+    commit(repo, "the fix, and l0 a folder")
+    return repo
