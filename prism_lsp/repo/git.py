@@ -76,27 +76,37 @@ def parents(repo: Repo, commit: str) -> list[str]:
     return git(repo.root, "rev-list", "--parents", "-n", "1", commit).split()[1:]
 
 
-def dirty_paths(repo: Repo) -> list[str]:
-    """Tracked or untracked (not ignored) paths whose working state differs from HEAD."""
+def _within(path: str, entries: list[str]) -> bool:
+    return any(path == e or (e.endswith("/") and path.startswith(e)) for e in entries)
+
+
+def dirty_paths(repo: Repo, leave_out: list[str] = ()) -> list[str]:
+    """Tracked or untracked (not ignored) paths whose working state differs from HEAD; untracked ones
+    in `leave_out` (paths, a folder ending in `/`: the developer's environment) are not counted."""
     entries = iter(git(repo.root, "status", "--porcelain=v1", "-z", "--untracked-files=all").split("\0"))
     paths = []
     for entry in entries:
-        if len(entry) > 3:
+        if len(entry) > 3 and not (entry.startswith("??") and _within(entry[3:], leave_out)):
             paths.append(entry[3:])
             if entry[0] in "RC":
                 next(entries, None)  # a rename's or copy's source path follows as its own entry
     return [p for p in paths if p.split("/", 1)[0] not in TASK_PATHS]
 
 
-def working_tree(repo: Repo) -> str:
+def working_tree(repo: Repo, leave_out: list[str] = ()) -> str:
     """A tree object holding the working tree as `git add -A` would stage it (untracked, not
-    ignored files included); the real index is untouched."""
+    ignored files included, but those in `leave_out`); the real index is untouched."""
     with tempfile.TemporaryDirectory(prefix="prism-index-") as tmp:
         env = {"GIT_INDEX_FILE": str(Path(tmp) / "index")}
         if git(repo.root, "rev-parse", "--verify", "--quiet", "HEAD", check=False).strip():
             git(repo.root, "read-tree", "HEAD", env=env)
         # The task's own files are in .git/info/exclude once made; `changes` leaves them out anyway.
-        git(repo.root, "add", "-A", env=env)
+        specs = [".", *(f":(exclude,top,literal){p.rstrip('/')}" for p in leave_out)]
+        proc = subprocess.run(["git", "-C", str(repo.root), "add", "-A", "--pathspec-from-file=-",
+                               "--pathspec-file-nul"], input="".join(s + "\0" for s in specs).encode("utf-8", "surrogateescape"),
+                              capture_output=True, timeout=300, env={**os.environ, **env})
+        if proc.returncode != 0:
+            raise InitError(f"git add failed: {proc.stderr.decode(errors='replace').strip()}")
         return git(repo.root, "write-tree", env=env).strip()
 
 

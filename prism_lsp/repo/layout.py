@@ -5,9 +5,10 @@
   the task asks the runner to (manifest `pythonpath`), so each program imports its own tree
   and never the working checkout an editable install points at.
 - The venv: see `repo/venv.py` (found by reading its files, never run on the host).
-- Generated files: Python files git ignores inside a folder of tracked code (the `_version.py`
-  hatch-vcs or setuptools-scm writes); git never holds them, so they are copied into the
-  initial state, hence into every program tree.
+- Generated files: Python files git ignores, or untracked ones an install writes
+  (`environment.py`), inside a folder of tracked code (the `_version.py` hatch-vcs or
+  setuptools-scm writes); git never holds them, so they are copied into the initial state,
+  hence into every program tree.
 """
 
 from __future__ import annotations
