@@ -20,9 +20,20 @@ from prism_lsp.repo.errors import InitError
 TASK_PATHS = ("prism.toml", ".prism")
 
 
+def _guarded(repo: Path) -> list[str]:
+    """`git -C repo` with every command the repository's own config could make git run switched off:
+    `core.fsmonitor` (run by status and add) and each filter driver's clean/smudge/process (run by
+    add and status). A repository's `.git/config` comes with a folder that was copied, not cloned;
+    it is the repository's, so untrusted. (Diffs pass --no-ext-diff and --no-textconv.)"""
+    proc = subprocess.run(["git", "-C", str(repo), "config", "-z", "--get-regexp",
+                           r"^filter\..*\.(clean|smudge|process)$"], capture_output=True, timeout=60)
+    keys = {entry.split("\n", 1)[0] for entry in proc.stdout.decode("utf-8", "surrogateescape").split("\0") if entry}
+    return ["git", "-C", str(repo), "-c", "core.fsmonitor=false", *(a for k in sorted(keys) for a in ("-c", f"{k}="))]
+
+
 def git(repo: Path, *args: str, env: dict | None = None, check: bool = True) -> str:
     """Run git in `repo`; its stdout as text. A failure is an `InitError` with git's own message."""
-    proc = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, timeout=300,
+    proc = subprocess.run([*_guarded(repo), *args], capture_output=True, timeout=300,
                           env={**os.environ, **(env or {})})
     if check and proc.returncode != 0:
         raise InitError(f"git {args[0]} failed: {proc.stderr.decode(errors='replace').strip()}")
@@ -30,7 +41,7 @@ def git(repo: Path, *args: str, env: dict | None = None, check: bool = True) -> 
 
 
 def git_bytes(repo: Path, *args: str) -> bytes:
-    proc = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, timeout=300)
+    proc = subprocess.run([*_guarded(repo), *args], capture_output=True, timeout=300)
     if proc.returncode != 0:
         raise InitError(f"git {args[0]} failed: {proc.stderr.decode(errors='replace').strip()}")
     return proc.stdout
@@ -102,7 +113,7 @@ def working_tree(repo: Repo, leave_out: list[str] = ()) -> str:
             git(repo.root, "read-tree", "HEAD", env=env)
         # The task's own files are in .git/info/exclude once made; `changes` leaves them out anyway.
         specs = [".", *(f":(exclude,top,literal){p.rstrip('/')}" for p in leave_out)]
-        proc = subprocess.run(["git", "-C", str(repo.root), "add", "-A", "--pathspec-from-file=-",
+        proc = subprocess.run([*_guarded(repo.root), "add", "-A", "--pathspec-from-file=-",
                                "--pathspec-file-nul"], input="".join(s + "\0" for s in specs).encode("utf-8", "surrogateescape"),
                               capture_output=True, timeout=300, env={**os.environ, **env})
         if proc.returncode != 0:
@@ -121,7 +132,7 @@ class Change:
 
 def changes(repo: Repo, base: str, fix: str) -> list[Change]:
     """The files `fix` changes against `base`, renames found (`-M`)."""
-    out = git(repo.root, "diff", "--name-status", "-z", "-M", "--no-ext-diff", base, fix).split("\0")
+    out = git(repo.root, "diff", "--name-status", "-z", "-M", "--no-ext-diff", "--no-textconv", base, fix).split("\0")
     result, i = [], 0
     while i < len(out) - 1:
         status = out[i]
@@ -140,8 +151,8 @@ def diff(repo: Repo, base: str, fix: str, paths: list[str]) -> bytes:
         return b""
     # Prefixes and paths spelled out: a user's diff.noprefix, diff.mnemonicPrefix or diff.relative
     # would otherwise make a diff that `git apply -p1` in the tree cannot apply.
-    return git_bytes(repo.root, "diff", "--binary", "-M", "--no-ext-diff", "--no-color", "--full-index",
-                     "--src-prefix=a/", "--dst-prefix=b/", "--no-relative",
+    return git_bytes(repo.root, "diff", "--binary", "-M", "--no-ext-diff", "--no-textconv", "--no-color",
+                     "--full-index", "--src-prefix=a/", "--dst-prefix=b/", "--no-relative",
                      base, fix, "--", *[f":(literal,top){p}" for p in paths])
 
 

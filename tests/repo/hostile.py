@@ -42,3 +42,20 @@ def link_chain_repo(path: Path, links: int) -> Path:
     write(repo, {**FIX, "l0/conftest.py": "ESCAPED = True\n"})
     commit(repo, "the fix, and l0 a folder")
     return repo
+
+
+def git_config_repo(path: Path, marker: Path, fixed: bool) -> Path:
+    """A repository whose `.git/config` (a folder copied, not cloned) names commands git would run:
+    `core.fsmonitor`, a filter driver's clean/smudge and a diff driver's textconv, each appending to
+    `marker`; `.gitattributes` applies the drivers to every file."""
+    repo = make_repo(path, {"calc.py": "def add(a, b):\n    return a - b\n", ".gitattributes": "* filter=x diff=x\n"})
+    script = path.parent / "run.sh"
+    script.write_text(f"#!/bin/sh\necho ran >> {marker}\ncat\n")
+    script.chmod(0o755)
+    with open(repo / ".git" / "config", "a") as fh:
+        fh.write(f'[core]\n\tfsmonitor = {script}\n[filter "x"]\n\tclean = {script}\n\tsmudge = {script}\n'
+                 f'[diff "x"]\n\ttextconv = {script}\n')
+    write(repo, FIX)
+    if fixed:
+        commit(repo, "add: plus")
+    return repo

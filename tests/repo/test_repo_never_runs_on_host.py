@@ -11,7 +11,7 @@ import pytest
 
 from prism_lsp.repo.offer import InitOffers
 from tests.repo.gitrepo import prism, status, write
-from tests.repo.hostile import venv_script_repo
+from tests.repo.hostile import git_config_repo, venv_script_repo
 
 def test_init_reads_the_venv_and_never_starts_its_python(tmp_path, capsys):
     marker = tmp_path / "ran-on-the-host"
@@ -58,3 +58,14 @@ def test_what_the_venvs_files_say_is_what_init_reports(tmp_path, cfg, packages, 
     (site / "shared.pth").write_text(f"import os\n{tmp_path / 'site'}\n")
     write(tmp_path, packages)
     assert find_venv(tmp_path).note.startswith(note)
+
+
+@pytest.mark.parametrize("fixed", [True, False], ids=["--fix HEAD", "working tree"])
+def test_init_never_runs_a_command_the_repositorys_git_config_names(tmp_path, capsys, fixed):
+    marker = tmp_path / "ran-on-the-host"
+    repo = git_config_repo(tmp_path / "repo", marker, fixed)
+    marker.unlink(missing_ok=True)  # the commits above ran them: they are this test's setup, not Prism
+    code, out, err = prism(capsys, "init", str(repo), *(["--fix", "HEAD"] if fixed else []))
+    assert code == 0, err
+    assert not marker.exists()
+    assert "+    return a + b" in (repo / ".prism" / "candidates" / "reference.diff").read_text()
