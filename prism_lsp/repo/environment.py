@@ -42,7 +42,8 @@ def _version_files(root: Path) -> set[str]:
     hooks = [hatch.get("build", {}).get("hooks", {}).get("vcs", {})]
     hooks += [t.get("hooks", {}).get("vcs", {}) for t in hatch.get("build", {}).get("targets", {}).values()
               if isinstance(t, dict)]
-    names = [scm.get("write_to"), scm.get("version_file"), *(h.get("version-file") for h in hooks if isinstance(h, dict))]
+    names = [scm.get("write_to"), scm.get("version_file"),
+             *(h.get("version-file") for h in hooks if isinstance(h, dict))]
     return {PurePosixPath(n).as_posix() for n in names if isinstance(n, str) and n}
 
 

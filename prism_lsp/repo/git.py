@@ -113,8 +113,9 @@ def working_tree(repo: Repo, leave_out: list[str] = ()) -> str:
             git(repo.root, "read-tree", "HEAD", env=env)
         # The task's own files are in .git/info/exclude once made; `changes` leaves them out anyway.
         specs = [".", *(f":(exclude,top,literal){p.rstrip('/')}" for p in leave_out)]
-        proc = subprocess.run([*_guarded(repo.root), "add", "-A", "--pathspec-from-file=-",
-                               "--pathspec-file-nul"], input="".join(s + "\0" for s in specs).encode("utf-8", "surrogateescape"),
+        specs_nul = "".join(s + "\0" for s in specs).encode("utf-8", "surrogateescape")
+        proc = subprocess.run([*_guarded(repo.root), "add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul"],
+                              input=specs_nul,
                               capture_output=True, timeout=300, env={**os.environ, **env})
         if proc.returncode != 0:
             raise InitError(f"git add failed: {proc.stderr.decode(errors='replace').strip()}")

@@ -42,7 +42,8 @@ def test_the_nearest_configuration_above_a_file_governs_it(tmp_path):
     assert nearest_config(tmp_path, "other/x.py").python_files == ("root_*.py",)
 
 
-SUITE = "from calc import add\n\n\ndef check_add():\n    assert add(2, 3) == 5\n\n\ndef check_zero():\n    assert add(0, 0) == 0\n"
+SUITE = ("from calc import add\n\n\ndef check_add():\n    assert add(2, 3) == 5\n\n\n"
+         "def check_zero():\n    assert add(0, 0) == 0\n")
 
 
 @pytest.mark.parametrize("config", [
