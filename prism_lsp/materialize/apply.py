@@ -21,16 +21,19 @@ class ApplyError(Exception):
 def copy_tree(src: Path, dst: Path) -> None:
     """Copy `src` to `dst` (regular files and folders only).
 
-    A symlink that stays inside `src` at every step (`links.leaves_tree`) is copied
-    as a link; one that points outside, or any device, socket or fifo, is refused,
-    since it would let a program reach host files through the tree.
+    `.git` entries are left out, whatever their kind. A symlink that stays inside `src` at
+    every step (`links.leaves_tree`) is copied as a link; one that points outside, or any
+    device, socket or fifo, is refused, since it would let a program reach host files
+    through the tree.
     """
     for dirpath, dirnames, filenames in os.walk(src):
         rel_dir = os.path.relpath(dirpath, src)
         target_dir = dst / rel_dir if rel_dir != "." else dst
         target_dir.mkdir(parents=True, exist_ok=True)
         dirnames[:] = [d for d in dirnames if d not in ("__pycache__", ".git")]
-        for name in list(dirnames) + filenames:
+        # `.git` in any form (a `gitdir:` file, a link) would make the tree a repository whose config
+        # `git apply` reads on the host: a filter driver named there is a command it runs.
+        for name in list(dirnames) + [f for f in filenames if f != ".git"]:
             full = Path(dirpath) / name
             st = os.lstat(full)
             rel = (Path(rel_dir) / name).as_posix()
@@ -59,6 +62,9 @@ def apply_patch(diff: Path, tree: Path) -> None:
 
     Raises `ApplyError` naming the file and hunk that failed.
     """
+    if os.path.lexists(tree / ".git"):
+        raise ApplyError("the tree holds a .git entry: git would read it as a repository's (and run the filters "
+                         "its config names); refused")
     env = dict(os.environ, GIT_CEILING_DIRECTORIES=str(tree.parent), LC_ALL="C")
     git = shutil.which("git")
     git_msg = ""
