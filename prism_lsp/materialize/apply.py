@@ -11,6 +11,7 @@ import subprocess
 from pathlib import Path
 
 from prism_lsp.materialize.diffcheck import UnsafeDiff, check_path
+from prism_lsp.materialize.links import leaves_tree
 
 
 class ApplyError(Exception):
@@ -20,23 +21,24 @@ class ApplyError(Exception):
 def copy_tree(src: Path, dst: Path) -> None:
     """Copy `src` to `dst` (regular files and folders only).
 
-    A symlink that resolves inside `src` is copied as a link; one that points
-    outside, or any device, socket or fifo, is refused, since it would let a
-    program reach host files through the tree.
+    `.git` entries are left out, whatever their kind. A symlink that stays inside `src` at
+    every step (`links.leaves_tree`) is copied as a link; one that points outside, or any
+    device, socket or fifo, is refused, since it would let a program reach host files
+    through the tree.
     """
-    src_real = src.resolve()
     for dirpath, dirnames, filenames in os.walk(src):
         rel_dir = os.path.relpath(dirpath, src)
         target_dir = dst / rel_dir if rel_dir != "." else dst
         target_dir.mkdir(parents=True, exist_ok=True)
         dirnames[:] = [d for d in dirnames if d not in ("__pycache__", ".git")]
-        for name in list(dirnames) + filenames:
+        # `.git` in any form (a `gitdir:` file, a link) would make the tree a repository whose config
+        # `git apply` reads on the host: a filter driver named there is a command it runs.
+        for name in list(dirnames) + [f for f in filenames if f != ".git"]:
             full = Path(dirpath) / name
             st = os.lstat(full)
             rel = (Path(rel_dir) / name).as_posix()
             if stat.S_ISLNK(st.st_mode):
-                resolved = full.resolve()
-                if not resolved.is_relative_to(src_real):
+                if leaves_tree(src, rel):
                     raise ApplyError(f"{rel}: symlink to {os.readlink(full)!r} points outside the tree; refused")
                 if name in dirnames:
                     dirnames.remove(name)
@@ -60,6 +62,9 @@ def apply_patch(diff: Path, tree: Path) -> None:
 
     Raises `ApplyError` naming the file and hunk that failed.
     """
+    if os.path.lexists(tree / ".git"):
+        raise ApplyError("the tree holds a .git entry: git would read it as a repository's (and run the filters "
+                         "its config names); refused")
     env = dict(os.environ, GIT_CEILING_DIRECTORIES=str(tree.parent), LC_ALL="C")
     git = shutil.which("git")
     git_msg = ""

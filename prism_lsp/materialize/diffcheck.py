@@ -26,10 +26,46 @@ class DiffSummary:
     changed_lines: dict[str, set[int]] = field(default_factory=dict)
 
 
+# git's C-quoting of a path (quote.c): these escapes, and `\ooo` octal bytes (the path's UTF-8).
+_ESCAPES = {"a": 7, "b": 8, "f": 12, "n": 10, "r": 13, "t": 9, "v": 11, '"': 34, "\\": 92}
+
+
+def unquote_c(text: str) -> tuple[str, str]:
+    """(the path, the rest of the line) of `text` starting with a C-quoted path, unescaped exactly as git
+    unquotes it; `UnsafeDiff` when the quoting is malformed (git apply would then read the quotes as
+    part of the name, so this check and git would disagree)."""
+    out = bytearray()
+    i = 1
+    while i < len(text):
+        ch = text[i]
+        if ch == '"':
+            return out.decode("utf-8", errors="surrogateescape"), text[i + 1:]
+        if ch != "\\":
+            out += ch.encode("utf-8", errors="surrogateescape")
+            i += 1
+            continue
+        nxt = text[i + 1: i + 2]
+        if nxt in _ESCAPES:
+            out.append(_ESCAPES[nxt])
+            i += 2
+        elif re.fullmatch(r"[0-3][0-7][0-7]", text[i + 1: i + 4]):
+            out.append(int(text[i + 1: i + 4], 8))
+            i += 4
+        else:
+            raise UnsafeDiff(f"malformed quoted path {text!r}: unknown escape \\{nxt}")
+    raise UnsafeDiff(f"malformed quoted path {text!r}: no closing quote")
+
+
+def _path_field(raw: str) -> str:
+    """The path a header line names: C-quoted (unescaped) or plain (up to a tab, as git writes it)."""
+    raw = raw.strip(" ")
+    if raw.startswith('"'):
+        return unquote_c(raw)[0]
+    return raw.split("\t", 1)[0].strip()
+
+
 def _strip_prefix(raw: str) -> str | None:
-    path = raw.split("\t", 1)[0].strip()
-    if path.startswith('"') and path.endswith('"'):
-        path = path[1:-1]
+    path = _path_field(raw)
     if path == "/dev/null":
         return None
     if path.startswith(("a/", "b/")):
@@ -51,10 +87,20 @@ def check_path(path: str) -> None:
 def _git_header_path(raw: str) -> str | None:
     """The file of a `diff --git a/PATH b/PATH` header when both sides name the same path (checked)."""
     rest = raw[len("diff --git "):]
-    half = (len(rest) - 1) // 2
-    left, right = rest[:half], rest[half + 1:]
-    if rest[half:half + 1] != " " or not (left.startswith("a/") and right.startswith("b/")) or left[2:] != right[2:]:
-        return None  # quoted or renamed: the `rename to`/`+++` lines name the file
+    if '"' in rest:
+        if rest.startswith('"'):
+            left, after = unquote_c(rest)
+            after = after.lstrip(" ")
+        else:
+            left, _, after = rest.partition(" ")
+        right = unquote_c(after)[0] if after.startswith('"') else after
+    else:
+        half = (len(rest) - 1) // 2
+        if rest[half:half + 1] != " ":
+            return None
+        left, right = rest[:half], rest[half + 1:]
+    if not (left.startswith("a/") and right.startswith("b/")) or left[2:] != right[2:]:
+        return None  # renamed: the `rename to`/`+++` lines name the file
     check_path(left[2:])
     return left[2:]
 
@@ -93,7 +139,8 @@ def summarize_diff(text: str) -> DiffSummary:
         in_hunk = False
         for header in _PATH_HEADERS:
             if raw.startswith(header):
-                path = _strip_prefix(raw[len(header):]) if header.startswith(("---", "+++")) else raw[len(header):].strip()
+                path = (_strip_prefix(raw[len(header):]) if header.startswith(("---", "+++"))
+                        else _path_field(raw[len(header):]))
                 if path is not None:
                     check_path(path)
                     if header == "+++ " or header in ("rename to ", "copy to "):

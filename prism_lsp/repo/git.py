@@ -13,15 +13,27 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from prism_lsp.materialize.links import UnsafeLink, check_links, write_target
 from prism_lsp.repo.errors import InitError
 
 # Paths of the task `prism init` writes; never part of a fix.
 TASK_PATHS = ("prism.toml", ".prism")
 
 
+def _guarded(repo: Path) -> list[str]:
+    """`git -C repo` with every command the repository's own config could make git run switched off:
+    `core.fsmonitor` (run by status and add) and each filter driver's clean/smudge/process (run by
+    add and status). A repository's `.git/config` comes with a folder that was copied, not cloned;
+    it is the repository's, so untrusted. (Diffs pass --no-ext-diff and --no-textconv.)"""
+    proc = subprocess.run(["git", "-C", str(repo), "config", "-z", "--get-regexp",
+                           r"^filter\..*\.(clean|smudge|process)$"], capture_output=True, timeout=60)
+    keys = {entry.split("\n", 1)[0] for entry in proc.stdout.decode("utf-8", "surrogateescape").split("\0") if entry}
+    return ["git", "-C", str(repo), "-c", "core.fsmonitor=false", *(a for k in sorted(keys) for a in ("-c", f"{k}="))]
+
+
 def git(repo: Path, *args: str, env: dict | None = None, check: bool = True) -> str:
     """Run git in `repo`; its stdout as text. A failure is an `InitError` with git's own message."""
-    proc = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, timeout=300,
+    proc = subprocess.run([*_guarded(repo), *args], capture_output=True, timeout=300,
                           env={**os.environ, **(env or {})})
     if check and proc.returncode != 0:
         raise InitError(f"git {args[0]} failed: {proc.stderr.decode(errors='replace').strip()}")
@@ -29,7 +41,7 @@ def git(repo: Path, *args: str, env: dict | None = None, check: bool = True) -> 
 
 
 def git_bytes(repo: Path, *args: str) -> bytes:
-    proc = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, timeout=300)
+    proc = subprocess.run([*_guarded(repo), *args], capture_output=True, timeout=300)
     if proc.returncode != 0:
         raise InitError(f"git {args[0]} failed: {proc.stderr.decode(errors='replace').strip()}")
     return proc.stdout
@@ -75,27 +87,38 @@ def parents(repo: Repo, commit: str) -> list[str]:
     return git(repo.root, "rev-list", "--parents", "-n", "1", commit).split()[1:]
 
 
-def dirty_paths(repo: Repo) -> list[str]:
-    """Tracked or untracked (not ignored) paths whose working state differs from HEAD."""
+def _within(path: str, entries: list[str]) -> bool:
+    return any(path == e or (e.endswith("/") and path.startswith(e)) for e in entries)
+
+
+def dirty_paths(repo: Repo, leave_out: list[str] = ()) -> list[str]:
+    """Tracked or untracked (not ignored) paths whose working state differs from HEAD; untracked ones
+    in `leave_out` (paths, a folder ending in `/`: the developer's environment) are not counted."""
     entries = iter(git(repo.root, "status", "--porcelain=v1", "-z", "--untracked-files=all").split("\0"))
     paths = []
     for entry in entries:
-        if len(entry) > 3:
+        if len(entry) > 3 and not (entry.startswith("??") and _within(entry[3:], leave_out)):
             paths.append(entry[3:])
             if entry[0] in "RC":
                 next(entries, None)  # a rename's or copy's source path follows as its own entry
     return [p for p in paths if p.split("/", 1)[0] not in TASK_PATHS]
 
 
-def working_tree(repo: Repo) -> str:
+def working_tree(repo: Repo, leave_out: list[str] = ()) -> str:
     """A tree object holding the working tree as `git add -A` would stage it (untracked, not
-    ignored files included); the real index is untouched."""
+    ignored files included, but those in `leave_out`); the real index is untouched."""
     with tempfile.TemporaryDirectory(prefix="prism-index-") as tmp:
         env = {"GIT_INDEX_FILE": str(Path(tmp) / "index")}
         if git(repo.root, "rev-parse", "--verify", "--quiet", "HEAD", check=False).strip():
             git(repo.root, "read-tree", "HEAD", env=env)
         # The task's own files are in .git/info/exclude once made; `changes` leaves them out anyway.
-        git(repo.root, "add", "-A", env=env)
+        specs = [".", *(f":(exclude,top,literal){p.rstrip('/')}" for p in leave_out)]
+        specs_nul = "".join(s + "\0" for s in specs).encode("utf-8", "surrogateescape")
+        proc = subprocess.run([*_guarded(repo.root), "add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul"],
+                              input=specs_nul,
+                              capture_output=True, timeout=300, env={**os.environ, **env})
+        if proc.returncode != 0:
+            raise InitError(f"git add failed: {proc.stderr.decode(errors='replace').strip()}")
         return git(repo.root, "write-tree", env=env).strip()
 
 
@@ -110,7 +133,7 @@ class Change:
 
 def changes(repo: Repo, base: str, fix: str) -> list[Change]:
     """The files `fix` changes against `base`, renames found (`-M`)."""
-    out = git(repo.root, "diff", "--name-status", "-z", "-M", "--no-ext-diff", base, fix).split("\0")
+    out = git(repo.root, "diff", "--name-status", "-z", "-M", "--no-ext-diff", "--no-textconv", base, fix).split("\0")
     result, i = [], 0
     while i < len(out) - 1:
         status = out[i]
@@ -129,8 +152,8 @@ def diff(repo: Repo, base: str, fix: str, paths: list[str]) -> bytes:
         return b""
     # Prefixes and paths spelled out: a user's diff.noprefix, diff.mnemonicPrefix or diff.relative
     # would otherwise make a diff that `git apply -p1` in the tree cannot apply.
-    return git_bytes(repo.root, "diff", "--binary", "-M", "--no-ext-diff", "--no-color", "--full-index",
-                     "--src-prefix=a/", "--dst-prefix=b/", "--no-relative",
+    return git_bytes(repo.root, "diff", "--binary", "-M", "--no-ext-diff", "--no-textconv", "--no-color",
+                     "--full-index", "--src-prefix=a/", "--dst-prefix=b/", "--no-relative",
                      base, fix, "--", *[f":(literal,top){p}" for p in paths])
 
 
@@ -150,7 +173,8 @@ def export(repo: Repo, treeish: str, dest: Path, paths: list[str] | None = None)
     Not `git archive`, which leaves out what `.gitattributes` marks `export-ignore` (often tests/
     or conftest.py) and rewrites `export-subst` files; nor a checkout, whose line-ending and
     filter conversions would make files the diffs (taken between blobs) no longer apply to.
-    A symlink must stay inside the tree; any other is refused."""
+    Nothing is written through a link, and each link must stay inside the finished tree
+    (`materialize/links.py`); any other is refused."""
     listing = git(repo.root, "ls-tree", "-r", "-z", "--full-tree", treeish, *(["--", *paths] if paths else []))
     entries = []
     for entry in filter(None, listing.split("\0")):
@@ -162,23 +186,28 @@ def export(repo: Repo, treeish: str, dest: Path, paths: list[str] | None = None)
                           input="".join(f"{oid}\n" for _, oid, _ in entries).encode())
     if proc.returncode != 0:
         raise InitError(f"git cat-file failed: {proc.stderr.decode(errors='replace').strip()}")
-    data, at, root = proc.stdout, 0, dest.resolve()
-    for mode, _, rel in entries:
-        header_end = data.index(b"\n", at)
-        size = int(data[at:header_end].split()[2])
-        content, at = data[header_end + 1: header_end + 1 + size], header_end + 2 + size
-        target = dest / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if mode == "120000":
-            link = content.decode("utf-8", errors="surrogateescape")
-            if os.path.isabs(link) or not (target.parent / link).resolve().is_relative_to(root):
-                raise InitError(f"{rel!r} at {treeish[:12]} links outside the repository ({link!r}); refused: "
-                                "a program tree may only link inside itself")
-            os.symlink(link, target)
-        else:
-            target.write_bytes(content)
-            if mode == "100755":
-                target.chmod(0o755)
+    data, at = proc.stdout, 0
+    try:
+        for mode, _, rel in entries:
+            header_end = data.index(b"\n", at)
+            size = int(data[at:header_end].split()[2])
+            content, at = data[header_end + 1: header_end + 1 + size], header_end + 2 + size
+            target = write_target(dest, rel)
+            if mode == "120000":
+                link = content.decode("utf-8", errors="surrogateescape")
+                if os.path.isabs(link):
+                    raise InitError(f"{rel!r} at {treeish[:12]} links outside the repository ({link!r}); refused: "
+                                    "a program tree may only link inside itself")
+                os.symlink(link, target)
+            else:
+                target.write_bytes(content)
+                if mode == "100755":
+                    target.chmod(0o755)
+        # Each link judged against the finished tree: one that looked inside while what it names
+        # was missing (`l0 -> l1/..` before `l1` exists) may lead out once all are written.
+        check_links(dest)
+    except UnsafeLink as exc:
+        raise InitError(f"at {treeish[:12]}: {exc}") from None
 
 
 def ignored_files(repo: Repo) -> list[str]:

@@ -15,10 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from prism_lsp.materialize.apply import ApplyError, apply_patch, copy_tree
+from prism_lsp.materialize.links import UnsafeLink, write_target
 from prism_lsp.repo import git
+from prism_lsp.repo.environment import environment_paths
 from prism_lsp.repo.errors import InitError
-from prism_lsp.repo.layout import copy_generated, find_venv, generated_files, import_roots
+from prism_lsp.repo.layout import copy_generated, generated_files, import_roots
 from prism_lsp.repo.split import Split, split_fix
+from prism_lsp.repo.venv import find_venv
 from prism_lsp.repo.writer import Manifest, kept_candidates, publish, write_manifest
 from prism_lsp.tasks.importers.common import slug
 from prism_lsp.tasks.pytest_config import nearest_config
@@ -57,7 +60,8 @@ def _subject(repo: git.Repo, commit: str) -> str:
     return git.git(repo.root, "log", "-1", "--format=%B", commit).strip()
 
 
-def resolve_fix(repo: git.Repo, base: str | None, fix: str | None) -> Fix:
+def resolve_fix(repo: git.Repo, base: str | None, fix: str | None, environment: list[str] = ()) -> Fix:
+    """The fix to make the task of; `environment`: untracked paths never part of it (`environment.py`)."""
     if fix is not None:
         fix_commit = git.commit_of(repo, fix, "--fix")
         if base is None:
@@ -69,7 +73,7 @@ def resolve_fix(repo: git.Repo, base: str | None, fix: str | None) -> Fix:
                 raise InitError(f"--fix {fix} is the repository's first commit: there is no state before it; "
                                 "pass --base")
             base = parents[0]
-        dirty = git.dirty_paths(repo)
+        dirty = git.dirty_paths(repo, environment)
         if dirty:
             shown = ", ".join(dirty[:3]) + (f" and {len(dirty) - 3} more" if len(dirty) > 3 else "")
             raise InitError(f"the working tree has uncommitted changes ({shown}); with --fix the suites are "
@@ -80,7 +84,7 @@ def resolve_fix(repo: git.Repo, base: str | None, fix: str | None) -> Fix:
     if not git.git(repo.root, "rev-parse", "--verify", "--quiet", "HEAD", check=False).strip():
         raise InitError(f"{repo.root} has no commit yet: commit the code before the fix, then run prism init")
     base_commit = git.commit_of(repo, base or "HEAD", "--base")
-    return Fix(base_commit, git.working_tree(repo), "working tree",
+    return Fix(base_commit, git.working_tree(repo, environment), "working tree",
                f"The fix in the working tree, against {base_commit[:12]}: {_subject(repo, base_commit).splitlines()[0]}")
 
 
@@ -106,7 +110,10 @@ def _apply_support(repo: git.Repo, fix: Fix, split: Split, initial: Path) -> Non
     for change in split.support:
         for rel in (change.old, change.path if change.status == "D" else None):
             if rel and (initial / rel).is_file():
-                (initial / rel).unlink()
+                try:
+                    write_target(initial, rel)  # removes it, never through a link
+                except UnsafeLink as exc:
+                    raise InitError(str(exc)) from None
     present = [c.path for c in split.support if c.status != "D"]
     if present:
         git.export(repo, fix.fix, initial, present)
@@ -127,7 +134,8 @@ def init_task(path: Path, *, base: str | None = None, fix: str | None = None,
               statement: str | None = None) -> InitResult:
     """Make (or update) the task of the fix; raise `InitError` with nothing written on any problem."""
     repo = git.open_repo(path)
-    chosen = resolve_fix(repo, base, fix)
+    environment = environment_paths(repo)
+    chosen = resolve_fix(repo, base, fix, environment)
     _check_submodules(repo, chosen)
     changed = [c for c in git.changes(repo, chosen.base, chosen.fix)
                if c.path.split("/", 1)[0] not in git.TASK_PATHS]
@@ -149,7 +157,8 @@ def init_task(path: Path, *, base: str | None = None, fix: str | None = None,
         _apply_support(repo, chosen, split, initial)
         touched = {p for c in changed for p in (c.path, c.old) if p}
         generated = copy_generated(repo.root, [rel for rel in generated_files(
-            git.ignored_files(repo), git.tracked_files(repo, chosen.base)) if rel not in touched], initial)
+            git.ignored_files(repo) + [p for p in environment if not p.endswith("/")],
+            git.tracked_files(repo, chosen.base)) if rel not in touched], initial)
         # git's own diff between the two trees, of paths nothing else in the initial state touched:
         # it applies by construction, so no copy of the whole tree is made to check it.
         reference = staging / ".prism" / "candidates" / "reference.diff"

@@ -4,23 +4,23 @@
   repository's pytest configuration does not put `src` on `sys.path` itself (`pythonpath`),
   the task asks the runner to (manifest `pythonpath`), so each program imports its own tree
   and never the working checkout an editable install points at.
-- The venv: `.venv`, `venv` or `env` at the root (a `pyvenv.cfg` beside `bin/python`) whose
-  Python imports pytest, the runner's one need.
-- Generated files: Python files git ignores inside a folder of tracked code (the `_version.py`
-  hatch-vcs or setuptools-scm writes); git never holds them, so they are copied into the
-  initial state, hence into every program tree.
+- The venv: see `repo/venv.py` (found by reading its files, never run on the host).
+- Generated files: Python files git ignores, or untracked ones an install writes
+  (`environment.py`), inside a folder of tracked code (the `_version.py` hatch-vcs or
+  setuptools-scm writes); git never holds them, so they are copied into the initial state,
+  hence into every program tree.
 """
 
 from __future__ import annotations
 
-import subprocess
+import os
 import tomllib
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from prism_lsp.materialize.links import UnsafeLink, write_target
+from prism_lsp.repo.venv import VENV_NAMES
 from prism_lsp.tasks.pytest_config import nearest_config, read_pytest_config
 
-VENV_NAMES = (".venv", "venv", "env")
 MAX_GENERATED_BYTES = 1 << 20  # a generated module is small; a big ignored file is data, not code
 
 
@@ -57,31 +57,6 @@ def import_roots(tree: Path, suites: list[str]) -> list[str]:
     return roots
 
 
-@dataclass(frozen=True)
-class Venv:
-    python: Path | None
-    note: str  # what was found, for the author
-
-
-def find_venv(repo_root: Path) -> Venv:
-    """The repository's own venv, when one is there and its Python has pytest."""
-    for name in VENV_NAMES:
-        folder = repo_root / name
-        python = folder / "bin" / "python"
-        if not ((folder / "pyvenv.cfg").is_file() and python.exists()):
-            continue
-        try:
-            proc = subprocess.run([str(python), "-c", "import pytest; print(pytest.__version__)"],
-                                  capture_output=True, timeout=60, cwd="/")
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            return Venv(None, f"venv {name}/ found, but its Python does not start ({exc}); using Prism's own Python")
-        if proc.returncode != 0:
-            return Venv(None, f"venv {name}/ found, but it has no pytest (pip install pytest there); "
-                              "using Prism's own Python")
-        return Venv(python, f"venv {name}/ (pytest {proc.stdout.decode().strip()})")
-    return Venv(None, "no venv at the repository root (.venv, venv, env); using Prism's own Python")
-
-
 def generated_files(ignored: list[str], tracked: list[str]) -> list[str]:
     """Among the ignored files, the Python modules lying in a folder of tracked Python code."""
     code_dirs = {str(PurePosixPath(p).parent) for p in tracked if p.endswith(".py")}
@@ -101,10 +76,12 @@ def copy_generated(repo_root: Path, files: list[str], dest: Path) -> list[str]:
         src = repo_root / rel
         if src.is_symlink() or not src.is_file() or src.stat().st_size > MAX_GENERATED_BYTES:
             continue
-        target = dest / rel
-        if target.exists():
+        if os.path.lexists(dest / rel):
             continue  # git holds this path at the base revision: its version wins
-        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            target = write_target(dest, rel)
+        except UnsafeLink:
+            continue  # its folder is a link in the initial state: never written through
         target.write_bytes(src.read_bytes())
         copied.append(rel)
     return copied

@@ -7,7 +7,12 @@ configuration wins: `pytest.toml`/`.pytest.toml` (`[pytest]`, native TOML), `pyt
 `.pytest.ini` (pytest's even without a `[pytest]` section), `pyproject.toml` (`[tool.pytest]`,
 native TOML, or `[tool.pytest.ini_options]`, INI strings), `tox.ini` (`[pytest]`), `setup.cfg`
 (`[tool:pytest]`). Pure: reads files, never imports or runs pytest. A file that cannot be
-parsed is skipped, as the run itself will then report pytest's own error.
+parsed still wins, with no options, as in pytest (whose run then reports its own error).
+
+This is the one table of configuration files (as pytest's `findpaths.py` keeps its own): what a
+program tree collects, what goes on `sys.path`, and the file every program is judged with
+(`engine/pytest_config.py`, pytest's `-c`) all come from it. A link or a file over `_MAX_BYTES`
+is never pytest's configuration here.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ class PytestConfig:
 
     file: Path | None = None
     options: dict[str, str | list] = field(default_factory=dict)
+    text: str = ""  # the file's text, as the runner is given it
 
     def lines(self, name: str) -> tuple[str, ...]:
         """An option pytest reads as a list (`args`, `linelist` or `paths`): a TOML array, or INI text
@@ -47,18 +53,17 @@ class PytestConfig:
         return self.lines("pythonpath")
 
 
-def _toml(path: Path) -> dict:
-    return tomllib.loads(path.read_text(encoding="utf-8"))
+_MAX_BYTES = 1 << 20
 
 
-def _ini(path: Path, section: str) -> dict[str, str] | None:
+def _ini(text: str, section: str) -> dict[str, str] | None:
     parser = configparser.ConfigParser(interpolation=None)
-    parser.read_string(path.read_text(encoding="utf-8"))
+    parser.read_string(text)
     return dict(parser.items(section)) if parser.has_section(section) else None
 
 
-def _pyproject(path: Path) -> dict | None:
-    table = _toml(path).get("tool", {}).get("pytest")
+def _pyproject(text: str) -> dict | None:
+    table = tomllib.loads(text).get("tool", {}).get("pytest")
     if not isinstance(table, dict):
         return None
     native = {k: v for k, v in table.items() if k != "ini_options"}
@@ -68,15 +73,16 @@ def _pyproject(path: Path) -> dict | None:
     return ini if isinstance(ini, dict) else None
 
 
-# (file name, reader returning the options, or None when the file is not pytest's configuration)
+# (file name, reader of its text returning the options, or None when the file is not pytest's
+# configuration), in pytest's order of preference: its CONFIG_LOADERS_BY_NAME.
 _READERS = (
-    ("pytest.toml", lambda p: _toml(p).get("pytest", {})),
-    (".pytest.toml", lambda p: _toml(p).get("pytest", {})),
-    ("pytest.ini", lambda p: _ini(p, "pytest") or {}),
-    (".pytest.ini", lambda p: _ini(p, "pytest") or {}),
+    ("pytest.toml", lambda t: tomllib.loads(t).get("pytest", {})),
+    (".pytest.toml", lambda t: tomllib.loads(t).get("pytest", {})),
+    ("pytest.ini", lambda t: _ini(t, "pytest") or {}),
+    (".pytest.ini", lambda t: _ini(t, "pytest") or {}),
     ("pyproject.toml", _pyproject),
-    ("tox.ini", lambda p: _ini(p, "pytest")),
-    ("setup.cfg", lambda p: _ini(p, "tool:pytest")),
+    ("tox.ini", lambda t: _ini(t, "pytest")),
+    ("setup.cfg", lambda t: _ini(t, "tool:pytest")),
 )
 
 
@@ -84,14 +90,18 @@ def read_pytest_config(folder: Path) -> PytestConfig:
     """The pytest configuration in `folder` itself (empty when there is none)."""
     for name, reader in _READERS:
         path = folder / name
-        if not path.is_file():
+        try:
+            if path.is_symlink() or not path.is_file() or path.stat().st_size > _MAX_BYTES:
+                continue
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
             continue
         try:
-            options = reader(path)
-        except (OSError, UnicodeDecodeError, ValueError, RecursionError, tomllib.TOMLDecodeError, configparser.Error):
-            continue
+            options = reader(text)
+        except (ValueError, RecursionError, tomllib.TOMLDecodeError, configparser.Error):
+            return PytestConfig(path, {}, text)  # pytest stops at it too, with its own error
         if options is not None:
-            return PytestConfig(path, dict(options) if isinstance(options, dict) else {})
+            return PytestConfig(path, dict(options) if isinstance(options, dict) else {}, text)
     return PytestConfig()
 
 

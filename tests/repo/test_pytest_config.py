@@ -40,3 +40,41 @@ def test_the_nearest_configuration_above_a_file_governs_it(tmp_path):
     (tmp_path / "py" / "pyproject.toml").write_text('[tool.pytest]\npython_files = ["sub_*.py"]\n')
     assert nearest_config(tmp_path, "py/tests/sub_x.py").python_files == ("sub_*.py",)
     assert nearest_config(tmp_path, "other/x.py").python_files == ("root_*.py",)
+
+
+SUITE = ("from calc import add\n\n\ndef check_add():\n    assert add(2, 3) == 5\n\n\n"
+         "def check_zero():\n    assert add(0, 0) == 0\n")
+
+
+@pytest.mark.parametrize("config", [
+    ("pytest.toml", '[pytest]\npython_functions = ["check_*"]\n'),
+    (".pytest.toml", '[pytest]\npython_functions = ["check_*"]\n'),
+    ("pyproject.toml", '[project]\nname = "calc"\n\n[tool.pytest]\npython_functions = ["check_*"]\n'),
+])
+def test_the_configuration_pytest_reads_is_the_one_programs_are_judged_with(tmp_path, capsys, config):
+    """pytest 9 collects `check_*` functions by `pytest.toml` (or native `[tool.pytest]`); every program is
+    judged with that file, as plain pytest would judge it: initial fail, reference pass, invalid fail."""
+    from prism_lsp.engine.pytest_config import initial_config
+    from tests.conftest import write_task
+    from tests.repo.gitrepo import run_json
+
+    name, text = config
+    root = write_task(tmp_path / "task", initial={"calc.py": "def add(a, b):\n    return a - b\n", name: text},
+                      candidates=[{"id": "fixed", "reference": True,
+                                   "files": {"calc.py": "def add(a, b):\n    return a + b\n"}},
+                                  {"id": "times", "label": "invalid",
+                                   "files": {"calc.py": "def add(a, b):\n    return a * b\n"}}],
+                      suites={"test_calc.py": SUITE})
+    report = run_json(capsys, root / "test_calc.py", "--sandbox", "bubblewrap", "--cache-dir", str(tmp_path / "cache"))
+    assert report["baseline"]["outcome"] == "fail", report["baseline"]
+    assert {c["id"]: (c["outcome"], c["verdict"]) for c in report["candidates"]} == {
+        "fixed": ("pass", "accepted"), "times": ("fail", "rejected")}, report["candidates"]
+    assert report["metrics"]["jsf"] is True
+    assert initial_config(root / "initial", "test_calc.py") == (name, text)
+
+
+def test_a_configuration_that_does_not_parse_still_wins_as_in_pytest(tmp_path):
+    (tmp_path / "pytest.toml").write_text("[pytest\n")
+    (tmp_path / "pytest.ini").write_text("[pytest]\npython_files = other_*.py\n")
+    config = read_pytest_config(tmp_path)
+    assert config.file == tmp_path / "pytest.toml" and config.python_files == DEFAULT_PYTHON_FILES
