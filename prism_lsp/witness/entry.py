@@ -98,7 +98,8 @@ def parse_suite(text: str) -> ast.Module | None:
 
 
 def _is_program_module(initial: Path, module: str, roots: tuple[str, ...] = ()) -> bool:
-    for root in (".", *roots):
+    # `src` too: a project whose pytest configuration puts it on the path itself declares no root.
+    for root in dict.fromkeys((".", "src", *roots)):
         base = (initial / root).joinpath(*module.split("."))
         if base.with_suffix(".py").is_file() or (base / "__init__.py").is_file():
             return True

@@ -30,8 +30,16 @@ def prober_for(pool: RunnerPool, task: Task) -> Prober:
     with _probers_lock:
         prober = _probers.get(pool)
         if prober is None:
-            prober = _probers[pool] = Prober(pool, memory_mb=task.memory_mb, pythonpath=task.pythonpath)
+            prober = _probers[pool] = Prober(pool, memory_mb=task.memory_mb, pythonpath=probe_roots(task))
         return prober
+
+
+def probe_roots(task: Task) -> tuple[str, ...]:
+    """The import roots a probe needs: the task's, and `src` of a src layout whose pytest configuration
+    puts it on the path itself (the task then declares none, but a probe runs without pytest)."""
+    if "src" not in task.pythonpath and (task.initial / "src").is_dir():
+        return (*task.pythonpath, "src")
+    return task.pythonpath
 
 
 def programs_of(task: Task, cache: TreeCache) -> list[Program]:
