@@ -54,3 +54,32 @@ def test_keyword_and_method_calls_become_entries_with_their_call_form(tmp_path):
     assert [(c.entry, c.args) for c in plain] == [("textkit.inflect:singularize", ("glass",)),
                                                   ("textkit.inflect:Inflector", ()), ("textkit.inflect:ordinal", (3,))]
     assert all(c.via is None for c in plain)
+
+
+CLASS_SUITE = '''\
+from shelf import Shelf
+
+
+def test_shelf():
+    assert Shelf(["a", "b"], limit=3).count("a") == 1
+'''
+
+
+def test_a_method_mutant_gets_a_witness_from_a_method_call_with_keywords(tmp_path, engine):
+    """In the real sandbox: the probe makes a fresh `Shelf(items, limit=...)` per call and calls its
+    method; a mutant of the method is told apart by a call written as the suite would."""
+    from prism_lsp.tasks import load_task
+    from prism_lsp.witness import search_panel
+    from tests.conftest import write_task
+
+    body = ("class Shelf:\n    def __init__(self, items, limit=10):\n        self.items = list(items)[:limit]\n\n"
+            "    def count(self, item):\n        return sum(1 for i in self.items if i {op} item)\n")
+    root = write_task(tmp_path / "task", initial={"shelf.py": body.format(op="is not")},
+                      candidates=[{"id": "reference", "reference": True, "files": {"shelf.py": body.format(op="==")}},
+                                  {"id": "counts-others", "label": "invalid",
+                                   "files": {"shelf.py": body.format(op="!=")}}],
+                      extra_task='sandbox = "bubblewrap"', suites={"initial/test_shelf.py": CLASS_SUITE})
+    found = search_panel(engine, load_task(root), CLASS_SUITE).result.witnesses
+    w = found["counts-others"]
+    assert w.call.startswith("Shelf(") and ").count(" in w.call and "limit=" in w.call, w
+    assert w.expected != next(iter(w.got.values()))
