@@ -29,6 +29,7 @@ MAX_INPUTS = 400
 # Mutations looked at per round, as a multiple of the limit: a round is a stream cut at this many,
 # never a list of every product (a 20-item list's second round is ~10^6 tuples: 23 GB).
 ROUND_FACTOR = 4
+SECOND_POOL = 20_000  # a second round up to this size is drawn from uniformly, as a whole
 _MAX_LEN = 300  # longest argument literal worth probing (a witness is read by people)
 
 
@@ -204,20 +205,28 @@ def generate(seeds: Iterable[tuple], dictionary: dict[type, list], *, limit: int
     for s in seeds:
         add(s)
     cap = limit * ROUND_FACTOR
-    first = list(itertools.islice(_round_robin([_arg_mutations(s, dictionary) for s in seeds]), cap))
+    first = list(itertools.islice((m for s in seeds for m in _arg_mutations(s, dictionary)), cap + 1))
+    if len(first) > cap:  # cut: take every seed's nearest mutations, not all of the first seed's
+        first = list(itertools.islice(_round_robin([_arg_mutations(s, dictionary) for s in seeds]), cap))
     for m in first:
         add(m)
     rng = random.Random(seed)
-    # The second round draws from first-round inputs in a seeded order, an even share of each
-    # one's own mutations, so every kind of first change gets its second one.
-    parents = rng.sample(first, len(first))
-    share = max(1, cap // max(1, len(parents)))
-    second = list(itertools.islice((m for f in parents for m in itertools.islice(_arg_mutations(f, dictionary), share)),
-                                   cap))
-    rng.shuffle(second)
+    product = (m for f in first for m in _arg_mutations(f, dictionary))
+    second = list(itertools.islice(product, SECOND_POOL))
+    if next(product, _END) is _END:
+        rng.shuffle(second)  # the whole second round fits: a uniform draw from all of it
+        second = second[:cap]
+    else:
+        # Too many to hold (a 20-item list's is ~10^6): an even share of each first-round input's own
+        # mutations, parents in a seeded order, so every kind of first change gets its second one.
+        parents = rng.sample(first, len(first))
+        share = max(1, cap // max(1, len(parents)))
+        second = list(itertools.islice(
+            (m for f in parents for m in itertools.islice(_arg_mutations(f, dictionary), share)), cap))
+        rng.shuffle(second)
     for m in second:
         add(m)
-    del first, second, parents
+    del first, second, product
     drawn: dict[str, tuple] = {}
     randomly = [tuple(_random_like(a, rng, dictionary) for a in rng.choice(seeds)) for _ in range(randoms)] if seeds else []
     for args in itertools.islice(itertools.chain(randomly, extra), randoms + limit):
