@@ -49,3 +49,16 @@ def test_build_on_a_one_line_fix_keeps_witnessed_mutants_of_that_line(tmp_path, 
     task = load_task(repo)
     mutants = [c for c in task.candidates if c.origin == "mutant"]
     assert len(mutants) == len(data["kept"]) and all(not c.valid for c in mutants)
+
+
+def test_the_time_budget_stops_a_build_of_the_whole_file_with_a_note(tmp_path, capsys, cache_dir):
+    repo = _repo(tmp_path)
+    assert prism(capsys, "init", str(repo), "--base", "HEAD~1", "--fix", "HEAD")[0] == 0
+    code, out, err = prism(capsys, "panel", "build", str(repo), "--json", "--sandbox", "bubblewrap",
+                           "--cache-dir", str(cache_dir), "--mutate", "all", "--budget-s", "1", "--max-invalid", "30")
+    data = json.loads(out)
+    # The whole file's ~1,000 sites are counted, one batch of them is judged, then the budget stops it.
+    assert data["sites"] > 900 and data["tried"] == 40, data
+    assert any("time budget (1 s)" in n and "--budget-s" in n for n in data["notes"]), data["notes"]
+    assert err.count("batch ") == 1
+    assert code in (0, 1)
