@@ -52,7 +52,7 @@ def cmd_panel_build(args: argparse.Namespace, out: Console, err: Console) -> int
     if samples is not None and not samples.is_file():
         return _fail(err, f"samples file {samples} does not exist")
     options = BuildOptions(max_invalid=args.max_invalid, seed=args.seed, sandbox=args.sandbox, timeout_s=args.timeout,
-                           mutate=args.mutate)
+                           mutate=args.mutate, budget_s=args.budget_s)
     task = _panel_task(args)
     code = build_command(task, usable_cache_dir(args.cache_dir), out, options, as_json=args.json)
     if samples is None:
@@ -99,6 +99,9 @@ def add_panel_parser(sub, common, cmd_check) -> None:
                        help="where to mutate: only the lines the reference changed (`changed`, where the bug was; "
                             "what `auto` does for a task made by `prism init`) or every line of the files it "
                             "changed (`all`; `auto` otherwise)")
+    build.add_argument("--budget-s", type=seconds, default=60.0,
+                       help="seconds the build may take (default 60): past it, the mutants kept so far make the "
+                            "panel, with a note")
     build.add_argument("--from-samples", metavar="FILE",
                        help="also label these implementations (jsonl rows, as `prism panel label`) into the panel")
     engine_options(build)

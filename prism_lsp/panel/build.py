@@ -14,6 +14,7 @@ import random
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from prism_lsp.engine.session import EngineSession
 from prism_lsp.model.task import Task
 from prism_lsp.panel.diffs import tree_diff
 from prism_lsp.panel.label import label_diffs, staged_candidates
-from prism_lsp.panel.mutate import Mutant, mutants_of
+from prism_lsp.panel.mutate import Mutant, mutant_at, sites_of
 from prism_lsp.panel.verifier import reference_seconds
 from prism_lsp.panel.witnessing import probe_candidates
 from prism_lsp.panel.write import NewCandidate, candidates_folder, replace_mutants
@@ -29,6 +30,8 @@ from prism_lsp.witness import Witness
 
 
 MIN_MUTANT_TIMEOUT_S = 2.0
+BATCH = 40            # mutants labelled and probed together; the budget is checked between batches
+DEFAULT_BUDGET_S = 60.0
 
 
 @dataclass(frozen=True)
@@ -42,6 +45,10 @@ class BuildOptions:
     # line of the files it changed, "auto" = "changed" for a task made by `prism init` (a real fix in a
     # real file, most of which is not about the bug), else "all" (a function-level task).
     mutate: str = "auto"
+    # Seconds the build may take: checked between batches (the first batch always runs), so a
+    # large change gives the mutants kept so far, with a note, instead of hours of silence.
+    budget_s: float = DEFAULT_BUDGET_S
+    progress: Callable[[str], None] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -56,7 +63,8 @@ class Kept:
 @dataclass
 class BuildResult:
     labelled_by: str                       # "verifier" or "witnesses"
-    generated: int = 0
+    generated: int = 0      # mutants made (distinct, compiling, not the initial program)
+    sites: int = 0          # mutation sites on the lines mutated
     tried: int = 0
     dropped: Counter = field(default_factory=Counter)   # reason -> how many
     kept: list[Kept] = field(default_factory=list)
@@ -64,9 +72,10 @@ class BuildResult:
     notes: list[str] = field(default_factory=list)
 
 
-def _ids(mutants: list[Mutant]) -> list[str]:
-    """Readable, unique, stable ids: `mut-<operator>-l<line>`, numbered when repeated."""
-    files = {m.file for m in mutants}
+def _ids(mutants: list[Mutant], files: set[str] | None = None) -> list[str]:
+    """Readable, unique, stable ids: `mut-<operator>-l<line>`, numbered when repeated; the file's stem
+    joins them when mutants come from several `files` (default: the mutants' own)."""
+    files = {m.file for m in mutants} if files is None else files
     seen: Counter = Counter()
     out = []
     for m in mutants:
@@ -86,20 +95,47 @@ def mutates_changed_lines(task: Task, mutate: str) -> bool:
     return mutate == "changed"
 
 
-def generate_mutants(session: EngineSession, task: Task,
-                     changed_only: bool = False) -> tuple[list[str], list[Mutant], dict[str, str]]:
-    """Every mutant of the reference's changed Python files (`changed_only`: on the lines it changed
-    only): (ids, mutants, id -> diff)."""
+@dataclass
+class _Source:
+    """The reference's changed Python files, the initial program's texts of them, and their sites."""
+
+    texts: dict[str, str]
+    initial: dict[str, str | None]
+    sites: list[tuple[str, object, object]]    # (file, statement, site), in traversal order
+
+
+def _sites(session: EngineSession, task: Task, changed_only: bool) -> _Source:
     tree = session.cache.candidate(task, task.reference)
     texts = {rel: (tree.path / rel).read_text(encoding="utf-8") for rel in sorted(tree.changed)
              if (tree.path / rel).is_file()}
     initial = {rel: (task.initial / rel).read_text(encoding="utf-8") if (task.initial / rel).is_file() else None
                for rel in texts}
-    mutants = [m for rel in texts if rel.endswith(".py") for m in mutants_of(rel, texts[rel])
-               if m.source != initial[rel]  # a mutant that undoes the fix is the initial program
-               and (not changed_only or m.line in tree.changed.get(rel, ()))]
+    sites = [(rel, chunk, site) for rel in texts if rel.endswith(".py")
+             for chunk, site in sites_of(texts[rel], tree.changed.get(rel, ()) if changed_only else None)]
+    return _Source(texts, initial, sites)
+
+
+def _mutants(source: _Source, order: list[int]) -> Iterator[Mutant]:
+    """The mutants of the sites in `order`: each distinct, compiling, and not the initial program
+    (a mutant that undoes the fix is the bug itself, not a new invalid candidate)."""
+    seen: set[str] = set()
+    for i in order:
+        rel, chunk, site = source.sites[i]
+        m = mutant_at(rel, source.texts[rel], chunk, site)
+        if m is None or m.source in seen or m.source == source.initial[rel]:
+            continue
+        seen.add(m.source)
+        yield m
+
+
+def generate_mutants(session: EngineSession, task: Task,
+                     changed_only: bool = False) -> tuple[list[str], list[Mutant], dict[str, str]]:
+    """Every mutant of the reference's changed Python files (`changed_only`: on the lines it changed
+    only): (ids, mutants, id -> diff)."""
+    source = _sites(session, task, changed_only)
+    mutants = list(_mutants(source, list(range(len(source.sites)))))
     ids = _ids(mutants)
-    diffs = {cid: tree_diff(task.initial, {**texts, m.file: m.source}) for cid, m in zip(ids, mutants)}
+    diffs = {cid: tree_diff(task.initial, {**source.texts, m.file: m.source}) for cid, m in zip(ids, mutants)}
     return ids, mutants, diffs
 
 
@@ -120,8 +156,21 @@ def _choose(order: list[Kept], n: int) -> list[Kept]:
     return chosen
 
 
+def _say(options: BuildOptions, line: str) -> None:
+    if options.progress is not None:
+        options.progress(line)
+
+
+def _dropped(result: BuildResult) -> str:
+    return ", ".join(f"{n} {reason}" for reason, n in sorted(result.dropped.items())) or "none"
+
+
 def build_panel(session: EngineSession, task: Task, options: BuildOptions = BuildOptions()) -> BuildResult:
-    """Find the mutants to keep (nothing is written; see `write_panel`)."""
+    """Find the mutants to keep (nothing is written; see `write_panel`).
+
+    Mutants are made lazily, in the order drawn from `seed`, and judged in batches: a build stops
+    after `max_tried` mutants, when twice `max_invalid` are kept (enough to choose from for
+    diversity), or past `budget_s`."""
     start = time.perf_counter()
     # A rebuild replaces the generated mutants: they must not count as the panel it builds on.
     generated = (task.root / candidates_folder(task) / "mutants").resolve()
@@ -134,14 +183,46 @@ def build_panel(session: EngineSession, task: Task, options: BuildOptions = Buil
         # reference's run, not the task's whole limit.
         reference_s = reference_seconds(session, task, sandbox=options.sandbox)
         timeout_s = timeout_s or min(task.timeout_s, max(MIN_MUTANT_TIMEOUT_S, 10 * reference_s))
-    ids, mutants, diffs = generate_mutants(session, task, mutates_changed_lines(task, options.mutate))
-    result.generated = len(ids)
-    order = list(range(len(ids)))
+    changed_only = mutates_changed_lines(task, options.mutate)
+    source = _sites(session, task, changed_only)
+    result.sites = len(source.sites)
+    _say(options, f"{result.sites} mutation sites on {'the lines the fix changed' if changed_only else 'the changed files'} "
+                  f"of {', '.join(sorted(source.texts)) or 'no file'} ({time.perf_counter() - start:.1f} s)")
+    order = list(range(len(source.sites)))
     random.Random(options.seed).shuffle(order)
-    order = order[:options.max_tried]
-    result.tried = len(order)
-    by_id = {ids[i]: mutants[i] for i in order}
-    tried = {ids[i]: diffs[ids[i]] for i in order}
+    mutants = _mutants(source, order)
+    kept: list[Kept] = []
+    seen_signatures: set = set()
+    made: list[Mutant] = []
+    files = {rel for rel, _, _ in source.sites}
+    batch_no = 0
+    while result.tried < options.max_tried and len(kept) < 2 * options.max_invalid:
+        if batch_no and time.perf_counter() - start > options.budget_s:
+            result.notes.append(f"stopped at the time budget ({options.budget_s:g} s) after {result.tried} mutants: "
+                                "the panel has the mutants kept so far (raise it with --budget-s)")
+            break
+        batch = [m for _, m in zip(range(min(BATCH, options.max_tried - result.tried)), mutants)]
+        if not batch:
+            break
+        batch_no += 1
+        made += batch
+        result.generated += len(batch)
+        result.tried += len(batch)
+        ids = _ids(made, files)[-len(batch):]
+        _judge_batch(session, task, options, timeout_s, dict(zip(ids, batch)), source.texts, result, kept,
+                     seen_signatures)
+        _say(options, f"batch {batch_no}: {result.tried} mutants tried, {len(kept)} kept, dropped: {_dropped(result)} "
+                      f"({time.perf_counter() - start:.1f} s)")
+    result.kept = _choose(kept, options.max_invalid)
+    result.elapsed_s = time.perf_counter() - start
+    return result
+
+
+def _judge_batch(session: EngineSession, task: Task, options: BuildOptions, timeout_s: float | None,
+                 by_id: dict[str, Mutant], texts: dict[str, str], result: BuildResult, kept: list[Kept],
+                 seen_signatures: set) -> None:
+    """Label (with the verifier) and probe one batch of mutants; add the keepers to `kept`."""
+    tried = {cid: tree_diff(task.initial, {**texts, m.file: m.source}) for cid, m in by_id.items()}
     failed: dict[str, tuple[str, ...]] = {}
     if task.verifier is not None:
         judged = label_diffs(session, task, tried, "mutant", sandbox=options.sandbox, timeout_s=timeout_s)
@@ -158,12 +239,10 @@ def build_panel(session: EngineSession, task: Task, options: BuildOptions = Buil
     with tempfile.TemporaryDirectory(prefix="prism-build-") as tmp:
         staged = staged_candidates(Path(tmp), tried, "mutant")
         probing = probe_candidates(session, task, staged, sandbox=options.sandbox)
-    if tried and not probing.entries:
+    if tried and not probing.entries and not any("no entry point" in n for n in result.notes):
         result.notes.append("no entry point called with literal arguments in the verifier or the task's "
                             "suites: witness search has no inputs, so no mutant can be kept")
     panel_signatures = {probing.signatures.get(c.id) for c in task.candidates}
-    kept: list[Kept] = []
-    seen_signatures: set = set()
     for cid in tried:  # in the seeded order
         sig = probing.signatures.get(cid)
         if cid in probing.unprobed:
@@ -177,9 +256,6 @@ def build_panel(session: EngineSession, task: Task, options: BuildOptions = Buil
         else:
             seen_signatures.add(sig)
             kept.append(Kept(cid, by_id[cid], tried[cid], probing.witnesses[cid], failed.get(cid, ())))
-    result.kept = _choose(kept, options.max_invalid)
-    result.elapsed_s = time.perf_counter() - start
-    return result
 
 
 def _note(k: Kept) -> str:

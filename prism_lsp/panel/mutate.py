@@ -5,14 +5,21 @@ dropped conditions, dropped `else`/`elif` branches, dropped statements, swapped 
 slice bounds, dropped `sorted`/`set`/`strip`/`lower`... calls, and returning a neighbouring
 expression. Each mutant changes one place. Enumeration is deterministic (libcst's traversal order,
 then operator variant order), so the same reference always gives the same mutants in the same order.
+
+The file is parsed once and walked once: each site becomes an edit of the source text at the
+node's span (positions from libcst, resolved once), so a mutant costs a string splice and a
+`compile`, not a pass over the whole module; and only the sites on `lines` (the lines a fix
+changed) are made at all, so the work follows the change, not the file.
 """
 
 from __future__ import annotations
 
+import ast
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
+from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 _BOUNDARY = {"<": "<=", "<=": "<", ">": ">=", ">=": ">"}
 _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "!=", "!=": "==", "in": "not in",
@@ -36,142 +43,188 @@ class Mutant:
     source: str
 
 
-class _Mutator(cst.CSTTransformer):
-    """Counts mutation sites in traversal order; when `target` is reached, applies that one."""
+@dataclass(frozen=True)
+class Site:
+    """One mutation site: replace source[start:end] by `text`."""
+
+    line: int
+    operator: str
+    description: str
+    start: int
+    end: int
+    text: str
+
+
+class _Offsets:
+    """Line/column positions (libcst's, 1-based lines) as offsets into the source text."""
+
+    def __init__(self, source: str):
+        self.starts = [0]
+        for line in source.splitlines(keepends=True):
+            self.starts.append(self.starts[-1] + len(line))
+
+    def at(self, line: int, column: int) -> int:
+        return self.starts[line - 1] + column
+
+    def line_start(self, line: int) -> int:
+        return self.starts[min(line, len(self.starts)) - 1]
+
+
+class _Sites(cst.CSTVisitor):
+    """Walks the module once; each operator's variants become `Site`s (only on `lines`, if given)."""
 
     METADATA_DEPENDENCIES = (PositionProvider,)
 
-    def __init__(self, module: cst.Module, target: int = -1):
+    def __init__(self, module: cst.Module, source: str, lines: Collection[int] | None):
         super().__init__()
         self.module = module
-        self.target = target
-        self.count = 0
-        self.sites: list[tuple[int, str, str]] = []   # (line, operator, description), when counting
+        self.offsets = _Offsets(source)
+        self.lines = lines
+        self.sites: list[Site] = []
         self._names: list[list[str]] = []              # per enclosing function: names it binds
 
     # -- bookkeeping ------------------------------------------------------------------------
-    def _offer(self, original: cst.CSTNode, updated: cst.CSTNode, replacement: cst.CSTNode | None,
-               operator: str, new_code: str | None = None) -> cst.CSTNode | None:
-        """Register one variant; return its replacement when it is the target, else None."""
-        index = self.count
-        self.count += 1
-        if self.target < 0:
-            line = self.get_metadata(PositionProvider, original).start.line
-            old = self.module.code_for_node(original).strip().splitlines()[0]
-            if new_code is None:
-                new_code = "" if replacement is None or isinstance(replacement, cst.RemovalSentinel) else \
-                    self.module.code_for_node(replacement).strip().splitlines()[0]
-            self.sites.append((line, operator, f"{operator}: `{old}` -> `{new_code}`"))
-            return None
-        return replacement if index == self.target else None
+    def _range(self, node: cst.CSTNode) -> CodeRange:
+        return self.get_metadata(PositionProvider, node)
 
-    def _try(self, original, updated, variants):
-        for replacement, operator, *new_code in variants:
-            hit = self._offer(original, updated, replacement, operator, *(new_code or [None]))
-            if hit is not None:
-                return hit
-        return updated
+    def _wanted(self, node: cst.CSTNode) -> bool:
+        return self.lines is None or self._range(node).start.line in self.lines
+
+    def _code(self, node: cst.CSTNode) -> str:
+        return self.module.code_for_node(node)
+
+    def _add(self, at: cst.CSTNode, operator: str, old: str, new: str, start: int, end: int, text: str) -> None:
+        self.sites.append(Site(self._range(at).start.line, operator, f"{operator}: `{old}` -> `{new}`",
+                               start, end, text))
+
+    def _replace(self, original: cst.CSTNode, whole: cst.CSTNode, operator: str, new_code: str | None = None,
+                 span_of: cst.CSTNode | None = None, piece: cst.CSTNode | None = None) -> None:
+        """Offer `whole` in place of `original` (or, with `span_of`, `piece` in place of that part of it:
+        the same mutant, a smaller edit); described as `original` -> `whole`."""
+        target, replacement = (original, whole) if span_of is None else (span_of, piece)
+        r = self._range(target)
+        # A span excludes the node's own parentheses: a replacement that kept them renders without.
+        lpar = getattr(target, "lpar", None)
+        if lpar and getattr(replacement, "lpar", None) is lpar:
+            replacement = replacement.with_changes(lpar=[], rpar=[])
+        self._add(original, operator, self._line_of(original), self._line_of(whole) if new_code is None else new_code,
+                  self.offsets.at(r.start.line, r.start.column), self.offsets.at(r.end.line, r.end.column),
+                  self._code(replacement))
+
+    def _line_of(self, node: cst.CSTNode) -> str:
+        """The first line of `node`'s code (what a description shows)."""
+        return (self._code(node).strip().splitlines() or [""])[0]
 
     # -- operators --------------------------------------------------------------------------
-    def leave_Comparison(self, original, updated):
-        variants = []
-        for i, target in enumerate(updated.comparisons):
+    def leave_Comparison(self, original):
+        if not self._wanted(original):
+            return
+        for i, target in enumerate(original.comparisons):
             sym = _SYMBOL.get(type(target.operator))
             for table, name in ((_BOUNDARY, "boundary"), (_FLIP, "comparison")):
                 if sym in table:
-                    op = _OPS[table[sym]]()
-                    comps = list(updated.comparisons)
-                    comps[i] = target.with_changes(operator=op)
-                    variants.append((updated.with_changes(comparisons=comps), name))
-        return self._try(original, updated, variants)
+                    comps = list(original.comparisons)
+                    comps[i] = target.with_changes(operator=_OPS[table[sym]]())
+                    self._replace(original, original.with_changes(comparisons=comps), name)
 
-    def leave_Integer(self, original, updated):
+    def leave_Integer(self, original):
         value = original.evaluated_value
-        if not isinstance(value, int):
-            return updated
-        variants = [(cst.Integer(str(value + 1)), "constant")]
-        variants.append((cst.parse_expression(str(value - 1)), "constant"))
-        return self._try(original, updated, variants)
+        if not isinstance(value, int) or not self._wanted(original):
+            return
+        self._replace(original, cst.Integer(str(value + 1)), "constant")
+        self._replace(original, cst.parse_expression(str(value - 1)), "constant")
 
-    def leave_Name(self, original, updated):
-        if updated.value not in ("True", "False"):
-            return updated
-        flipped = cst.Name("False" if updated.value == "True" else "True")
-        return self._try(original, updated, [(flipped, "constant")])
+    def leave_Name(self, original):
+        if original.value in ("True", "False") and self._wanted(original):
+            self._replace(original, cst.Name("False" if original.value == "True" else "True"), "constant")
 
-    def leave_BooleanOperation(self, original, updated):
-        swap = cst.Or() if isinstance(updated.operator, cst.And) else cst.And()
-        return self._try(original, updated, [(updated.with_changes(operator=swap), "and-or")])
+    def leave_BooleanOperation(self, original):
+        if self._wanted(original):
+            swap = cst.Or() if isinstance(original.operator, cst.And) else cst.And()
+            self._replace(original, original.with_changes(operator=swap), "and-or")
 
-    def _condition_variants(self, updated, test):
-        return [(updated.with_changes(test=cst.UnaryOperation(cst.Not(), _paren(test))), "negate-condition"),
-                (updated.with_changes(test=cst.Name("True")), "drop-condition")]
+    def _condition(self, original, test, first_only: bool = False) -> None:
+        # Described by the header line alone: rendering a whole `if` block per site costs its size.
+        keyword = "while" if isinstance(original, cst.While) else "if"
+        negated = cst.UnaryOperation(cst.Not(), _paren(test))
+        old = f"{keyword} {self._line_of(test)}:"
+        variants = [(negated, "negate-condition")] + ([] if first_only else [(cst.Name("True"), "drop-condition")])
+        for piece, operator in variants:
+            r = self._range(test)
+            self._add(original, operator, old, f"{keyword} {self._line_of(piece)}:",
+                      self.offsets.at(r.start.line, r.start.column), self.offsets.at(r.end.line, r.end.column),
+                      self._code(piece))
 
-    def leave_If(self, original, updated):
-        variants = self._condition_variants(updated, updated.test)
-        if updated.orelse is not None:
-            variants.append((updated.with_changes(orelse=None), "drop-branch", "(else/elif branch removed)"))
-        return self._try(original, updated, variants)
+    def leave_If(self, original):
+        if not self._wanted(original):
+            return
+        self._condition(original, original.test)
+        if original.orelse is not None:
+            # The whole lines of the `else`/`elif` clause go (it starts and ends on lines of its own).
+            r = self._range(original.orelse)
+            self._add(original, "drop-branch", f"if {self._line_of(original.test)}:", "(else/elif branch removed)",
+                      self.offsets.line_start(r.start.line), self.offsets.line_start(r.end.line + 1), "")
 
-    def leave_While(self, original, updated):
+    def leave_While(self, original):
         # `while True` stays: negating it skips the loop, which "dropped statement" already covers.
-        return self._try(original, updated, self._condition_variants(updated, updated.test)[:1])
+        if self._wanted(original):
+            self._condition(original, original.test, first_only=True)
 
-    def leave_IfExp(self, original, updated):
-        return self._try(original, updated, [
-            (updated.with_changes(test=cst.UnaryOperation(cst.Not(), _paren(updated.test))), "negate-condition"),
-            (updated.body, "drop-branch"), (updated.orelse, "drop-branch")])
+    def leave_IfExp(self, original):
+        if not self._wanted(original):
+            return
+        self._replace(original, original.with_changes(test=cst.UnaryOperation(cst.Not(), _paren(original.test))),
+                      "negate-condition")
+        self._replace(original, original.body, "drop-branch")
+        self._replace(original, original.orelse, "drop-branch")
 
-    def leave_IndentedBlock(self, original, updated):
-        body = list(updated.body)
-        for i, stmt in enumerate(original.body):
-            if not isinstance(stmt, cst.SimpleStatementLine) or _is_docstring_or_pass(stmt):
+    def leave_IndentedBlock(self, original):
+        for stmt in original.body:
+            if not isinstance(stmt, cst.SimpleStatementLine) or _is_docstring_or_pass(stmt) \
+                    or not self._wanted(stmt):
                 continue
-            rest = body[:i] + body[i + 1:]
-            if all(_is_docstring_or_pass(s) for s in rest):
-                rest.append(cst.SimpleStatementLine([cst.Pass()]))  # a block cannot be empty
-            removed = "(" + self.module.code_for_node(stmt).strip().splitlines()[0] + " removed)"
-            # Offered at the dropped statement (its line is the mutant's line), applied to the block.
-            hit = self._offer(stmt, stmt, updated.with_changes(body=rest), "drop-statement", removed)
-            if hit is not None:
-                return hit
-        return updated
+            # `pass` in its place: the block stays a block, whatever else it holds.
+            r = self._range(stmt)
+            removed = "(" + self._line_of(stmt) + " removed)"
+            self._add(stmt, "drop-statement", self._line_of(stmt), removed,
+                      self.offsets.at(r.start.line, r.start.column), self.offsets.at(r.end.line, r.end.column),
+                      "pass")
 
-    def leave_Call(self, original, updated):
-        variants = []
-        args = list(updated.args)
+    def leave_Call(self, original):
+        if not self._wanted(original):
+            return
+        args = list(original.args)
         positional = [a for a in args if a.keyword is None and not a.star]
         if len(positional) == len(args) and len(args) >= 2:
             for i in range(len(args) - 1):
                 swapped = list(args)
                 swapped[i] = args[i].with_changes(value=args[i + 1].value)
                 swapped[i + 1] = args[i + 1].with_changes(value=args[i].value)
-                variants.append((updated.with_changes(args=swapped), "swap-arguments"))
-        func = updated.func
+                self._replace(original, original.with_changes(args=swapped), "swap-arguments")
+        func = original.func
         if isinstance(func, cst.Name) and func.value in _DROPPABLE_FUNCS and positional and not args[0].keyword:
-            variants.append((_paren(args[0].value), "drop-call"))
+            self._replace(original, _paren(args[0].value), "drop-call")
         if isinstance(func, cst.Attribute) and func.attr.value in _DROPPABLE_METHODS and not args:
-            variants.append((func.value, "drop-call"))
-        return self._try(original, updated, variants)
+            self._replace(original, func.value, "drop-call")
 
-    def leave_Subscript(self, original, updated):
-        if len(updated.slice) != 1 or not isinstance(updated.slice[0].slice, cst.Slice):
-            return updated
-        element = updated.slice[0]
+    def leave_Subscript(self, original):
+        if len(original.slice) != 1 or not isinstance(original.slice[0].slice, cst.Slice) \
+                or not self._wanted(original):
+            return
+        element = original.slice[0]
         sl = element.slice
-        variants = []
         for bound in ("lower", "upper"):
             value = getattr(sl, bound)
+            variants = []
             if value is None:
                 if bound == "lower":
-                    variants.append((sl.with_changes(lower=cst.Integer("1")), "slice"))
-                continue
-            for op in (cst.Add(), cst.Subtract()):
-                variants.append((sl.with_changes(**{bound: cst.BinaryOperation(_paren(value), op, cst.Integer("1"))}),
-                                 "slice"))
-            variants.append((sl.with_changes(**{bound: None}), "slice"))
-        return self._try(original, updated, [
-            (updated.with_changes(slice=[element.with_changes(slice=s)]), op) for s, op in variants])
+                    variants.append(sl.with_changes(lower=cst.Integer("1")))
+            else:
+                for op in (cst.Add(), cst.Subtract()):
+                    variants.append(sl.with_changes(**{bound: cst.BinaryOperation(_paren(value), op, cst.Integer("1"))}))
+                variants.append(sl.with_changes(**{bound: None}))
+            for s in variants:
+                self._replace(original, original.with_changes(slice=[element.with_changes(slice=s)]), "slice")
 
     def visit_FunctionDef(self, node):
         names: list[str] = [p.name.value for p in node.params.params]
@@ -179,20 +232,20 @@ class _Mutator(cst.CSTTransformer):
         node.body.visit(collector)
         self._names.append(sorted(set(names) | collector.names))
 
-    def leave_FunctionDef(self, original, updated):
+    def leave_FunctionDef(self, original):
         self._names.pop()
-        return updated
 
-    def leave_Return(self, original, updated):
-        value = updated.value
-        if value is None:
-            return updated
-        variants = [(updated.with_changes(value=child), "return-neighbour") for child in _parts(value)]
-        current = self.module.code_for_node(value).strip()
+    def leave_Return(self, original):
+        value = original.value
+        if value is None or not self._wanted(original):
+            return
+        for child in _parts(value):
+            self._replace(original, original.with_changes(value=child), "return-neighbour", span_of=value, piece=child)
+        current = self._code(value).strip()
         for name in (self._names[-1] if self._names else []):
             if name != current:
-                variants.append((updated.with_changes(value=cst.Name(name)), "return-neighbour"))
-        return self._try(original, updated, variants)
+                self._replace(original, original.with_changes(value=cst.Name(name)), "return-neighbour",
+                              span_of=value, piece=cst.Name(name))
 
 
 class _Bound(cst.CSTVisitor):
@@ -248,29 +301,84 @@ def _is_docstring_or_pass(stmt: cst.BaseStatement) -> bool:
     return isinstance(small, cst.Pass) or (isinstance(small, cst.Expr) and isinstance(small.value, cst.SimpleString))
 
 
-def mutants_of(file: str, source: str) -> list[Mutant]:
-    """Every single-place mutant of `source` (the text of `file`) that still compiles, in traversal order.
+@dataclass(frozen=True)
+class _Chunk:
+    """One top-level statement of a file: its text starts at `offset` (characters), line `first`."""
 
-    Duplicates (two operators giving the same text) and no-ops are left out; a file libcst
-    cannot parse gives none.
+    first: int
+    offset: int
+    text: str
+
+
+def _chunks(source: str, lines: Collection[int] | None) -> list[_Chunk]:
+    """The top-level statements of `source` (those touching `lines`, when given), found with `ast`.
+
+    Each parses on its own (it starts at column 0), so only the statements a change touches are
+    ever given to libcst, and a mutant compiles as its statement, not as the whole file.
     """
     try:
-        module = cst.parse_module(source)
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return []
+    offsets = _Offsets(source)
+    wanted = None if lines is None else set(lines)
+    out = []
+    for node in tree.body:
+        first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
+        last = node.end_lineno or node.lineno
+        if wanted is not None and not any(first <= n <= last for n in wanted):
+            continue
+        start, end = offsets.line_start(first), offsets.line_start(last + 1)
+        out.append(_Chunk(first, start, source[start:end] if end > start else source[start:]))
+    return out
+
+
+def _chunk_sites(chunk: _Chunk, lines: set[int] | None) -> list[Site]:
+    try:
+        module = cst.parse_module(chunk.text)
     except cst.ParserSyntaxError:
         return []
-    counter = _Mutator(module)
-    MetadataWrapper(module, unsafe_skip_copy=True).visit(counter)
-    out: list[Mutant] = []
+    local = None if lines is None else {n - chunk.first + 1 for n in lines}
+    visitor = _Sites(module, chunk.text, local)
+    MetadataWrapper(module, unsafe_skip_copy=True).visit(visitor)
+    return visitor.sites
+
+
+def sites_of(source: str, lines: Collection[int] | None = None) -> list[tuple[_Chunk, Site]]:
+    """Every mutation site of `source` (on `lines` only, when given), in traversal order, each with
+    its statement (positions in a site are the statement's); none when the file does not parse."""
+    wanted = None if lines is None else set(lines)
+    return [(chunk, site) for chunk in _chunks(source, wanted) for site in _chunk_sites(chunk, wanted)]
+
+
+def mutant_at(file: str, source: str, chunk: _Chunk, site: Site) -> Mutant | None:
+    """The mutant of one site (None when it does not compile or changes nothing): a splice of the
+    statement's text, compiled as that statement alone."""
+    statement = chunk.text[:site.start] + site.text + chunk.text[site.end:]
+    if statement == chunk.text:
+        return None
+    try:
+        compile(statement, file, "exec")
+    except (SyntaxError, ValueError):
+        return None
+    text = source[:chunk.offset] + statement + source[chunk.offset + len(chunk.text):]
+    return Mutant(file=file, line=chunk.first + site.line - 1, operator=site.operator,
+                  description=site.description, source=text)
+
+
+def iter_mutants(file: str, source: str, lines: Collection[int] | None = None) -> Iterator[Mutant]:
+    """The single-place mutants of `source` (the text of `file`) that still compile, made one at a time.
+
+    Duplicates (two operators giving the same text) and no-ops are left out.
+    """
     seen = {source}
-    for index, (line, operator, description) in enumerate(counter.sites):
-        wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-        text = wrapper.visit(_Mutator(module, target=index)).code
-        if text in seen:
-            continue
-        seen.add(text)
-        try:
-            compile(text, file, "exec")
-        except (SyntaxError, ValueError):
-            continue
-        out.append(Mutant(file=file, line=line, operator=operator, description=description, source=text))
-    return out
+    for chunk, site in sites_of(source, lines):
+        m = mutant_at(file, source, chunk, site)
+        if m is not None and m.source not in seen:
+            seen.add(m.source)
+            yield m
+
+
+def mutants_of(file: str, source: str, lines: Collection[int] | None = None) -> list[Mutant]:
+    """Every single-place mutant of `source` that still compiles (on `lines` only, when given)."""
+    return list(iter_mutants(file, source, lines))

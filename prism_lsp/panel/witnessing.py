@@ -14,26 +14,57 @@ from pathlib import Path
 from prism_lsp.engine.session import EngineSession
 from prism_lsp.model.task import Candidate, Task
 from prism_lsp.witness import BASELINE, Witness, prober_for, programs_of, search_panel
-from prism_lsp.witness.entry import entry_points
-from prism_lsp.witness.inputs import generate, program_literals
-from prism_lsp.witness.seeds import suite_calls
-from prism_lsp.witness.strategies import examples
+from prism_lsp.witness.inputs import program_literals
+from prism_lsp.witness.panel_search import entry_inputs, seeded_entries
 
 Signature = tuple
 
 
+# The initial program's own tests seed inputs too (a repository's tests call its functions with
+# real arguments); bounded, since a repository may hold thousands.
+MAX_PROGRAM_TEST_FILES = 200
+MAX_SEED_FILE_BYTES = 1 << 20
+_NOT_TESTS = {".venv", "venv", "site-packages", "node_modules", ".git", ".tox", "build"}
+
+
+def _program_tests(initial: Path) -> list[Path]:
+    out = []
+    for pattern in ("test_*.py", "*_test.py"):
+        for path in sorted(initial.rglob(pattern)):
+            if not _NOT_TESTS & set(path.relative_to(initial).parts) and path.is_file():
+                out.append(path)
+            if len(out) >= MAX_PROGRAM_TEST_FILES:
+                return out
+    return out
+
+
 def seed_files(task: Task) -> list[Path]:
-    """Where inputs come from: the verifier, then every test file of the task outside its programs."""
+    """Where inputs come from: the verifier, every test file of the task outside its programs, then
+    the initial program's own test files."""
     skip = {task.initial.resolve(), (task.root / "candidates").resolve()}
     files = [] if task.verifier is None else [task.verifier]
     for path in sorted(task.root.rglob("test_*.py")):
         if path != task.verifier and not any(path.resolve().is_relative_to(s) for s in skip):
             files.append(path)
-    return files
+    return files + [p for p in _program_tests(task.initial) if p not in files]
 
 
 def seed_text(task: Task) -> str:
-    return "\n\n".join(p.read_text(encoding="utf-8") for p in seed_files(task))
+    """The seed files as one suite text; a file that does not parse on its own is left out (one
+    would otherwise hide every other file's calls)."""
+    from prism_lsp.witness.entry import parse_suite
+
+    texts = []
+    for path in seed_files(task):
+        try:
+            if path.stat().st_size > MAX_SEED_FILE_BYTES:
+                continue
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        if parse_suite(text) is not None:
+            texts.append(text)
+    return "\n\n".join(texts)
 
 
 @dataclass
@@ -55,16 +86,15 @@ SCREEN_CALLS = 3
 def _screen(session: EngineSession, panel: Task, new: list[Candidate], text: str,
             sandbox: str | None) -> dict[str, str]:
     """New candidates that fail every one of the suites' smallest calls: id -> the error."""
-    entries = [e for e in entry_points(text, panel.initial, panel.entry) if e.local_names or panel.entry]
-    calls = suite_calls(text, entries)
+    entries, calls = seeded_entries(panel, text)
     programs = [p for p in programs_of(panel, session.cache) if p.id in {c.id for c in new}]
     if not calls or not programs:
         return {}
     prober = prober_for(session.pool_for(panel, sandbox), panel)
     failing: dict[str, str] = {}
     for n, entry in enumerate(e for e in entries if any(c.entry == e.spec for c in calls)):
-        smallest = sorted({repr(c.args) for c in calls if c.entry == entry.spec}, key=lambda r: (len(r), r))
-        seen = prober.probe(programs, entry.spec, smallest[:SCREEN_CALLS])
+        smallest = sorted({entry.literal(c.args) for c in calls if c.entry == entry.spec}, key=lambda r: (len(r), r))
+        seen = prober.probe(programs, entry.target, smallest[:SCREEN_CALLS])
         for pid, behaviours in seen.items():
             errors = [b.error for b in behaviours if b.error is not None]
             if len(errors) == len(behaviours) and (n == 0 or pid in failing):
@@ -89,7 +119,7 @@ def probe_candidates(session: EngineSession, task: Task, new: list[Candidate], *
         return out
     prober = prober_for(session.pool_for(panel, sandbox), panel)
     dictionary = program_literals(task.initial)
-    calls = suite_calls(text, search.entries)
+    calls = search.calls
     new_ids = {c.id for c in new}
     crashes: dict[str, list[bool]] = {pid: [] for pid in new_ids}
     signatures: dict[str, list] = {p.id: [] for p in programs}
@@ -97,9 +127,9 @@ def probe_candidates(session: EngineSession, task: Task, new: list[Candidate], *
         seeds = [c.args for c in calls if c.entry == entry.spec]
         # The same inputs the search drew (so the probe cache answers them): seeds, their
         # mutations, random inputs of their shape and Hypothesis examples.
-        inputs = generate(seeds, dictionary, extra=examples(seeds, task.initial, entry.module, entry.function))
+        inputs = entry_inputs(task, entry, seeds, dictionary)
         out.inputs += len(inputs)
-        seen = prober.probe(programs, entry.spec, [repr(a) for a in inputs])
+        seen = prober.probe(programs, entry.target, [entry.literal(a) for a in inputs])
         for pid, behaviours in seen.items():
             signatures[pid] += [(b.value, b.exception, b.mutated, b.error) for b in behaviours]
         own = {repr(s) for s in seeds}

@@ -57,20 +57,33 @@ def _exception_name(exc: BaseException) -> str:
     return cls.__name__ if cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__qualname__}"
 
 
-def _one_call(func, source: str, limit_s: float, repr_limit: int) -> dict:
+_FORM = {"args", "kwargs", "init", "init_kwargs"}
+
+
+def _one_call(func, source: str, limit_s: float, repr_limit: int, owner=None, name: str = "") -> dict:
+    """One call. `source` is an argument tuple, or a dict {args, kwargs[, init, init_kwargs]}: keyword
+    arguments, and with `init` a method called on `owner(*init, **init_kwargs)` (a fresh instance)."""
     out: dict[str, object] = {"value": None, "type": None, "exception": None, "mutated": False, "error": None}
     try:
-        args = ast.literal_eval(source)
-        if not isinstance(args, tuple):
+        args, kwargs, init = ast.literal_eval(source), {}, None
+        if isinstance(args, dict) and set(args) <= _FORM:
+            form = args
+            args, kwargs = form.get("args", ()), form.get("kwargs", {})
+            if "init" in form:
+                init = (form["init"], form.get("init_kwargs", {}))
+                if not isinstance(init[0], tuple) or not isinstance(init[1], dict) or owner is None:
+                    raise ValueError("bad constructor arguments")
+        if not isinstance(args, tuple) or not isinstance(kwargs, dict) or not all(isinstance(k, str) for k in kwargs):
             raise ValueError("arguments must be a tuple")
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         out["error"] = "bad-input"
         return out
-    before = repr(args)
+    before = repr((args, kwargs))
     signal.setitimer(signal.ITIMER_REAL, limit_s)
     try:
         try:
-            result = func(*args)
+            call = func if init is None else getattr(owner(*init[0], **init[1]), name)
+            result = call(*args, **kwargs)
             out["type"] = type(result).__name__
             if isinstance(result, _LAZY):
                 result = list(itertools.islice(result, 10_000))
@@ -83,7 +96,7 @@ def _one_call(func, source: str, limit_s: float, repr_limit: int) -> dict:
             raise
         except BaseException as exc:  # the candidate may raise anything, SystemExit included
             out["exception"] = _exception_name(exc)
-        out["mutated"] = repr(args) != before
+        out["mutated"] = repr((args, kwargs)) != before
     except _CallTimeout:
         out.update(value=None, exception=None, error="timeout")
     finally:
@@ -121,9 +134,9 @@ def _calls(req: ProbeRequest, wfd: int) -> None:
     limit_s = float(req.call_timeout_s)
     signal.setitimer(signal.ITIMER_REAL, max(limit_s, 2.0))  # importing gets its own limit
     try:
-        func = importlib.import_module(module_name)
+        func = owner = importlib.import_module(module_name)
         for part in attr.split("."):
-            func = getattr(func, part)
+            owner, func = func, getattr(func, part)
     except _CallTimeout:
         _write(wfd, {"fatal": f"importing {module_name} timed out"})
         os._exit(0)
@@ -138,7 +151,7 @@ def _calls(req: ProbeRequest, wfd: int) -> None:
             _write(wfd, {"call": i, "value": None, "type": None, "exception": None, "mutated": False,
                          "error": "output-limit" if flooded else "timeout"})
             continue
-        row = _one_call(func, source, limit_s, req.repr_limit)
+        row = _one_call(func, source, limit_s, req.repr_limit, owner, attr.rsplit(".", 1)[-1])
         timeouts += row["error"] == "timeout"
         # The output file stops growing at the limit (writes are cut short, not always killed):
         # a call that filled it is an error, whatever it returned.

@@ -18,6 +18,7 @@ inputs are returned in the seeds' shape first (see `shape`), then smallest first
 from __future__ import annotations
 
 import ast
+import itertools
 import random
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -25,6 +26,10 @@ from pathlib import Path
 from prism_lsp.witness.values import round_trips
 
 MAX_INPUTS = 400
+# Mutations looked at per round, as a multiple of the limit: a round is a stream cut at this many,
+# never a list of every product (a 20-item list's second round is ~10^6 tuples: 23 GB).
+ROUND_FACTOR = 4
+SECOND_POOL = 20_000  # a second round up to this size is drawn from uniformly, as a whole
 _MAX_LEN = 300  # longest argument literal worth probing (a witness is read by people)
 
 
@@ -168,10 +173,27 @@ def _fits(args: tuple, shapes: list[object]) -> bool:
     return any(fits(mine, s) for s in shapes)
 
 
+def _round_robin(streams: list[Iterator]) -> Iterator:
+    """One item of each stream in turn: a cut stream then holds every seed's nearest mutations,
+    not all of the first seed's."""
+    while streams:
+        alive = []
+        for stream in streams:
+            item = next(stream, _END)
+            if item is not _END:
+                alive.append(stream)
+                yield item
+        streams = alive
+
+
+_END = object()
+
+
 def generate(seeds: Iterable[tuple], dictionary: dict[type, list], *, limit: int = MAX_INPUTS,
              randoms: int = 80, seed: int = 0, extra: Iterable[tuple] = ()) -> list[tuple]:
     """Seeds, then mutations (two rounds), then random inputs of the seeds' shape and `extra`
-    inputs (Hypothesis examples); deduplicated, bounded and smallest first."""
+    inputs (Hypothesis examples); deduplicated, bounded and smallest first. Memory and time are
+    bounded by `limit` whatever the seeds hold (each round is a stream cut at `ROUND_FACTOR * limit`)."""
     seen: dict[str, tuple] = {}
 
     def add(args: tuple) -> None:
@@ -179,20 +201,35 @@ def generate(seeds: Iterable[tuple], dictionary: dict[type, list], *, limit: int
         if len(text) <= _MAX_LEN and text not in seen and round_trips(args):
             seen[text] = args
 
-    seeds = list(seeds)
+    seeds = list(seeds)[:limit]
     for s in seeds:
         add(s)
-    first = [m for s in seeds for m in _arg_mutations(s, dictionary)]
+    cap = limit * ROUND_FACTOR
+    first = list(itertools.islice((m for s in seeds for m in _arg_mutations(s, dictionary)), cap + 1))
+    if len(first) > cap:  # cut: take every seed's nearest mutations, not all of the first seed's
+        first = list(itertools.islice(_round_robin([_arg_mutations(s, dictionary) for s in seeds]), cap))
     for m in first:
         add(m)
     rng = random.Random(seed)
-    second = [m for f in first for m in _arg_mutations(f, dictionary)]
-    rng.shuffle(second)
-    for m in second[: limit * 4]:
+    product = (m for f in first for m in _arg_mutations(f, dictionary))
+    second = list(itertools.islice(product, SECOND_POOL))
+    if next(product, _END) is _END:
+        rng.shuffle(second)  # the whole second round fits: a uniform draw from all of it
+        second = second[:cap]
+    else:
+        # Too many to hold (a 20-item list's is ~10^6): an even share of each first-round input's own
+        # mutations, parents in a seeded order, so every kind of first change gets its second one.
+        parents = rng.sample(first, len(first))
+        share = max(1, cap // max(1, len(parents)))
+        second = list(itertools.islice(
+            (m for f in parents for m in itertools.islice(_arg_mutations(f, dictionary), share)), cap))
+        rng.shuffle(second)
+    for m in second:
         add(m)
+    del first, second, product
     drawn: dict[str, tuple] = {}
     randomly = [tuple(_random_like(a, rng, dictionary) for a in rng.choice(seeds)) for _ in range(randoms)] if seeds else []
-    for args in [*randomly, *extra]:
+    for args in itertools.islice(itertools.chain(randomly, extra), randoms + limit):
         if isinstance(args, tuple) and repr(args) not in seen and len(repr(args)) <= _MAX_LEN and round_trips(args):
             drawn[repr(args)] = args
     shapes = [shape(s) for s in seeds]

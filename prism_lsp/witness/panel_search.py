@@ -18,7 +18,7 @@ from prism_lsp.witness.entry import Entry, entry_points
 from prism_lsp.witness.inputs import generate, program_literals
 from prism_lsp.witness.probe import Program, Prober
 from prism_lsp.witness.search import SearchResult, find_witnesses
-from prism_lsp.witness.seeds import SuiteCall, suite_calls
+from prism_lsp.witness.seeds import SuiteCall, formed_entries, suite_calls
 
 BASELINE = "initial"
 _probers: weakref.WeakKeyDictionary[RunnerPool, Prober] = weakref.WeakKeyDictionary()
@@ -30,8 +30,16 @@ def prober_for(pool: RunnerPool, task: Task) -> Prober:
     with _probers_lock:
         prober = _probers.get(pool)
         if prober is None:
-            prober = _probers[pool] = Prober(pool, memory_mb=task.memory_mb, pythonpath=task.pythonpath)
+            prober = _probers[pool] = Prober(pool, memory_mb=task.memory_mb, pythonpath=probe_roots(task))
         return prober
+
+
+def probe_roots(task: Task) -> tuple[str, ...]:
+    """The import roots a probe needs: the task's, and `src` of a src layout whose pytest configuration
+    puts it on the path itself (the task then declares none, but a probe runs without pytest)."""
+    if "src" not in task.pythonpath and (task.initial / "src").is_dir():
+        return (*task.pythonpath, "src")
+    return task.pythonpath
 
 
 def programs_of(task: Task, cache: TreeCache) -> list[Program]:
@@ -59,11 +67,29 @@ class PanelSearch:
     programs: dict[str, Program] = field(default_factory=dict)
 
 
+def seeded_entries(task: Task, suite_text: str) -> tuple[list[Entry], list[SuiteCall]]:
+    """The entry points the suite calls with literal arguments (keyword and method calls included,
+    each an entry of its own call form), and those calls."""
+    entries = [e for e in entry_points(suite_text, task.initial, task.entry, task.pythonpath)
+               if e.local_names or task.entry]
+    calls = suite_calls(suite_text, entries, forms=True)
+    return entries + formed_entries(calls), calls
+
+
+def entry_inputs(task: Task, entry: Entry, seeds: list[tuple], dictionary: dict) -> list[tuple]:
+    """The inputs to probe `entry` on: seeds, their mutations, random and Hypothesis inputs of their
+    shape (from the annotations only for a plain call: a call form fixes the arguments' layout)."""
+    from prism_lsp.witness.strategies import examples  # Hypothesis loads only when a search runs
+
+    drawn = examples(seeds, task.initial, entry.module, entry.function) if entry.form is None else \
+        examples(seeds, task.initial, entry.module, "")
+    return [a for a in generate(seeds, dictionary, extra=drawn) if entry.accepts(a)]
+
+
 def search_panel(session: EngineSession, task: Task, suite_text: str, *, sandbox: str | None = None,
                  targets: set[str] | None = None) -> PanelSearch:
     """Witnesses for the initial program and the invalid candidates (or only `targets`)."""
-    entries = [e for e in entry_points(suite_text, task.initial, task.entry) if e.local_names or task.entry]
-    calls = suite_calls(suite_text, entries)
+    entries, calls = seeded_entries(task, suite_text)
     programs = programs_of(task, session.cache)
     valid = [p for p in programs if p.valid]
     others = [p for p in programs if not p.valid and (targets is None or p.id in targets)]
@@ -77,11 +103,8 @@ def search_panel(session: EngineSession, task: Task, suite_text: str, *, sandbox
         seeds = [c.args for c in calls if c.entry == entry.spec]
         if not seeds:
             continue
-        from prism_lsp.witness.strategies import examples  # Hypothesis loads only when a search runs
-
-        drawn = examples(seeds, task.initial, entry.module, entry.function)
         found = find_witnesses(prober, entry, valid, [p for p in others if p.id not in result.witnesses],
-                               generate(seeds, dictionary, extra=drawn))
+                               entry_inputs(task, entry, seeds, dictionary))
         result.witnesses.update(found.witnesses)
         result.open_inputs += found.open_inputs
         result.inputs += found.inputs

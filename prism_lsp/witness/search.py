@@ -81,8 +81,9 @@ def find_witnesses(prober: Prober, entry: Entry, valid: list[Program], others: l
     result = SearchResult(inputs=len(inputs))
     if not valid or not inputs:
         return result
-    calls = [repr(a) for a in inputs]
-    seen = prober.probe(valid + others, entry.spec, calls)
+    inputs = [a for a in inputs if entry.accepts(a)]
+    calls = [entry.literal(a) for a in inputs]
+    seen = prober.probe(valid + others, entry.target, calls)
     name = entry.local_names[0] if entry.local_names else entry.function
     fallback: dict[str, Witness] = {}
     for i, args in enumerate(inputs):
@@ -91,7 +92,7 @@ def find_witnesses(prober: Prober, entry: Entry, valid: list[Program], others: l
         vb = [seen[p.id][i] for p in valid]
         if not all(b.judged for b in vb):
             continue
-        call = call_text(name, args)
+        call = entry.call_text(name, args, literal)
         exact = [key(b, EXACT) for b in vb]
         if not all(same(k, exact[0]) for k in exact[1:]) and len(result.open_inputs) < MAX_OPEN:
             result.open_inputs.append(OpenInput(entry.spec, call, {p.id: b.shown() for p, b in zip(valid, vb)}))

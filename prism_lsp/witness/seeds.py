@@ -2,7 +2,11 @@
 
 Arguments are read from the suite's source: literals, and names bound to
 literals at module level (`PLAYERS = [("ann", 3)]`). A call whose arguments are
-not literals (computed, keyword, starred) is left out: its inputs are unknown.
+not literals (computed, starred) is left out: its inputs are unknown. With
+`forms=True`, calls with keyword arguments and method calls on an instance made
+from literals (`Inflector(keep=["sheep"]).singular("glass")`, or `i = Inflector()`
+then `i.singular("glass")` in the same test) are read too, each as an entry with
+its `CallForm` (`SuiteCall.via`).
 Each call keeps where it is (line, enclosing test and statement) so suggestions
 can relax or extend it.
 """
@@ -12,7 +16,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from prism_lsp.witness.entry import Entry, dotted_name, parse_suite
+from prism_lsp.witness.entry import CallForm, Entry, dotted_name, parse_suite
 
 
 @dataclass(frozen=True)
@@ -25,6 +29,7 @@ class SuiteCall:
     line: int  # 1-based line of the call
     source: str  # the call's source text
     test: str | None  # the enclosing test function, if any
+    via: Entry | None = None  # the entry with its call form, for keyword and method calls
 
 
 class _NotLiteral(Exception):
@@ -68,8 +73,20 @@ def module_constants(tree: ast.Module) -> dict[str, object]:
     return {k: v for k, v in env.items() if counts[k] == 1}
 
 
-def suite_calls(suite_text: str, entries: list[Entry]) -> list[SuiteCall]:
-    """Every call of `entries` in the suite whose arguments are all literals, in source order."""
+def _literals(nodes: list[ast.AST], keywords: list[ast.keyword], env: dict) -> tuple[tuple, tuple[str, ...]] | None:
+    """(values of the positionals then the keywords, keyword names), or None when one is not a literal."""
+    if any(isinstance(a, ast.Starred) for a in nodes) or any(k.arg is None for k in keywords):
+        return None
+    try:
+        values = tuple(literal_value(a, env) for a in [*nodes, *(k.value for k in keywords)])
+    except (_NotLiteral, TypeError):
+        return None
+    return values, tuple(k.arg for k in keywords)
+
+
+def suite_calls(suite_text: str, entries: list[Entry], *, forms: bool = False) -> list[SuiteCall]:
+    """Every call of `entries` in the suite whose arguments are all literals, in source order
+    (`forms`: keyword and method calls too, see the module's docstring)."""
     tree = parse_suite(suite_text)
     if tree is None:
         return []
@@ -78,12 +95,45 @@ def suite_calls(suite_text: str, entries: list[Entry]) -> list[SuiteCall]:
     passed = _passed_as_argument(tree, by_name)
     out: list[SuiteCall] = []
 
-    def visit(node: ast.AST, test: str | None, names: dict[str, Entry]) -> None:
+    def add(entry: Entry, name: str, args: tuple, child: ast.Call, test: str | None, formed: bool) -> None:
+        out.append(SuiteCall(entry.spec, name, args, child.lineno, ast.get_source_segment(suite_text, child) or "",
+                             test, entry if formed else None))
+
+    def method_call(child: ast.Call, scope: dict[str, Entry], made: dict[str, tuple]) -> tuple | None:
+        """(entry, name, args) of `Class(...).m(...)` or `obj.m(...)` with `obj = Class(...)`."""
+        func = child.func
+        if not isinstance(func, ast.Attribute):
+            return None
+        if isinstance(func.value, ast.Call) and dotted_name(func.value.func) in scope:
+            name = dotted_name(func.value.func)
+            init = _literals(func.value.args, func.value.keywords, env)
+        elif isinstance(func.value, ast.Name) and func.value.id in made:
+            name, init = made[func.value.id]
+        else:
+            return None
+        call = _literals(child.args, child.keywords, env)
+        if init is None or call is None:
+            return None
+        cls = scope[name]
+        form = CallForm(init=(len(init[0]) - len(init[1]), init[1]), positional=len(call[0]) - len(call[1]),
+                        keywords=call[1])
+        return Entry(cls.module, f"{cls.function}.{func.attr}", (name,), form), name, init[0] + call[0]
+
+    def visit(node: ast.AST, test: str | None, names: dict[str, Entry], made: dict[str, tuple]) -> None:
         for child in ast.iter_child_nodes(node):
-            inner, scope = test, names
+            inner, scope, here = test, names, made
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 inner = child.name
                 scope = {**names, **passed.get(child.name, {})}
+                here = {}  # instances a test makes are its own
+            if forms and isinstance(child, ast.Assign) and len(child.targets) == 1 \
+                    and isinstance(child.targets[0], ast.Name) and isinstance(child.value, ast.Call) \
+                    and dotted_name(child.value.func) in scope:
+                init = _literals(child.value.args, child.value.keywords, env)
+                if init is not None:
+                    made[child.targets[0].id] = (dotted_name(child.value.func), init)
+                else:
+                    made.pop(child.targets[0].id, None)
             if isinstance(child, ast.Call):
                 name = dotted_name(child.func)
                 if name in scope and not child.keywords and not any(isinstance(a, ast.Starred) for a in child.args):
@@ -92,12 +142,26 @@ def suite_calls(suite_text: str, entries: list[Entry]) -> list[SuiteCall]:
                     except (_NotLiteral, TypeError):
                         args = None
                     if args is not None:
-                        out.append(SuiteCall(scope[name].spec, name, args, child.lineno,
-                                             ast.get_source_segment(suite_text, child) or "", inner))
-            visit(child, inner, scope)
+                        add(scope[name], name, args, child, inner, False)
+                elif forms and name in scope and child.keywords:
+                    found = _literals(child.args, child.keywords, env)
+                    if found is not None:
+                        e = scope[name]
+                        form = CallForm(positional=len(found[0]) - len(found[1]), keywords=found[1])
+                        add(Entry(e.module, e.function, e.local_names, form), name, found[0], child, inner, True)
+                elif forms:
+                    method = method_call(child, scope, made)
+                    if method is not None:
+                        add(method[0], method[1], method[2], child, inner, True)
+            visit(child, inner, scope, here)
 
-    visit(tree, None, by_name)
+    visit(tree, None, by_name, {})
     return out
+
+
+def formed_entries(calls: list[SuiteCall]) -> list[Entry]:
+    """The entries, with their call forms, of the keyword and method calls among `calls`."""
+    return list({c.via.spec: c.via for c in calls if c.via is not None}.values())
 
 
 def _passed_as_argument(tree: ast.Module, by_name: dict[str, Entry]) -> dict[str, dict[str, Entry]]:
