@@ -75,7 +75,8 @@ def code_lens(ls: PrismServer, params: types.CodeLensParams) -> list[types.CodeL
     if found is None:
         return []
     check = ls.checked(params.text_document.uri)
-    if check is not None and check.task is None and ls.offers.offer(check.path) is not None:
+    if (check is not None and check.task is None and not ls.settings.static_only
+            and ls.offers.offer(check.path) is not None):
         return [offer_lens(params.text_document.uri)]
     return build_lenses(params.text_document.uri, check, parse_suite(found[1]),
                         found[0])

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +24,7 @@ from pygls.uris import to_fs_path
 from prism_lsp import __version__
 from prism_lsp.repo.offer import MESSAGE as OFFER_MESSAGE, InitOffers
 from prism_lsp.document.carry import with_last_findings
-from prism_lsp.document.check import Check
+from prism_lsp.document.check import Check, CheckState
 from prism_lsp.document.checker import Checker
 from prism_lsp.server.diagnostics import Options, build_diagnostics
 from prism_lsp.server.settings import ParsedSettings, Settings, SettingsLayers
@@ -35,6 +35,8 @@ from prism_lsp.scheduler import Job, Scheduler
 log = logging.getLogger(__name__)
 
 CANDIDATE_DOCUMENTS_CAPABILITY = "prismCandidateDocuments"
+# Why nothing runs while the client says the folder is not trusted (the phrase after "not run: ").
+STATIC_ONLY = "the folder is not trusted, so only static hints are shown; trust it to run the panel"
 
 
 def uri_path(uri: str) -> Path | None:
@@ -207,6 +209,8 @@ class PrismServer(LanguageServer):
         """Analyse `job`'s version and, when it is runnable, publish its static diagnostics and run the panel."""
         settings = self.settings
         base = await self._analyze(job, cancel)
+        if base.runnable and settings.static_only:  # no candidate, task or sandbox is touched
+            return replace(base, state=CheckState("not-run", STATIC_ONLY))
         if not base.runnable or base.task is None:
             return base
         self.publish_diagnostics(job.uri, base)  # static feedback before the panel's
@@ -246,7 +250,7 @@ class PrismServer(LanguageServer):
         state, message = state_of(check)
         self.log(run_summary(uri, check), types.MessageType.Error if state == "error" else types.MessageType.Log)
         if state == "no-task":  # told before the status, so a client sees the offer with it
-            offer = self.offers.offer(check.path)
+            offer = None if self.settings.static_only else self.offers.offer(check.path)
             if offer is None:
                 self.tell_once(types.MessageType.Info,
                                "Prism: no prism.toml found above this file, so only static hints are shown.")

@@ -22,6 +22,7 @@ import { SERVER_COMMANDS, withDocumentUri } from './commands';
 import { checkServerImport, serverArgs } from './install';
 import { adviseInstall, runProcess, serverCwd } from './installFlow';
 import { resolve } from './pythonBridge';
+import { isTrusted, prismConfig } from './config';
 import { SECTION, ServerSettings, toServerSettings } from './settings';
 import { PrismState, describe, log } from './state';
 import { STATUS_NOTIFICATION, parseStatus, runPanelMessage } from './status';
@@ -29,18 +30,22 @@ import { updateStatusBar } from './statusBar';
 
 // ---------------------------------------------------------------- settings
 
+/** What the server is sent: the settings object, and `staticOnly` in a folder that is not trusted. */
+export type SentSettings = ServerSettings & { staticOnly?: true };
+
 /** The server settings object from `prism.*`; each problem is shown once. */
-export function currentSettings(state: PrismState, scope?: vscode.Uri): ServerSettings {
-  const config = vscode.workspace.getConfiguration(SECTION, scope);
-  const { settings, problems } = toServerSettings((key) => config.get(key));
-  for (const problem of problems) {
+export function currentSettings(state: PrismState, scope?: vscode.Uri): SentSettings {
+  const config = prismConfig(scope);
+  const { settings, problems } = toServerSettings(config.get);
+  for (const problem of [...problems, ...(isTrusted() ? config.ignored : [])]) {
     if (!state.reportedProblems.has(problem)) {
       state.reportedProblems.add(problem);
       log(state, problem);
       void vscode.window.showWarningMessage(`Prism: ${problem}`);
     }
   }
-  return settings;
+  // Only sent when true: the server's default is false, and trusting the folder restarts it.
+  return isTrusted() ? settings : { ...settings, staticOnly: true };
 }
 
 /** `prism` → the whole object, `prism.severity` → that member; anything else undefined. */

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { FailedCheck, INSTALL_ACTIONS, InstallSettings, ProcessResult, installAdvice, probeEnvironment } from './install';
 import { expandPath } from './interpreter';
 import { activeResource, expandContext } from './pythonBridge';
+import { prismConfig } from './config';
 import { SECTION } from './settings';
 import { PrismState, log } from './state';
 
@@ -40,7 +41,7 @@ export function runProcess(command: string, args: string[]): Promise<ProcessResu
 
 /** `prism.serverPackage`, expanded like `prism.interpreter`; '' when unset. */
 function installSettings(): InstallSettings {
-  const raw = vscode.workspace.getConfiguration(SECTION, activeResource()).get('serverPackage');
+  const raw = prismConfig(activeResource()).get('serverPackage');
   const value = typeof raw === 'string' ? raw.trim() : '';
   return { serverPackage: value === '' ? '' : expandPath(value, expandContext()) };
 }

@@ -5,6 +5,8 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 
 import { CLIENT_COMMANDS } from './commands';
+import { isTrusted } from './config';
+import { MANAGE_TRUST, UNTRUSTED_REASON } from './trust';
 import { PanelAction, panelCommandLine, panelOutcome, taskRootOf } from './panel';
 
 export function registerPanelCommands(
@@ -13,6 +15,14 @@ export function registerPanelCommands(
   output: () => vscode.OutputChannel,
 ): void {
   const run = (action: PanelAction) => async (): Promise<number | null | undefined> => {
+    if (!isTrusted()) {
+      // Building or checking a panel runs the task's programs: not in a folder that is not trusted.
+      const choice = await vscode.window.showInformationMessage(UNTRUSTED_REASON, MANAGE_TRUST.title);
+      if (choice === MANAGE_TRUST.title) {
+        await vscode.commands.executeCommand(MANAGE_TRUST.command);
+      }
+      return undefined;
+    }
     const doc = vscode.window.activeTextEditor?.document;
     const root = doc && doc.uri.scheme === 'file' ? taskRootOf(doc.uri.fsPath, (d) => fs.existsSync(path.join(d, 'prism.toml'))) : undefined;
     if (!root) {

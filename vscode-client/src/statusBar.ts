@@ -3,7 +3,9 @@ import * as vscode from 'vscode';
 
 import { CLIENT_COMMANDS } from './commands';
 import { PrismState } from './state';
+import { isTrusted } from './config';
 import { formatStatus } from './status';
+import { MANAGE_TRUST, UNTRUSTED_STATUS } from './trust';
 
 export function updateStatusBar(state: PrismState): void {
   const item = state.statusItem;
@@ -14,6 +16,14 @@ export function updateStatusBar(state: PrismState): void {
   }
   const uri = editor.document.uri.toString();
   const status = state.statuses.get(uri);
+  if (!isTrusted() && editor.document.languageId === 'python' && !state.serverProblem) {
+    item.text = UNTRUSTED_STATUS.text;
+    item.tooltip = UNTRUSTED_STATUS.tooltip;
+    item.backgroundColor = undefined;
+    item.command = { title: MANAGE_TRUST.title, command: MANAGE_TRUST.command };
+    item.show();
+    return;
+  }
   if (status) {
     const view = formatStatus(status);
     item.text = view.text;
