@@ -78,8 +78,8 @@ def code_lens(ls: PrismServer, params: types.CodeLensParams) -> list[types.CodeL
     if (check is not None and check.task is None and not ls.settings.static_only
             and ls.offers.offer(check.path) is not None):
         return [offer_lens(params.text_document.uri)]
-    return build_lenses(params.text_document.uri, check, parse_suite(found[1]),
-                        found[0])
+    return build_lenses(params.text_document.uri, check, parse_suite(found[1]), found[0],
+                        build_panel=ls.supports_panel_commands())
 
 
 @server.feature(types.TEXT_DOCUMENT_HOVER)

@@ -35,6 +35,7 @@ from prism_lsp.scheduler import Job, Scheduler
 log = logging.getLogger(__name__)
 
 CANDIDATE_DOCUMENTS_CAPABILITY = "prismCandidateDocuments"
+PANEL_COMMANDS_CAPABILITY = "prismPanelCommands"  # the client has "Build Panel" (`prism.buildPanel`)
 # Why nothing runs while the client says the folder is not trusted (the phrase after "not run: ").
 STATIC_ONLY = "the folder is not trusted, so only static hints are shown; trust it to run the panel"
 
@@ -118,6 +119,11 @@ class PrismServer(LanguageServer):
         """The client opens `prism-candidate:` documents (it says so in `experimental`)."""
         experimental = self._caps().experimental
         return isinstance(experimental, dict) and experimental.get(CANDIDATE_DOCUMENTS_CAPABILITY) is True
+
+    def supports_panel_commands(self) -> bool:
+        """The client runs `prism.buildPanel` itself (it says so in `experimental`)."""
+        experimental = self._caps().experimental
+        return isinstance(experimental, dict) and experimental.get(PANEL_COMMANDS_CAPABILITY) is True
 
     def _lens_refresh(self) -> bool:
         ws = self._caps().workspace

@@ -16,18 +16,34 @@ log = logging.getLogger(__name__)
 STATUS = "prism/status"
 
 
+def cannot_judge(valid_total: int, invalid_total: int) -> list[str]:
+    """What a panel this small cannot show about a suite (a passing verdict there proves nothing).
+
+    `valid_total` counts the valid candidates besides the reference, as `panel_counts` does."""
+    missing = []
+    if valid_total == 0:
+        missing.append("over-specification (no valid candidate besides the reference)")
+    if invalid_total == 0:
+        missing.append("under-assertion (no invalid candidate)")
+    return missing
+
+
 def status_params(uri: str, state: str, check: Check | None = None, *, done: int | None = None,
                   total: int | None = None, message: str | None = None) -> dict[str, Any]:
-    """The payload of DESIGN's `prism/status` (the VS Code client parses exactly this)."""
+    """The payload of DESIGN's `prism/status` (the VS Code client parses exactly this).
+
+    `unjudged` lists what the panel is too small to judge (then no verdict may look like a pass)."""
     metrics = valid = invalid = None
+    unjudged: list[str] = []
     if check is not None and check.report is not None:
         report = check.report
         metrics = report.metrics.model_dump()
         accepted, valid_total, rejected, invalid_total = report.panel_counts()
         valid = {"accepted": accepted, "total": valid_total}  # without the reference, as valid_acceptance
         invalid = {"rejected": rejected, "total": invalid_total}
+        unjudged = cannot_judge(valid_total, invalid_total)
     return {"uri": uri, "state": state, "metrics": metrics, "valid": valid, "invalid": invalid,
-            "done": done, "total": total, "message": message}
+            "done": done, "total": total, "message": message, "unjudged": unjudged}
 
 
 def state_of(check: Check) -> tuple[str, str | None]:

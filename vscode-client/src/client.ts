@@ -151,7 +151,12 @@ function crashHandler(state: PrismState): ErrorHandler {
 /** Tells the server this client opens `prism-candidate:` documents (related information, Show Candidate). */
 const candidateDocumentsFeature: StaticFeature = {
   fillClientCapabilities: (capabilities) => {
-    capabilities.experimental = { ...(capabilities.experimental as object | undefined), prismCandidateDocuments: true };
+    // prismPanelCommands: "Build Panel" (`prism.buildPanel`) is ours to run, so the server may offer it in a lens.
+    capabilities.experimental = {
+      ...(capabilities.experimental as object | undefined),
+      prismCandidateDocuments: true,
+      prismPanelCommands: true,
+    };
   },
   initialize: () => undefined,
   getState: () => ({ kind: 'static' }),

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { CLIENT_COMMANDS } from './commands';
 import { isTrusted } from './config';
 import { MANAGE_TRUST, UNTRUSTED_REASON } from './trust';
-import { PanelAction, panelCommandLine, panelOutcome, taskRootOf } from './panel';
+import { PANEL_COLUMNS, PanelAction, panelCommandLine, panelOutcome, taskRootOf } from './panel';
 
 export function registerPanelCommands(
   context: vscode.ExtensionContext,
@@ -43,9 +43,11 @@ export function registerPanelCommands(
       () =>
         new Promise<number | null>((resolve) => {
           let last = '';
-          const child = cp.spawn(line.command, line.args, { cwd: root });
+          let all = '';
+          const child = cp.spawn(line.command, line.args, { cwd: root, env: { ...process.env, COLUMNS: PANEL_COLUMNS } });
           const take = (chunk: Buffer) => {
             const text = chunk.toString();
+            all += text;
             channel.append(text);
             last = text.trim().split('\n').pop() ?? last;
           };
@@ -56,7 +58,7 @@ export function registerPanelCommands(
             resolve(2);
           });
           child.on('close', (status) => {
-            const outcome = panelOutcome(action, status, last);
+            const outcome = panelOutcome(action, status, last, all);
             const show = { info: vscode.window.showInformationMessage, warning: vscode.window.showWarningMessage, error: vscode.window.showErrorMessage }[outcome.level];
             void show(outcome.message);
             resolve(status);

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { CLIENT_COMMANDS } from './commands';
 import { PrismState } from './state';
 import { isTrusted } from './config';
-import { formatStatus } from './status';
+import { formatStatus, tooSmall } from './status';
 import { MANAGE_TRUST, UNTRUSTED_STATUS } from './trust';
 
 export function updateStatusBar(state: PrismState): void {
@@ -29,7 +29,12 @@ export function updateStatusBar(state: PrismState): void {
     item.text = view.text;
     item.tooltip = view.tooltip;
     item.backgroundColor = status.state === 'error' ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
-    item.command = status.state === 'no-task' ? undefined : { title: 'Run Panel', command: CLIENT_COMMANDS.runPanel, arguments: [uri] };
+    item.command =
+      status.state === 'no-task'
+        ? undefined
+        : tooSmall(status)
+          ? { title: 'Build Panel', command: CLIENT_COMMANDS.buildPanel, arguments: [uri] }
+          : { title: 'Run Panel', command: CLIENT_COMMANDS.runPanel, arguments: [uri] };
     item.show();
     return;
   }

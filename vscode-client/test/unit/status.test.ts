@@ -12,6 +12,7 @@ const base: StatusParams = {
   done: null,
   total: null,
   message: null,
+  unjudged: [],
 };
 
 const metrics = { detects_baseline: true, rar: true, jsf: false, valid_acceptance: 0.75, invalid_rejection: 1, h: 0.8571 };
@@ -34,6 +35,22 @@ describe('formatStatus', () => {
       invalid: { rejected: 5, total: 5 },
     });
     assert.equal(v.text, 'Prism: JSF ✓ · valid 4/4 · invalid 5/5');
+  });
+
+  it('a reference-only panel: no tick, says what it cannot judge, and clicking builds a panel', () => {
+    const v = formatStatus({
+      ...base,
+      metrics: { ...metrics, jsf: true, valid_acceptance: null, invalid_rejection: null, h: null },
+      valid: { accepted: 0, total: 0 },
+      invalid: { rejected: 0, total: 0 },
+      unjudged: ['under-assertion (no invalid candidate)'],
+    });
+    assert.equal(v.text, '$(warning) Prism: JSF ? · valid 0/0 · invalid 0/0 · panel too small');
+    assert.doesNotMatch(v.text, /✓/);
+    assert.match(v.tooltip, /cannot judge under-assertion \(no invalid candidate\)/);
+    assert.match(v.tooltip, /Build Panel/);
+    const parsed = parseStatus({ uri: base.uri, state: 'idle', unjudged: ['under-assertion (no invalid candidate)', 3] });
+    assert.deepEqual(parsed?.unjudged, ['under-assertion (no invalid candidate)']);
   });
 
   it('idle with undefined rates says n/a', () => {
