@@ -21,6 +21,7 @@ import {
 import { SERVER_COMMANDS, withDocumentUri } from './commands';
 import { checkServerImport, serverArgs } from './install';
 import { adviseInstall, runProcess, serverCwd } from './installFlow';
+import { ResolvedInterpreter, keepWorking, keptMessage } from './interpreter';
 import { resolve } from './pythonBridge';
 import { isTrusted, prismConfig } from './config';
 import { SECTION, ServerSettings, toServerSettings } from './settings';
@@ -184,14 +185,30 @@ function clientOptions(state: PrismState): LanguageClientOptions {
   };
 }
 
+/** The interpreter to start: the resolved one, or the last that worked when an implicit choice lacks the server. */
+async function interpreterToStart(state: PrismState): Promise<ResolvedInterpreter | undefined> {
+  const resolved = await resolve(state);
+  log(state, `Interpreter: ${resolved.command} (from ${resolved.source}).`);
+  const check = await checkServerImport(resolved.command, runProcess);
+  if (check.ok) {
+    return resolved;
+  }
+  const kept = keepWorking(resolved, state.lastWorking);
+  if (kept && (await checkServerImport(kept.command, runProcess)).ok) {
+    const message = keptMessage(resolved, kept);
+    log(state, message);
+    void vscode.window.showWarningMessage(message);
+    return kept;
+  }
+  state.running = resolved;
+  state.serverProblem = await adviseInstall(state, resolved.command, check, () => restartServerNow(state));
+  updateStatusBar(state);
+  return undefined;
+}
+
 async function startClient(state: PrismState): Promise<void> {
-  const interpreter = await resolve(state);
-  log(state, `Interpreter: ${interpreter.command} (from ${interpreter.source}).`);
-  const check = await checkServerImport(interpreter.command, runProcess);
-  if (!check.ok) {
-    state.running = interpreter;
-    state.serverProblem = await adviseInstall(state, interpreter.command, check, () => restartServerNow(state));
-    updateStatusBar(state);
+  const interpreter = await interpreterToStart(state);
+  if (!interpreter) {
     return;
   }
   const serverOptions: ServerOptions = {
@@ -228,6 +245,7 @@ async function startClient(state: PrismState): Promise<void> {
   state.serverProblem = undefined;
   try {
     await client.start();
+    state.lastWorking = interpreter;
     log(state, `Server started: ${interpreter.command} ${serverArgs().join(' ')}`);
   } catch (err) {
     state.serverProblem = `The Prism server failed to start: ${describe(err)}`;
