@@ -26,7 +26,7 @@ from prism_lsp.repo.offer import MESSAGE as OFFER_MESSAGE, InitOffers
 from prism_lsp.document.carry import with_last_findings
 from prism_lsp.document.check import Check, CheckState
 from prism_lsp.document.checker import Checker
-from prism_lsp.server.diagnostics import Options, build_diagnostics
+from prism_lsp.server.diagnostics import Options, build_diagnostics, drops_findings
 from prism_lsp.server.settings import ParsedSettings, Settings, SettingsLayers
 from prism_lsp.server.status import (STATUS, PanelProgress, dropped_status, finished_status, run_summary, state_of,
                                      status_params)
@@ -219,7 +219,11 @@ class PrismServer(LanguageServer):
             return replace(base, state=CheckState("not-run", STATIC_ONLY))
         if not base.runnable or base.task is None:
             return base
-        self.publish_diagnostics(job.uri, base)  # static feedback before the panel's
+        last_run = self.record(job.uri).last_run
+        # While typing, the last diagnostics stay (no flicker) until this run's replace them; on
+        # save the edit already published the static ones.
+        if settings.run_on == "save" or not drops_findings(with_last_findings(base, last_run), last_run):
+            self.publish_diagnostics(job.uri, base)  # static feedback before the panel's
         progress = PanelProgress(self, self.supports_progress(), job.uri)
         self.status(status_params(job.uri, "running", done=0, total=len(base.task.candidates) + 1))
         await progress.begin()

@@ -62,11 +62,9 @@ USER_SETTINGS = {
 }
 
 
-@contextmanager
-def _workbench(base: Path, folder: Path, *, trust: bool):
-    """code-server with the packaged extension on `folder`, and a page showing it.
-
-    `trust`: Workspace Trust is on (the folder starts untrusted); else it is disabled."""
+@pytest.fixture(scope="module")
+def browser():
+    """One Chromium for the module (Playwright's sync API runs one session at a time)."""
     missing = _missing()
     if missing:
         if os.environ.get("PRISM_CODE_SERVER"):  # asked for (as .ci/run does): a missing piece is a failure
@@ -74,6 +72,18 @@ def _workbench(base: Path, folder: Path, *, trust: bool):
         pytest.skip(missing)
     from playwright.sync_api import sync_playwright
 
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=shutil.which(os.environ.get("PRISM_CHROMIUM", "chromium")),
+                                     args=["--no-sandbox"])
+        yield chromium
+        chromium.close()
+
+
+@contextmanager
+def _workbench(browser, base: Path, folder: Path, *, trust: bool):
+    """code-server with the packaged extension on `folder`, and a page showing it.
+
+    `trust`: Workspace Trust is on (the folder starts untrusted); else it is disabled."""
     data, extensions = base / "data", base / "extensions"
     (data / "User").mkdir(parents=True)
     (data / "User" / "settings.json").write_text(json.dumps({
@@ -94,15 +104,12 @@ def _workbench(base: Path, folder: Path, *, trust: bool):
                 break
         else:
             pytest.fail("code-server stopped before listening")
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=shutil.which(os.environ.get("PRISM_CHROMIUM", "chromium")),
-                                        args=["--no-sandbox"])
-            page = browser.new_page(viewport={"width": 1600, "height": 1000})
-            page.set_default_timeout(WAIT_MS)
-            page.goto(f"http://127.0.0.1:{port}/?folder={folder}")
-            page.wait_for_selector(".monaco-workbench .part.editor")
-            yield page
-            browser.close()
+        page = browser.new_page(viewport={"width": 1600, "height": 1000})
+        page.set_default_timeout(WAIT_MS)
+        page.goto(f"http://127.0.0.1:{port}/?folder={folder}")
+        page.wait_for_selector(".monaco-workbench .part.editor")
+        yield page
+        page.close()
     finally:
         server.kill()
         server.wait()
@@ -113,12 +120,12 @@ def _artefacts() -> Path:
 
 
 @pytest.fixture(scope="module")
-def workbench(tmp_path_factory):
+def workbench(browser, tmp_path_factory):
     """A code-server with the packaged extension, a copy of a fixture task as its folder, and a browser page."""
     base = tmp_path_factory.mktemp("code-server")
     folder = base / "mean-rounded"
     shutil.copytree(ROOT / "fixtures" / "mean-rounded", folder)
-    with _workbench(base, folder, trust=False) as page:
+    with _workbench(browser, base, folder, trust=False) as page:
         yield page, folder, _artefacts()
 
 
@@ -203,7 +210,7 @@ def test_a_fixture_suite_in_a_real_vs_code(workbench, shots):
 
 
 @pytest.fixture(scope="module")
-def untrusted(tmp_path_factory):
+def untrusted(browser, tmp_path_factory):
     """code-server with Workspace Trust on, on a folder whose own settings pick an interpreter (a
     script that leaves a mark, then runs the real Python) and turn the sandbox off."""
     base = tmp_path_factory.mktemp("code-server-trust")
@@ -217,7 +224,7 @@ def untrusted(tmp_path_factory):
     (folder / ".vscode").mkdir()
     (folder / ".vscode" / "settings.json").write_text(json.dumps({
         "prism.interpreter": "${workspaceFolder}/.tools/python", "prism.sandbox": "none"}))
-    with _workbench(base, folder, trust=True) as page:
+    with _workbench(browser, base, folder, trust=True) as page:
         yield page, mark, _artefacts()
 
 
@@ -245,8 +252,11 @@ def test_restricted_mode_shows_static_hints_and_says_why_and_trusting_starts_run
         page.set_default_timeout(WAIT_MS)
         page.wait_for_selector(".view-overlays .squiggly-info")  # accepts-invalid, from the real panel
         page.wait_for_selector(".statusbar-item:has-text('JSF')")
-        page.wait_for_selector(".notifications-toasts :text('only your User settings can turn the sandbox off')")
         page.screenshot(path=str(shots / "trust-2-trusted-runs.png"))
+        _command(page, "Notifications: Show Notifications")  # the toast may have timed out by now
+        page.wait_for_selector(".notifications-center :text('only your User settings can turn the sandbox off')")
+        page.screenshot(path=str(shots / "trust-3-sandbox-none-refused.png"))
+        page.keyboard.press("Escape")
         assert mark.exists(), "trusted: the folder's own interpreter runs the server"
     except BaseException:
         page.screenshot(path=str(shots / "trust-failure.png"))
