@@ -209,6 +209,12 @@ def test_a_fixture_suite_in_a_real_vs_code(workbench, shots):
     assert "def test_type_only" not in (folder / "suites" / "test_overfit.py").read_text(), "nothing was saved"
 
 
+def _notification(page, text: str) -> None:
+    """A notification with `text`, in the notification centre (its toast may have timed out already)."""
+    _command(page, "Notifications: Show Notifications")
+    page.wait_for_selector(f".notifications-center :text('{text}')")
+
+
 @pytest.fixture(scope="module")
 def untrusted(browser, tmp_path_factory):
     """code-server with Workspace Trust on, on a folder whose own settings pick an interpreter (a
@@ -238,9 +244,10 @@ def test_restricted_mode_shows_static_hints_and_says_why_and_trusting_starts_run
         page.wait_for_selector(".quick-input-list .monaco-list-row:has-text('test_weak.py')")
         page.keyboard.press("Enter")
         page.wait_for_selector(".view-overlays .squiggly-hint")  # the static hint: type-only assertion
-        page.wait_for_selector(".notifications-toasts :text('not trusted (Restricted Mode)')")
         page.wait_for_selector(".statusbar-item:has-text('Prism: static hints only')")
+        _notification(page, "not trusted (Restricted Mode)")
         page.screenshot(path=str(shots / "trust-1-restricted-mode.png"))
+        page.keyboard.press("Escape")
         assert not page.query_selector(".view-overlays .squiggly-info"), "no panel finding without a run"
         assert not mark.exists(), "the folder's interpreter never runs in Restricted Mode"
 
@@ -253,8 +260,7 @@ def test_restricted_mode_shows_static_hints_and_says_why_and_trusting_starts_run
         page.wait_for_selector(".view-overlays .squiggly-info")  # accepts-invalid, from the real panel
         page.wait_for_selector(".statusbar-item:has-text('JSF')")
         page.screenshot(path=str(shots / "trust-2-trusted-runs.png"))
-        _command(page, "Notifications: Show Notifications")  # the toast may have timed out by now
-        page.wait_for_selector(".notifications-center :text('only your User settings can turn the sandbox off')")
+        _notification(page, "only your User settings can turn the sandbox off")
         page.screenshot(path=str(shots / "trust-3-sandbox-none-refused.png"))
         page.keyboard.press("Escape")
         assert mark.exists(), "trusted: the folder's own interpreter runs the server"

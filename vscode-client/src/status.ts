@@ -26,6 +26,8 @@ export interface StatusParams {
   message: string | null;
   /** What the panel is too small to judge (no valid candidate besides the reference, or no invalid one). */
   unjudged: string[];
+  /** The counts are an older version's (a syntax error now, or an edit since the run). */
+  stale: boolean;
 }
 
 export interface StatusView {
@@ -84,6 +86,7 @@ export function parseStatus(raw: unknown): StatusParams | undefined {
     done: num(raw.done),
     total: num(raw.total),
     message: str(raw.message),
+    stale: raw.stale === true,
     unjudged: Array.isArray(raw.unjudged) ? raw.unjudged.filter((u): u is string => typeof u === 'string') : [],
   };
 }
@@ -103,6 +106,12 @@ function yesNo(v: boolean): string {
 
 const CLICK_HINT = 'Click to run the panel.';
 const BUILD_HINT = 'Click to build a panel (Prism: Build Panel makes invalid candidates from mutants of the reference).';
+
+const SHORT = 48;
+
+function shorten(text: string): string {
+  return text.length <= SHORT ? text : `${text.slice(0, SHORT - 1)}…`;
+}
 
 /** Status bar text and tooltip for one status. */
 export function formatStatus(s: StatusParams): StatusView {
@@ -143,8 +152,18 @@ export function formatStatus(s: StatusParams): StatusView {
       if (small) {
         parts.push('panel too small');
       }
-      const text = parts.length > 0 ? `${small ? '$(warning) ' : ''}Prism: ${parts.join(' · ')}` : 'Prism';
+      const stale = s.stale && parts.length > 0;
       const lines: string[] = [];
+      let text: string;
+      if (stale) {
+        // Old numbers must not look current: marked, and said so first.
+        text = `$(history) Prism (last run): ${parts.join(' · ')}`;
+        lines.push('These counts are from an earlier version of the file, not the text you see now.');
+      } else if (parts.length > 0) {
+        text = `${small ? '$(warning) ' : ''}Prism: ${parts.join(' · ')}`;
+      } else {
+        text = message?.startsWith('not run') ? `Prism: ${shorten(message)}` : 'Prism';
+      }
       if (small) {
         lines.push(`The panel cannot judge ${s.unjudged.join(' or ')}: a suite passes where there is nothing to fail.`);
       }
