@@ -37,6 +37,14 @@ def initialize(ls: PrismServer, params: types.InitializeParams) -> None:
 @server.feature(types.INITIALIZED)
 async def initialized(ls: PrismServer, params: types.InitializedParams) -> None:
     await ls.pull_settings()
+    await ls.watch_task_files()
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+def did_change_watched_files(ls: PrismServer, params: types.DidChangeWatchedFilesParams) -> None:
+    rerun = ls.task_files_changed([change.uri for change in params.changes])
+    if rerun:
+        ls.log(f"task files changed: rerunning {len(rerun)} open suite(s)")
 
 
 @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)

@@ -31,10 +31,13 @@ from prism_lsp.server.settings import ParsedSettings, Settings, SettingsLayers
 from prism_lsp.server.status import (STATUS, PanelProgress, dropped_status, finished_status, run_summary, state_of,
                                      status_params)
 from prism_lsp.scheduler import Job, Scheduler
+from prism_lsp.tasks.native import find_task_root
 
 log = logging.getLogger(__name__)
 
 CANDIDATE_DOCUMENTS_CAPABILITY = "prismCandidateDocuments"
+# What a task is made of besides its suites: a change reruns the task's open suites.
+TASK_FILE_GLOBS = ("**/prism.toml", "**/candidates/**", "**/initial/**")
 PANEL_COMMANDS_CAPABILITY = "prismPanelCommands"  # the client has "Build Panel" (`prism.buildPanel`)
 # Why nothing runs while the client says the folder is not trusted (the phrase after "not run: ").
 STATIC_ONLY = "the folder is not trusted, so only static hints are shown; trust it to run the panel"
@@ -281,6 +284,34 @@ class PrismServer(LanguageServer):
     async def _failed(self, job: Job, exc: BaseException) -> None:
         self.status(status_params(job.uri, "error", message=f"internal error: {exc!r}"))
         self.log(f"checking {job.uri} failed: {exc!r}", types.MessageType.Error)
+
+    # ------------------------------------------------------------ task files
+    async def watch_task_files(self) -> None:
+        """Ask the client to tell us when a task's manifest, candidates or initial program change
+        (dynamic registration; a client without it sends what its own watchers see, if anything)."""
+        ws = self._caps().workspace
+        if not (ws and ws.did_change_watched_files and ws.did_change_watched_files.dynamic_registration):
+            return
+        watchers = [types.FileSystemWatcher(glob_pattern=glob) for glob in TASK_FILE_GLOBS]
+        try:
+            await self.client_register_capability_async(types.RegistrationParams(registrations=[types.Registration(
+                id="prism-task-files", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers))]))
+        except Exception as exc:  # watching is a nicety: a rerun by hand still works
+            self.log(f"could not watch the task files: {exc!r}")
+
+    def task_files_changed(self, uris: list[str]) -> list[str]:
+        """Files of a task changed (Build Panel, an edit of prism.toml): rerun the open suites of that task."""
+        changed = [p for p in (uri_path(u) for u in uris) if p is not None]
+        rerun = [doc_uri for doc_uri in list(self.documents)
+                 if (root := self._task_root(doc_uri)) is not None and any(p.is_relative_to(root) for p in changed)]
+        for doc_uri in rerun:
+            self.check_now(doc_uri, "task-changed")
+        return rerun
+
+    def _task_root(self, uri: str) -> Path | None:
+        path = uri_path(uri)
+        return find_task_root(path) if path is not None else None
 
     def forget(self, uri: str) -> None:
         self.scheduler.forget(uri)
