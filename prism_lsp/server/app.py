@@ -37,6 +37,14 @@ def initialize(ls: PrismServer, params: types.InitializeParams) -> None:
 @server.feature(types.INITIALIZED)
 async def initialized(ls: PrismServer, params: types.InitializedParams) -> None:
     await ls.pull_settings()
+    await ls.watch_task_files()
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+def did_change_watched_files(ls: PrismServer, params: types.DidChangeWatchedFilesParams) -> None:
+    rerun = ls.task_files_changed([change.uri for change in params.changes])
+    if rerun:
+        ls.log(f"task files changed: rerunning {len(rerun)} open suite(s)")
 
 
 @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
@@ -75,10 +83,11 @@ def code_lens(ls: PrismServer, params: types.CodeLensParams) -> list[types.CodeL
     if found is None:
         return []
     check = ls.checked(params.text_document.uri)
-    if check is not None and check.task is None and ls.offers.offer(check.path) is not None:
+    if (check is not None and check.task is None and not ls.settings.static_only
+            and ls.offers.offer(check.path) is not None):
         return [offer_lens(params.text_document.uri)]
-    return build_lenses(params.text_document.uri, check, parse_suite(found[1]),
-                        found[0])
+    return build_lenses(params.text_document.uri, check, parse_suite(found[1]), found[0],
+                        build_panel=ls.supports_panel_commands())
 
 
 @server.feature(types.TEXT_DOCUMENT_HOVER)

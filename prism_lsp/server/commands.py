@@ -52,9 +52,19 @@ async def run_panel(server: PrismServer, args: list[Any] | None) -> dict | None:
     return status_params(uri, state, check, message=message)
 
 
+def refuse_static_only(server: PrismServer) -> None:
+    """Nothing of the panel is read or made while the client says the folder is not trusted."""
+    from prism_lsp.server.prism_server import STATIC_ONLY
+
+    if server.settings.static_only:
+        raise CommandError(f"Prism: {STATIC_ONLY}")
+
+
 async def task_of(server: PrismServer, uri: str):
     """The task of the document at `uri` and the reveal level in force for it."""
     from prism_lsp.server.prism_server import uri_path
+
+    refuse_static_only(server)
 
     task, problem = await asyncio.to_thread(server.checker.task_for, uri_path(uri))
     if task is None:
@@ -113,6 +123,7 @@ async def init_task(server: PrismServer, args: list[Any] | None) -> dict:
     from prism_lsp.server.prism_server import uri_path
 
     uri = _uri(args)
+    refuse_static_only(server)
     try:
         result = await asyncio.to_thread(server.offers.accept, uri_path(uri))
     except InitError as exc:

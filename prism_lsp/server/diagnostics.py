@@ -5,6 +5,7 @@
 - `execution-error` on the assertion or line where the error happened;
 - syntax errors and `weak-assertion` hints come from tree-sitter, without any run.
 `# prism: ignore[kind]` comments on any line of a range silence it.
+Diagnostic text is plain text, not markdown (editors show it as is): no code backticks.
 """
 
 from __future__ import annotations
@@ -69,9 +70,27 @@ def build_diagnostics(check: Check, settings: Settings, options: Options = Optio
     return sorted(out, key=lambda d: (d.range.start.line, d.range.start.character, str(d.code)))
 
 
+def plain(message: str) -> str:
+    """A finding's message as diagnostic text: markdown code spans lose their backticks."""
+    return message.replace("`", "")
+
+
+def drops_findings(shown: Check, last_run: Check | None) -> bool:
+    """Whether publishing `shown` (a version not run yet) would take away findings of the last run.
+
+    Before a run that follows at once, such a publication makes squiggles vanish for the length
+    of the run and come back (a flicker on every keystroke): the last diagnostics stay instead,
+    until the run replaces them."""
+    if last_run is None or last_run.report is None:
+        return False
+    before = sum(f.kind != "weak-assertion" for f in last_run.report.findings)
+    now = sum(f.kind != "weak-assertion" for f in shown.report.findings) if shown.report is not None else 0
+    return now < before
+
+
 def _diag(rng: types.Range, message: str, kind: str, settings: Settings, data: dict,
           related: list[types.DiagnosticRelatedInformation] | None = None) -> types.Diagnostic:
-    return types.Diagnostic(range=rng, message=message, severity=SEVERITY[settings.level(kind)], code=kind,
+    return types.Diagnostic(range=rng, message=plain(message), severity=SEVERITY[settings.level(kind)], code=kind,
                             source=SOURCE, data=data, related_information=related or None)
 
 
@@ -111,5 +130,5 @@ def _related(check: Check, finding: FindingOut, documents: bool) -> list[types.D
             where = types.Location(uri=uri,
                                    range=types.Range(types.Position(max(line, 0), 0), types.Position(max(line, 0), 0)))
             note = f": {cand.note}" if cand.note else ""
-            out.append(types.DiagnosticRelatedInformation(where, f"{cand.label} candidate `{cid}` changes {rel}{note}"))
+            out.append(types.DiagnosticRelatedInformation(where, plain(f"{cand.label} candidate {cid} changes {rel}{note}")))
     return out

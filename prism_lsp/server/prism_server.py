@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -24,17 +24,23 @@ from pygls.uris import to_fs_path
 from prism_lsp import __version__
 from prism_lsp.repo.offer import MESSAGE as OFFER_MESSAGE, InitOffers
 from prism_lsp.document.carry import with_last_findings
-from prism_lsp.document.check import Check
+from prism_lsp.document.check import Check, CheckState
 from prism_lsp.document.checker import Checker
-from prism_lsp.server.diagnostics import Options, build_diagnostics
+from prism_lsp.server.diagnostics import Options, build_diagnostics, drops_findings
 from prism_lsp.server.settings import ParsedSettings, Settings, SettingsLayers
 from prism_lsp.server.status import (STATUS, PanelProgress, dropped_status, finished_status, run_summary, state_of,
                                      status_params)
 from prism_lsp.scheduler import Job, Scheduler
+from prism_lsp.tasks.native import find_task_root
 
 log = logging.getLogger(__name__)
 
 CANDIDATE_DOCUMENTS_CAPABILITY = "prismCandidateDocuments"
+# What a task is made of besides its suites: a change reruns the task's open suites.
+TASK_FILE_GLOBS = ("**/prism.toml", "**/candidates/**", "**/initial/**")
+PANEL_COMMANDS_CAPABILITY = "prismPanelCommands"  # the client has "Build Panel" (`prism.buildPanel`)
+# Why nothing runs while the client says the folder is not trusted (the phrase after "not run: ").
+STATIC_ONLY = "the folder is not trusted, so only static hints are shown; trust it to run the panel"
 
 
 def uri_path(uri: str) -> Path | None:
@@ -116,6 +122,11 @@ class PrismServer(LanguageServer):
         """The client opens `prism-candidate:` documents (it says so in `experimental`)."""
         experimental = self._caps().experimental
         return isinstance(experimental, dict) and experimental.get(CANDIDATE_DOCUMENTS_CAPABILITY) is True
+
+    def supports_panel_commands(self) -> bool:
+        """The client runs `prism.buildPanel` itself (it says so in `experimental`)."""
+        experimental = self._caps().experimental
+        return isinstance(experimental, dict) and experimental.get(PANEL_COMMANDS_CAPABILITY) is True
 
     def _lens_refresh(self) -> bool:
         ws = self._caps().workspace
@@ -207,9 +218,15 @@ class PrismServer(LanguageServer):
         """Analyse `job`'s version and, when it is runnable, publish its static diagnostics and run the panel."""
         settings = self.settings
         base = await self._analyze(job, cancel)
+        if base.runnable and settings.static_only:  # no candidate, task or sandbox is touched
+            return replace(base, state=CheckState("not-run", STATIC_ONLY))
         if not base.runnable or base.task is None:
             return base
-        self.publish_diagnostics(job.uri, base)  # static feedback before the panel's
+        last_run = self.record(job.uri).last_run
+        # While typing, the last diagnostics stay (no flicker) until this run's replace them; on
+        # save the edit already published the static ones.
+        if settings.run_on == "save" or not drops_findings(with_last_findings(base, last_run), last_run):
+            self.publish_diagnostics(job.uri, base)  # static feedback before the panel's
         progress = PanelProgress(self, self.supports_progress(), job.uri)
         self.status(status_params(job.uri, "running", done=0, total=len(base.task.candidates) + 1))
         await progress.begin()
@@ -246,7 +263,7 @@ class PrismServer(LanguageServer):
         state, message = state_of(check)
         self.log(run_summary(uri, check), types.MessageType.Error if state == "error" else types.MessageType.Log)
         if state == "no-task":  # told before the status, so a client sees the offer with it
-            offer = self.offers.offer(check.path)
+            offer = None if self.settings.static_only else self.offers.offer(check.path)
             if offer is None:
                 self.tell_once(types.MessageType.Info,
                                "Prism: no prism.toml found above this file, so only static hints are shown.")
@@ -267,6 +284,34 @@ class PrismServer(LanguageServer):
     async def _failed(self, job: Job, exc: BaseException) -> None:
         self.status(status_params(job.uri, "error", message=f"internal error: {exc!r}"))
         self.log(f"checking {job.uri} failed: {exc!r}", types.MessageType.Error)
+
+    # ------------------------------------------------------------ task files
+    async def watch_task_files(self) -> None:
+        """Ask the client to tell us when a task's manifest, candidates or initial program change
+        (dynamic registration; a client without it sends what its own watchers see, if anything)."""
+        ws = self._caps().workspace
+        if not (ws and ws.did_change_watched_files and ws.did_change_watched_files.dynamic_registration):
+            return
+        watchers = [types.FileSystemWatcher(glob_pattern=glob) for glob in TASK_FILE_GLOBS]
+        try:
+            await self.client_register_capability_async(types.RegistrationParams(registrations=[types.Registration(
+                id="prism-task-files", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers))]))
+        except Exception as exc:  # watching is a nicety: a rerun by hand still works
+            self.log(f"could not watch the task files: {exc!r}")
+
+    def task_files_changed(self, uris: list[str]) -> list[str]:
+        """Files of a task changed (Build Panel, an edit of prism.toml): rerun the open suites of that task."""
+        changed = [p for p in (uri_path(u) for u in uris) if p is not None]
+        rerun = [doc_uri for doc_uri in list(self.documents)
+                 if (root := self._task_root(doc_uri)) is not None and any(p.is_relative_to(root) for p in changed)]
+        for doc_uri in rerun:
+            self.check_now(doc_uri, "task-changed")
+        return rerun
+
+    def _task_root(self, uri: str) -> Path | None:
+        path = uri_path(uri)
+        return find_task_root(path) if path is not None else None
 
     def forget(self, uri: str) -> None:
         self.scheduler.forget(uri)

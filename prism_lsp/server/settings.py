@@ -47,6 +47,9 @@ class Settings(BaseModel):
     timeout_seconds: float | None = Field(None, alias="timeoutSeconds", gt=0, le=3600, strict=True,
                                           allow_inf_nan=False)
     severity: dict[str, Level] = Field(default_factory=lambda: dict(DEFAULT_SEVERITY))
+    # Set by the client, never by a user setting: the folder is not trusted (VS Code's Restricted
+    # Mode), so only static hints; no panel runs, candidate views or task offers.
+    static_only: bool = Field(False, alias="staticOnly", strict=True)
 
     def level(self, kind: str) -> Level:
         return self.severity.get(kind, DEFAULT_SEVERITY.get(kind, "information"))

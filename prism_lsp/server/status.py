@@ -17,18 +17,35 @@ log = logging.getLogger(__name__)
 STATUS = "prism/status"
 
 
+def cannot_judge(valid_total: int, invalid_total: int) -> list[str]:
+    """What a panel this small cannot show about a suite (a passing verdict there proves nothing).
+
+    `valid_total` counts the valid candidates besides the reference, as `panel_counts` does."""
+    missing = []
+    if valid_total == 0:
+        missing.append("over-specification (no valid candidate besides the reference)")
+    if invalid_total == 0:
+        missing.append("under-assertion (no invalid candidate)")
+    return missing
+
+
 def status_params(uri: str, state: str, check: Check | None = None, *, done: int | None = None,
                   total: int | None = None, message: str | None = None) -> dict[str, Any]:
-    """The payload of DESIGN's `prism/status` (the VS Code client parses exactly this)."""
+    """The payload of DESIGN's `prism/status` (the VS Code client parses exactly this).
+
+    `unjudged` lists what the panel is too small to judge (then no verdict may look like a pass);
+    `stale` says the counts are an older version's (a syntax error now, an edit since the run)."""
     metrics = valid = invalid = None
+    unjudged: list[str] = []
     if check is not None and check.report is not None and check.report.reveal in PANEL_SHOWN_AT:
         report = check.report  # at `sealed` no panel number: the status says only the state
         metrics = report.metrics.model_dump()
         accepted, valid_total, rejected, invalid_total = report.panel_counts()
         valid = {"accepted": accepted, "total": valid_total}  # without the reference, as valid_acceptance
         invalid = {"rejected": rejected, "total": invalid_total}
+        unjudged = cannot_judge(valid_total, invalid_total)
     return {"uri": uri, "state": state, "metrics": metrics, "valid": valid, "invalid": invalid,
-            "done": done, "total": total, "message": message}
+            "done": done, "total": total, "message": message, "unjudged": unjudged, "stale": False}
 
 
 def state_of(check: Check) -> tuple[str, str | None]:
@@ -42,9 +59,31 @@ def state_of(check: Check) -> tuple[str, str | None]:
         return "idle", f"not run: {state.reason}"
     if state.kind == "running":
         return "running", None
+    broken = suite_broken(check)
+    if broken is not None:
+        return "error", broken
     if check.stats is not None:
         return "idle", f"{check.stats.tests_run} test(s) run, {check.stats.tests_cached} from cache"
     return "idle", None
+
+
+def suite_broken(check: Check) -> str | None:
+    """Why the suite itself could not run (an ImportError, a collection error), or None.
+
+    It errors on the initial program and on the reference alike: then the counts say nothing
+    about the suite's assertions, so the status is an error, not a verdict. (An error on the
+    initial program alone is how a baseline may fail: that is a verdict.)"""
+    report = check.report
+    if report is None or report.baseline.outcome != "error":
+        return None
+    reference = next((c for c in report.candidates if c.reference), None)
+    if reference is not None and reference.outcome != "error":
+        return None
+    if reference is None and report.metrics.rar:  # reveal `counts`: RAR says whether the reference passed
+        return None
+    base = report.baseline
+    detail = f"{base.reason}: {base.message}" if base.reason and base.message else (base.message or base.reason or "")
+    return f"the suite cannot run on the initial program nor the reference ({detail.strip()})"
 
 
 def finished_status(uri: str, check: Check, last_run: Check | None) -> dict[str, Any]:
@@ -53,8 +92,9 @@ def finished_status(uri: str, check: Check, last_run: Check | None) -> dict[str,
     state, message = state_of(check)
     if (check.state.kind == "not-run" and check.is_suite and last_run is not None and last_run.report is not None
             and last_run.task == check.task and last_run.reveal == check.reveal):
-        return status_params(uri, state, last_run,
-                             message=f"{message}; the counts are from the last run (version {last_run.version})")
+        params = status_params(uri, state, last_run,
+                               message=f"{message}; the counts are from the last run (version {last_run.version})")
+        return {**params, "stale": True}
     return status_params(uri, state, check, message=message)
 
 
@@ -78,7 +118,7 @@ def dropped_status(uri: str, last: Check | None, run_on: str) -> dict[str, Any]:
     published run's metrics stay, labelled as older than the buffer."""
     message = ("the buffer changed since the last save; save to run the panel on it" if run_on == "save"
                else "the buffer changed since the run started; a new run follows")
-    return status_params(uri, "idle", last, message=message)
+    return {**status_params(uri, "idle", last, message=message), "stale": last is not None and last.report is not None}
 
 
 class PanelProgress:

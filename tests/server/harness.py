@@ -40,6 +40,7 @@ class Recorder:
         self.statuses: list[dict[str, Any]] = []
         self.lens_refreshes = 0
         self.configuration_answers: list[Any] = []  # what the client answered to workspace/configuration
+        self.registrations: list[types.Registration] = []  # client/registerCapability, in order
         self.log: list[tuple[int, Any]] = []  # (sequence, publication or status) in arrival order
         self._event: asyncio.Event | None = None
 
@@ -109,6 +110,11 @@ def make_client() -> LanguageClient:
         recorder.add(recorder.configuration_answers, answer)
         return answer
 
+    def register_capability(ls: LanguageClient, params: types.RegistrationParams) -> None:
+        for registration in params.registrations:
+            recorder.add(recorder.registrations, registration)
+
+    features[types.CLIENT_REGISTER_CAPABILITY] = register_capability
     features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = publish
     features[types.WORKSPACE_CODE_LENS_REFRESH] = lens_refresh
     features[types.WORKSPACE_CONFIGURATION] = configuration

@@ -58,7 +58,8 @@ async def test_the_offer_appears_once_and_accepting_it_makes_the_task_and_judges
     final = [s for s in rec.statuses if s["uri"] == uri and s["state"] == "idle" and s["metrics"]][-1]
     assert final["metrics"]["detects_baseline"] and final["metrics"]["rar"], final
     titles = await _lenses(client, uri)
-    assert titles[0].startswith("Prism: JSF ✓ · RAR ✓") and TITLE not in titles
+    # A new task's panel is its reference alone: no tick, it says what it cannot judge (issue 23 item 2).
+    assert titles[0].startswith("Prism: JSF ? · RAR ✓") and "cannot judge" in titles[0] and TITLE not in titles
     assert len(_offers(client)) == 1
     assert status(repo) == before
 

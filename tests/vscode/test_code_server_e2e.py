@@ -20,6 +20,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -49,9 +50,21 @@ def _missing() -> str | None:
     return None
 
 
+USER_SETTINGS = {
+    "files.autoSave": "off",  # the browser build autosaves: runs must be seen on the unsaved buffer
+    "prism.interpreter": sys.executable,
+    "prism.debounceMs": 100,
+    "workbench.startupEditor": "none",
+    "extensions.ignoreRecommendations": True,
+    "workbench.tips.enabled": False,
+    "editor.stickyScroll.enabled": False,
+    "editor.hover.delay": 100,
+}
+
+
 @pytest.fixture(scope="module")
-def workbench(tmp_path_factory):
-    """A code-server with the packaged extension, a copy of a fixture task as its folder, and a browser page."""
+def browser():
+    """One Chromium for the module (Playwright's sync API runs one session at a time)."""
     missing = _missing()
     if missing:
         if os.environ.get("PRISM_CODE_SERVER"):  # asked for (as .ci/run does): a missing piece is a failure
@@ -59,22 +72,22 @@ def workbench(tmp_path_factory):
         pytest.skip(missing)
     from playwright.sync_api import sync_playwright
 
-    base = tmp_path_factory.mktemp("code-server")
-    folder = base / "mean-rounded"
-    shutil.copytree(ROOT / "fixtures" / "mean-rounded", folder)
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=shutil.which(os.environ.get("PRISM_CHROMIUM", "chromium")),
+                                     args=["--no-sandbox"])
+        yield chromium
+        chromium.close()
+
+
+@contextmanager
+def _workbench(browser, base: Path, folder: Path, *, trust: bool):
+    """code-server with the packaged extension on `folder`, and a page showing it.
+
+    `trust`: Workspace Trust is on (the folder starts untrusted); else it is disabled."""
     data, extensions = base / "data", base / "extensions"
     (data / "User").mkdir(parents=True)
     (data / "User" / "settings.json").write_text(json.dumps({
-        "files.autoSave": "off",  # the browser build autosaves: runs must be seen on the unsaved buffer
-        "prism.interpreter": sys.executable,
-        "prism.debounceMs": 100,
-        "workbench.startupEditor": "none",
-        "security.workspace.trust.enabled": False,
-        "extensions.ignoreRecommendations": True,
-        "workbench.tips.enabled": False,
-        "editor.stickyScroll.enabled": False,
-        "editor.hover.delay": 100,
-    }))
+        **USER_SETTINGS, "security.workspace.trust.enabled": trust}))
     entry = [shutil.which("node") or "node", str(Path(os.environ["PRISM_CODE_SERVER"]) / "out" / "node" / "entry.js")]
     common = ["--user-data-dir", str(data), "--extensions-dir", str(extensions)]
     subprocess.run([*entry, *common, "--install-extension", str(VSIX)], check=True, capture_output=True, timeout=300)
@@ -83,7 +96,7 @@ def workbench(tmp_path_factory):
         port = s.getsockname()[1]
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PRISM_CACHE_DIR": str(base / "cache")}
     server = subprocess.Popen([*entry, *common, "--auth", "none", "--bind-addr", f"127.0.0.1:{port}",
-                               "--disable-telemetry", "--disable-workspace-trust", str(folder)],
+                               "--disable-telemetry", *([] if trust else ["--disable-workspace-trust"]), str(folder)],
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
     try:
         for line in server.stdout:  # an event: the server says it listens
@@ -91,18 +104,29 @@ def workbench(tmp_path_factory):
                 break
         else:
             pytest.fail("code-server stopped before listening")
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=shutil.which(os.environ.get("PRISM_CHROMIUM", "chromium")),
-                                        args=["--no-sandbox"])
-            page = browser.new_page(viewport={"width": 1600, "height": 1000})
-            page.set_default_timeout(WAIT_MS)
-            page.goto(f"http://127.0.0.1:{port}/?folder={folder}")
-            page.wait_for_selector(".monaco-workbench .part.editor")
-            yield page, folder, Path(os.environ.get("PRISM_ARTEFACTS") or tempfile.mkdtemp(prefix="prism-e2e-"))
-            browser.close()
+        page = browser.new_page(viewport={"width": 1600, "height": 1000})
+        page.set_default_timeout(WAIT_MS)
+        page.goto(f"http://127.0.0.1:{port}/?folder={folder}")
+        page.wait_for_selector(".monaco-workbench .part.editor")
+        yield page
+        page.close()
     finally:
         server.kill()
         server.wait()
+
+
+def _artefacts() -> Path:
+    return Path(os.environ.get("PRISM_ARTEFACTS") or tempfile.mkdtemp(prefix="prism-e2e-"))
+
+
+@pytest.fixture(scope="module")
+def workbench(browser, tmp_path_factory):
+    """A code-server with the packaged extension, a copy of a fixture task as its folder, and a browser page."""
+    base = tmp_path_factory.mktemp("code-server")
+    folder = base / "mean-rounded"
+    shutil.copytree(ROOT / "fixtures" / "mean-rounded", folder)
+    with _workbench(browser, base, folder, trust=False) as page:
+        yield page, folder, _artefacts()
 
 
 def _squiggle_centre(page) -> tuple[float, float]:
@@ -183,3 +207,63 @@ def test_a_fixture_suite_in_a_real_vs_code(workbench, shots):
     page.wait_for_selector(".part.sidebar :text('half-even (valid)')")
     page.screenshot(path=str(shots / "6-test-explorer.png"))
     assert "def test_type_only" not in (folder / "suites" / "test_overfit.py").read_text(), "nothing was saved"
+
+
+def _notification(page, text: str) -> None:
+    """A notification with `text`, in the notification centre (its toast may have timed out already)."""
+    _command(page, "Notifications: Show Notifications")
+    page.wait_for_selector(f".notifications-center :text('{text}')")
+
+
+@pytest.fixture(scope="module")
+def untrusted(browser, tmp_path_factory):
+    """code-server with Workspace Trust on, on a folder whose own settings pick an interpreter (a
+    script that leaves a mark, then runs the real Python) and turn the sandbox off."""
+    base = tmp_path_factory.mktemp("code-server-trust")
+    folder = base / "mean-rounded"
+    shutil.copytree(ROOT / "fixtures" / "mean-rounded", folder)
+    mark = base / "the-folder-interpreter-ran"
+    wrapper = folder / ".tools" / "python"
+    wrapper.parent.mkdir()
+    wrapper.write_text(f'#!/bin/sh\ntouch "{mark}"\nexec "{sys.executable}" "$@"\n')
+    wrapper.chmod(0o755)
+    (folder / ".vscode").mkdir()
+    (folder / ".vscode" / "settings.json").write_text(json.dumps({
+        "prism.interpreter": "${workspaceFolder}/.tools/python", "prism.sandbox": "none"}))
+    with _workbench(browser, base, folder, trust=True) as page:
+        yield page, mark, _artefacts()
+
+
+def test_restricted_mode_shows_static_hints_and_says_why_and_trusting_starts_runs(untrusted):
+    page, mark, shots = untrusted
+    shots.mkdir(parents=True, exist_ok=True)
+    try:
+        page.click(".monaco-dialog-box .monaco-button:has-text(\"No, I don't trust the authors\")")
+        page.keyboard.press("Control+P")
+        page.wait_for_selector(".quick-input-widget input").fill("test_weak.py")
+        page.wait_for_selector(".quick-input-list .monaco-list-row:has-text('test_weak.py')")
+        page.keyboard.press("Enter")
+        page.wait_for_selector(".view-overlays .squiggly-hint")  # the static hint: type-only assertion
+        page.wait_for_selector(".statusbar-item:has-text('Prism: static hints only')")
+        _notification(page, "not trusted (Restricted Mode)")
+        page.screenshot(path=str(shots / "trust-1-restricted-mode.png"))
+        page.keyboard.press("Escape")
+        assert not page.query_selector(".view-overlays .squiggly-info"), "no panel finding without a run"
+        assert not mark.exists(), "the folder's interpreter never runs in Restricted Mode"
+
+        page.set_default_timeout(STEP_MS)
+        _command(page, "Workspaces: Manage Workspace Trust")
+        page.click(".workspace-trust-editor .monaco-button:has-text('Trust')")
+        page.wait_for_selector(".workspace-trust-editor :text('You trust this folder')")
+        page.click(".tab:has-text('test_weak.py')")  # back to the suite: its squiggles and status bar
+        page.set_default_timeout(WAIT_MS)
+        page.wait_for_selector(".view-overlays .squiggly-info")  # accepts-invalid, from the real panel
+        page.wait_for_selector(".statusbar-item:has-text('JSF')")
+        page.screenshot(path=str(shots / "trust-2-trusted-runs.png"))
+        _notification(page, "only your User settings can turn the sandbox off")
+        page.screenshot(path=str(shots / "trust-3-sandbox-none-refused.png"))
+        page.keyboard.press("Escape")
+        assert mark.exists(), "trusted: the folder's own interpreter runs the server"
+    except BaseException:
+        page.screenshot(path=str(shots / "trust-failure.png"))
+        raise

@@ -21,7 +21,9 @@ import {
 import { SERVER_COMMANDS, withDocumentUri } from './commands';
 import { checkServerImport, serverArgs } from './install';
 import { adviseInstall, runProcess, serverCwd } from './installFlow';
+import { ResolvedInterpreter, keepWorking, keptMessage } from './interpreter';
 import { resolve } from './pythonBridge';
+import { isTrusted, prismConfig } from './config';
 import { SECTION, ServerSettings, toServerSettings } from './settings';
 import { PrismState, describe, log } from './state';
 import { STATUS_NOTIFICATION, parseStatus, runPanelMessage } from './status';
@@ -29,18 +31,22 @@ import { updateStatusBar } from './statusBar';
 
 // ---------------------------------------------------------------- settings
 
+/** What the server is sent: the settings object, and `staticOnly` in a folder that is not trusted. */
+export type SentSettings = ServerSettings & { staticOnly?: true };
+
 /** The server settings object from `prism.*`; each problem is shown once. */
-export function currentSettings(state: PrismState, scope?: vscode.Uri): ServerSettings {
-  const config = vscode.workspace.getConfiguration(SECTION, scope);
-  const { settings, problems } = toServerSettings((key) => config.get(key));
-  for (const problem of problems) {
+export function currentSettings(state: PrismState, scope?: vscode.Uri): SentSettings {
+  const config = prismConfig(scope);
+  const { settings, problems } = toServerSettings(config.get);
+  for (const problem of [...problems, ...(isTrusted() ? config.ignored : [])]) {
     if (!state.reportedProblems.has(problem)) {
       state.reportedProblems.add(problem);
       log(state, problem);
       void vscode.window.showWarningMessage(`Prism: ${problem}`);
     }
   }
-  return settings;
+  // Only sent when true: the server's default is false, and trusting the folder restarts it.
+  return isTrusted() ? settings : { ...settings, staticOnly: true };
 }
 
 /** `prism` → the whole object, `prism.severity` → that member; anything else undefined. */
@@ -146,7 +152,12 @@ function crashHandler(state: PrismState): ErrorHandler {
 /** Tells the server this client opens `prism-candidate:` documents (related information, Show Candidate). */
 const candidateDocumentsFeature: StaticFeature = {
   fillClientCapabilities: (capabilities) => {
-    capabilities.experimental = { ...(capabilities.experimental as object | undefined), prismCandidateDocuments: true };
+    // prismPanelCommands: "Build Panel" (`prism.buildPanel`) is ours to run, so the server may offer it in a lens.
+    capabilities.experimental = {
+      ...(capabilities.experimental as object | undefined),
+      prismCandidateDocuments: true,
+      prismPanelCommands: true,
+    };
   },
   initialize: () => undefined,
   getState: () => ({ kind: 'static' }),
@@ -174,14 +185,30 @@ function clientOptions(state: PrismState): LanguageClientOptions {
   };
 }
 
+/** The interpreter to start: the resolved one, or the last that worked when an implicit choice lacks the server. */
+async function interpreterToStart(state: PrismState): Promise<ResolvedInterpreter | undefined> {
+  const resolved = await resolve(state);
+  log(state, `Interpreter: ${resolved.command} (from ${resolved.source}).`);
+  const check = await checkServerImport(resolved.command, runProcess);
+  if (check.ok) {
+    return resolved;
+  }
+  const kept = keepWorking(resolved, state.lastWorking);
+  if (kept && (await checkServerImport(kept.command, runProcess)).ok) {
+    const message = keptMessage(resolved, kept);
+    log(state, message);
+    void vscode.window.showWarningMessage(message);
+    return kept;
+  }
+  state.running = resolved;
+  state.serverProblem = await adviseInstall(state, resolved.command, check, () => restartServerNow(state));
+  updateStatusBar(state);
+  return undefined;
+}
+
 async function startClient(state: PrismState): Promise<void> {
-  const interpreter = await resolve(state);
-  log(state, `Interpreter: ${interpreter.command} (from ${interpreter.source}).`);
-  const check = await checkServerImport(interpreter.command, runProcess);
-  if (!check.ok) {
-    state.running = interpreter;
-    state.serverProblem = await adviseInstall(state, interpreter.command, check, () => restartServerNow(state));
-    updateStatusBar(state);
+  const interpreter = await interpreterToStart(state);
+  if (!interpreter) {
     return;
   }
   const serverOptions: ServerOptions = {
@@ -218,6 +245,7 @@ async function startClient(state: PrismState): Promise<void> {
   state.serverProblem = undefined;
   try {
     await client.start();
+    state.lastWorking = interpreter;
     log(state, `Server started: ${interpreter.command} ${serverArgs().join(' ')}`);
   } catch (err) {
     state.serverProblem = `The Prism server failed to start: ${describe(err)}`;

@@ -20,6 +20,8 @@ import { registerPanelCommands } from './panelCommands';
 import { PrismState, createState, describe, log, serverRunning } from './state';
 import { updateStatusBar } from './statusBar';
 import { TestExplorer } from './testExplorer';
+import { isTrusted, prismConfig } from './config';
+import { MANAGE_TRUST, untrustedNotice } from './trust';
 
 const RESTART_DEBOUNCE_MS = 500;
 
@@ -74,6 +76,23 @@ function onConfigurationChange(s: PrismState, e: vscode.ConfigurationChangeEvent
   }
 }
 
+/** Restricted Mode: say once that only static hints are shown, and why (else Prism looks broken). */
+async function tellUntrusted(s: PrismState): Promise<void> {
+  const notice = untrustedNotice(prismConfig().ignored);
+  log(s, notice);
+  const choice = await vscode.window.showInformationMessage(notice, MANAGE_TRUST.title);
+  if (choice === MANAGE_TRUST.title) {
+    await vscode.commands.executeCommand(MANAGE_TRUST.command);
+  }
+}
+
+/** The folder became trusted: a new server, with the folder's own interpreter and settings, that runs the panel. */
+async function onTrustGranted(s: PrismState): Promise<void> {
+  log(s, 'The folder is now trusted: restarting the server so that it runs the panel.');
+  updateStatusBar(s);
+  await restartServerNow(s);
+}
+
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const s = createState(context);
   state = s;
@@ -103,12 +122,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.window.onDidChangeActiveTextEditor(() => {
       updateStatusBar(s);
     }),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      void onTrustGranted(s);
+    }),
     vscode.workspace.onDidCloseTextDocument((doc) => {
       s.statuses.delete(doc.uri.toString());
       updateStatusBar(s);
     }),
   );
   registerPanelCommands(context, () => s.running?.command, () => s.output);
+  if (!isTrusted()) {
+    void tellUntrusted(s);
+  }
   await restartServerNow(s);
 }
 

@@ -6,8 +6,9 @@ import * as cp from 'child_process';
 import * as vscode from 'vscode';
 
 import { FailedCheck, INSTALL_ACTIONS, InstallSettings, ProcessResult, installAdvice, probeEnvironment } from './install';
-import { expandPath } from './interpreter';
+import { expandPath, settingsEditorFor } from './interpreter';
 import { activeResource, expandContext } from './pythonBridge';
+import { prismConfig } from './config';
 import { SECTION } from './settings';
 import { PrismState, log } from './state';
 
@@ -40,13 +41,16 @@ export function runProcess(command: string, args: string[]): Promise<ProcessResu
 
 /** `prism.serverPackage`, expanded like `prism.interpreter`; '' when unset. */
 function installSettings(): InstallSettings {
-  const raw = vscode.workspace.getConfiguration(SECTION, activeResource()).get('serverPackage');
+  const raw = prismConfig(activeResource()).get('serverPackage');
   const value = typeof raw === 'string' ? raw.trim() : '';
   return { serverPackage: value === '' ? '' : expandPath(value, expandContext()) };
 }
 
+/** Opens the settings editor of the scope where the setting lives (see `settingsEditorFor`). */
 function openSetting(key: string): Thenable<unknown> {
-  return vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.${key}`);
+  const scopes = vscode.workspace.getConfiguration(SECTION, activeResource()).inspect(key);
+  const editor = settingsEditorFor(`${SECTION}.${key}`, scopes, vscode.env.remoteName);
+  return vscode.commands.executeCommand(editor.command, ...editor.args);
 }
 
 /** The notification for an interpreter that cannot import the server (see `installAdvice`). */

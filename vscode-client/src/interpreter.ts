@@ -161,3 +161,51 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, fallback: T): Pr
     );
   });
 }
+
+/**
+ * After the resolved interpreter failed the import check: start the last one that worked
+ * instead, or nothing. Only an implicit choice (the Python extension's, `python3` on PATH) is
+ * set aside: a `prism.interpreter` the user just set is theirs to see fail. Never silent: the
+ * caller says which was kept and why.
+ */
+export function keepWorking(
+  resolved: ResolvedInterpreter,
+  lastWorking: ResolvedInterpreter | undefined,
+): ResolvedInterpreter | undefined {
+  if (!lastWorking || resolved.source === 'setting' || lastWorking.command === resolved.command) {
+    return undefined;
+  }
+  return lastWorking;
+}
+
+/** The line that says an interpreter was kept (log and notification). */
+export function keptMessage(resolved: ResolvedInterpreter, kept: ResolvedInterpreter): string {
+  return (
+    `Prism: ${resolved.command} (from ${resolved.source}) does not have the server, so Prism keeps ${kept.command}, ` +
+    'which ran it before. Set "prism.interpreter" to choose one for good.'
+  );
+}
+
+/** Where `prism.interpreter` is set, as `inspect()` tells. */
+export interface SettingScopes {
+  workspaceFolderValue?: unknown;
+  workspaceValue?: unknown;
+}
+
+/**
+ * The settings editor to open for a setting: the scope that sets it now (folder or workspace),
+ * else the remote (machine) settings in a remote window — code-server's, where a
+ * machine-overridable setting is listed — else the user settings.
+ */
+export function settingsEditorFor(key: string, scopes: SettingScopes | undefined, remoteName: string | undefined): { command: string; args: unknown[] } {
+  if (scopes?.workspaceFolderValue !== undefined) {
+    return { command: 'workbench.action.openFolderSettings', args: [{ query: key }] };
+  }
+  if (scopes?.workspaceValue !== undefined) {
+    return { command: 'workbench.action.openWorkspaceSettings', args: [{ query: key }] };
+  }
+  if (remoteName !== undefined && remoteName !== '') {
+    return { command: 'workbench.action.openRemoteSettings', args: [{ query: key }] };
+  }
+  return { command: 'workbench.action.openSettings', args: [key] };
+}

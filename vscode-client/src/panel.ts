@@ -28,8 +28,32 @@ export function panelCommandLine(python: string, action: PanelAction, taskRoot: 
   return { command: python, args: ['-c', entry, 'panel', action, taskRoot] };
 }
 
-/** The notification after the command ended; `lastLine` is the last line it printed (an error's message). */
-export function panelOutcome(action: PanelAction, code: number | null, lastLine: string): { level: 'info' | 'warning' | 'error'; message: string } {
+/** Wide enough that `prism panel check`'s table never wraps its notes (rich reads COLUMNS). */
+export const PANEL_COLUMNS = '200';
+
+/** The notes of `prism panel check` on what the panel cannot show (exit 0 even then). */
+export function cannotSee(output: string): string[] {
+  return [...output.matchAll(/note: ([^│|\n]*?cannot be seen)/g)].map((m) => (m[1] ?? '').trim());
+}
+
+/**
+ * The notification after the command ended; `lastLine` is the last line it printed (an error's
+ * message), `output` all of it. A panel that builds but cannot show over-specification or
+ * under-assertion is not called fit.
+ */
+export function panelOutcome(
+  action: PanelAction,
+  code: number | null,
+  lastLine: string,
+  output = '',
+): { level: 'info' | 'warning' | 'error'; message: string } {
+  const notes = action === 'check' && code === 0 ? cannotSee(output) : [];
+  if (notes.length > 0) {
+    return {
+      level: 'warning',
+      message: `Prism: the panel builds, but it cannot judge every suite: ${notes.join('; ')}. "Prism: Build Panel" adds invalid candidates.`,
+    };
+  }
   if (code === 0) {
     return { level: 'info', message: action === 'build' ? 'Prism: panel built (see the Prism output for the mutants kept).' : 'Prism: the panel is fit to judge suites.' };
   }

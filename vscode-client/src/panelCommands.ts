@@ -5,7 +5,9 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 
 import { CLIENT_COMMANDS } from './commands';
-import { PanelAction, panelCommandLine, panelOutcome, taskRootOf } from './panel';
+import { isTrusted } from './config';
+import { MANAGE_TRUST, UNTRUSTED_REASON } from './trust';
+import { PANEL_COLUMNS, PanelAction, panelCommandLine, panelOutcome, taskRootOf } from './panel';
 
 export function registerPanelCommands(
   context: vscode.ExtensionContext,
@@ -13,6 +15,14 @@ export function registerPanelCommands(
   output: () => vscode.OutputChannel,
 ): void {
   const run = (action: PanelAction) => async (): Promise<number | null | undefined> => {
+    if (!isTrusted()) {
+      // Building or checking a panel runs the task's programs: not in a folder that is not trusted.
+      const choice = await vscode.window.showInformationMessage(UNTRUSTED_REASON, MANAGE_TRUST.title);
+      if (choice === MANAGE_TRUST.title) {
+        await vscode.commands.executeCommand(MANAGE_TRUST.command);
+      }
+      return undefined;
+    }
     const doc = vscode.window.activeTextEditor?.document;
     const root = doc && doc.uri.scheme === 'file' ? taskRootOf(doc.uri.fsPath, (d) => fs.existsSync(path.join(d, 'prism.toml'))) : undefined;
     if (!root) {
@@ -33,9 +43,11 @@ export function registerPanelCommands(
       () =>
         new Promise<number | null>((resolve) => {
           let last = '';
-          const child = cp.spawn(line.command, line.args, { cwd: root });
+          let all = '';
+          const child = cp.spawn(line.command, line.args, { cwd: root, env: { ...process.env, COLUMNS: PANEL_COLUMNS } });
           const take = (chunk: Buffer) => {
             const text = chunk.toString();
+            all += text;
             channel.append(text);
             last = text.trim().split('\n').pop() ?? last;
           };
@@ -46,7 +58,7 @@ export function registerPanelCommands(
             resolve(2);
           });
           child.on('close', (status) => {
-            const outcome = panelOutcome(action, status, last);
+            const outcome = panelOutcome(action, status, last, all);
             const show = { info: vscode.window.showInformationMessage, warning: vscode.window.showWarningMessage, error: vscode.window.showErrorMessage }[outcome.level];
             void show(outcome.message);
             resolve(status);

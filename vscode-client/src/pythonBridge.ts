@@ -6,7 +6,7 @@ import * as os from 'os';
 import * as vscode from 'vscode';
 
 import { ResolvedInterpreter, interpreterFromPythonApi, resolveInterpreter, withTimeout } from './interpreter';
-import { SECTION } from './settings';
+import { isTrusted, prismConfig } from './config';
 import { PrismState, describe, log } from './state';
 
 const PYTHON_EXTENSION_ID = 'ms-python.python';
@@ -59,8 +59,9 @@ function subscribeToPythonEnvironment(state: PrismState, api: unknown): void {
 export function resolve(state: PrismState): Promise<ResolvedInterpreter> {
   const folder = activeResource();
   return resolveInterpreter({
-    setting: () => vscode.workspace.getConfiguration(SECTION, folder).get('interpreter'),
-    pythonExtension: () => pythonExtensionInterpreter(state),
+    setting: () => prismConfig(folder).get('interpreter'),
+    // Not trusted: the Python extension's choice can come from the folder's own settings.
+    pythonExtension: () => (isTrusted() ? pythonExtensionInterpreter(state) : Promise.resolve(undefined)),
     fallback: process.platform === 'win32' ? 'python' : 'python3',
     expand: expandContext(),
     log: (line) => {

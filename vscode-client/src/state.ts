@@ -21,6 +21,8 @@ export interface PrismState {
   client: LanguageClient | undefined;
   /** The interpreter of the running (or failed) server. */
   running: ResolvedInterpreter | undefined;
+  /** The last interpreter a server started with: never silently given up for an implicit choice. */
+  lastWorking: ResolvedInterpreter | undefined;
   /** Why the server is not running, when it is not. */
   serverProblem: string | undefined;
   restarter: DebouncedRunner | undefined;
@@ -53,6 +55,7 @@ export function createState(context: vscode.ExtensionContext): PrismState {
     reportedProblems: new Set<string>(),
     client: undefined,
     running: undefined,
+    lastWorking: undefined,
     serverProblem: undefined,
     restarter: undefined,
     forceRestart: true,

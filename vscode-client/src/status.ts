@@ -24,6 +24,10 @@ export interface StatusParams {
   done: number | null;
   total: number | null;
   message: string | null;
+  /** What the panel is too small to judge (no valid candidate besides the reference, or no invalid one). */
+  unjudged: string[];
+  /** The counts are an older version's (a syntax error now, or an edit since the run). */
+  stale: boolean;
 }
 
 export interface StatusView {
@@ -82,7 +86,14 @@ export function parseStatus(raw: unknown): StatusParams | undefined {
     done: num(raw.done),
     total: num(raw.total),
     message: str(raw.message),
+    stale: raw.stale === true,
+    unjudged: Array.isArray(raw.unjudged) ? raw.unjudged.filter((u): u is string => typeof u === 'string') : [],
   };
+}
+
+/** The panel cannot judge the suite: no verdict of it may read as a pass. */
+export function tooSmall(s: StatusParams): boolean {
+  return s.state === 'idle' && s.metrics !== null && s.unjudged.length > 0;
 }
 
 function percent(v: number | null): string {
@@ -94,6 +105,13 @@ function yesNo(v: boolean): string {
 }
 
 const CLICK_HINT = 'Click to run the panel.';
+const BUILD_HINT = 'Click to build a panel (Prism: Build Panel makes invalid candidates from mutants of the reference).';
+
+const SHORT = 48;
+
+function shorten(text: string): string {
+  return text.length <= SHORT ? text : `${text.slice(0, SHORT - 1)}…`;
+}
 
 /** Status bar text and tooltip for one status. */
 export function formatStatus(s: StatusParams): StatusView {
@@ -120,8 +138,10 @@ export function formatStatus(s: StatusParams): StatusView {
     }
     case 'idle': {
       const parts: string[] = [];
+      const small = tooSmall(s);
       if (s.metrics) {
-        parts.push(`JSF ${s.metrics.jsf ? '✓' : '✗'}`);
+        // A pass on a panel with nothing to fail is no pass: `?`, never a tick.
+        parts.push(`JSF ${s.metrics.jsf ? (small ? '?' : '✓') : '✗'}`);
       }
       if (s.valid) {
         parts.push(`valid ${s.valid.accepted}/${s.valid.total}`);
@@ -129,8 +149,24 @@ export function formatStatus(s: StatusParams): StatusView {
       if (s.invalid) {
         parts.push(`invalid ${s.invalid.rejected}/${s.invalid.total}`);
       }
-      const text = parts.length > 0 ? `Prism: ${parts.join(' · ')}` : 'Prism';
+      if (small) {
+        parts.push('panel too small');
+      }
+      const stale = s.stale && parts.length > 0;
       const lines: string[] = [];
+      let text: string;
+      if (stale) {
+        // Old numbers must not look current: marked, and said so first.
+        text = `$(history) Prism (last run): ${parts.join(' · ')}`;
+        lines.push('These counts are from an earlier version of the file, not the text you see now.');
+      } else if (parts.length > 0) {
+        text = `${small ? '$(warning) ' : ''}Prism: ${parts.join(' · ')}`;
+      } else {
+        text = message?.startsWith('not run') ? `Prism: ${shorten(message)}` : 'Prism';
+      }
+      if (small) {
+        lines.push(`The panel cannot judge ${s.unjudged.join(' or ')}: a suite passes where there is nothing to fail.`);
+      }
       if (s.metrics) {
         const m = s.metrics;
         lines.push(
@@ -153,7 +189,7 @@ export function formatStatus(s: StatusParams): StatusView {
       if (message) {
         lines.push(message);
       }
-      lines.push(CLICK_HINT);
+      lines.push(small ? BUILD_HINT : CLICK_HINT);
       return { text, tooltip: lines.join('\n') };
     }
   }

@@ -3,7 +3,9 @@ import * as vscode from 'vscode';
 
 import { CLIENT_COMMANDS } from './commands';
 import { PrismState } from './state';
-import { formatStatus } from './status';
+import { isTrusted } from './config';
+import { formatStatus, tooSmall } from './status';
+import { MANAGE_TRUST, UNTRUSTED_STATUS } from './trust';
 
 export function updateStatusBar(state: PrismState): void {
   const item = state.statusItem;
@@ -14,12 +16,25 @@ export function updateStatusBar(state: PrismState): void {
   }
   const uri = editor.document.uri.toString();
   const status = state.statuses.get(uri);
+  if (!isTrusted() && editor.document.languageId === 'python' && !state.serverProblem) {
+    item.text = UNTRUSTED_STATUS.text;
+    item.tooltip = UNTRUSTED_STATUS.tooltip;
+    item.backgroundColor = undefined;
+    item.command = { title: MANAGE_TRUST.title, command: MANAGE_TRUST.command };
+    item.show();
+    return;
+  }
   if (status) {
     const view = formatStatus(status);
     item.text = view.text;
     item.tooltip = view.tooltip;
     item.backgroundColor = status.state === 'error' ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
-    item.command = status.state === 'no-task' ? undefined : { title: 'Run Panel', command: CLIENT_COMMANDS.runPanel, arguments: [uri] };
+    item.command =
+      status.state === 'no-task'
+        ? undefined
+        : tooSmall(status)
+          ? { title: 'Build Panel', command: CLIENT_COMMANDS.buildPanel, arguments: [uri] }
+          : { title: 'Run Panel', command: CLIENT_COMMANDS.runPanel, arguments: [uri] };
     item.show();
     return;
   }

@@ -276,7 +276,13 @@ export interface FakeStatusItem {
 }
 
 export interface FakeState {
+  /** User (global) settings, flat (`prism.runOn`). */
   settings: Record<string, unknown>;
+  /** The folder's own settings (`.vscode/settings.json`), over `settings`. */
+  folderSettings: Record<string, unknown>;
+  /** `workspace.isTrusted`; `grantTrust` fires `onDidGrantWorkspaceTrust`. */
+  trusted: boolean;
+  trustGranted: EventEmitter<void>;
   commands: Map<string, (...args: unknown[]) => unknown>;
   messages: { level: string; text: string; items: string[] }[];
   answers: (string | undefined)[];
@@ -362,6 +368,9 @@ export function createFakeVscode(packageRoot: string): FakeVscode {
 
   const state: FakeState = {
     settings: {},
+    folderSettings: {},
+    trusted: true,
+    trustGranted: new EventEmitter(),
     commands: new Map(),
     messages: [],
     answers: [],
@@ -495,6 +504,9 @@ export function createFakeVscode(packageRoot: string): FakeVscode {
   const configuration = (section?: string) => ({
     get: (key: string, fallback?: unknown): unknown => {
       const full = section ? `${section}.${key}` : key;
+      if (full in state.folderSettings) {
+        return state.folderSettings[full];
+      }
       if (full in state.settings) {
         return state.settings[full];
       }
@@ -504,7 +516,10 @@ export function createFakeVscode(packageRoot: string): FakeVscode {
       return fallback;
     },
     has: () => false,
-    inspect: () => undefined,
+    inspect: (key: string) => {
+      const full = section ? `${section}.${key}` : key;
+      return { key: full, defaultValue: defaults[full], globalValue: state.settings[full], workspaceValue: state.folderSettings[full] };
+    },
     update: () => Promise.resolve(),
   });
 
@@ -628,6 +643,10 @@ export function createFakeVscode(packageRoot: string): FakeVscode {
         return state.documents;
       },
       getConfiguration: configuration,
+      get isTrusted() {
+        return state.trusted;
+      },
+      onDidGrantWorkspaceTrust: state.trustGranted.event,
       getWorkspaceFolder: () => undefined,
       onDidChangeConfiguration: state.configListeners.event,
       onDidOpenTextDocument: documentOpened.event,

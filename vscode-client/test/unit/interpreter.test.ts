@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { expandPath, interpreterFromPythonApi, resolveInterpreter, withTimeout } from '../../src/interpreter';
+import {
+  expandPath,
+  interpreterFromPythonApi,
+  keepWorking,
+  keptMessage,
+  resolveInterpreter,
+  settingsEditorFor,
+  withTimeout,
+} from '../../src/interpreter';
 
 const never = (): Promise<string | undefined> => {
   throw new Error('the Python extension must not be asked');
@@ -115,5 +123,32 @@ describe('withTimeout', () => {
   });
   it('gives the value when it settles in time', async () => {
     assert.equal(await withTimeout(Promise.resolve('v'), 1000, 'fallback'), 'v');
+  });
+});
+
+describe('never fall back silently from an interpreter that worked', () => {
+  const venv = { command: '/home/me/prism/.venv/bin/python', source: 'setting' } as const;
+  const path = { command: 'python3', source: 'path' } as const;
+
+  it('keeps the last working interpreter when an implicit choice (PATH, Python extension) lacks the server', () => {
+    assert.deepEqual(keepWorking(path, venv), venv);
+    assert.deepEqual(keepWorking({ command: '/usr/bin/python3.12', source: 'python-extension' }, venv), venv);
+    assert.match(keptMessage(path, venv), /python3 \(from path\) does not have the server, so Prism keeps \/home\/me\/prism\/\.venv\/bin\/python/);
+  });
+
+  it('lets a prism.interpreter the user set fail visibly, and has nothing to keep before a first start', () => {
+    assert.equal(keepWorking({ command: '/opt/other/python', source: 'setting' }, venv), undefined);
+    assert.equal(keepWorking(path, undefined), undefined);
+    assert.equal(keepWorking(path, path), undefined);
+  });
+});
+
+describe('"Set Interpreter" opens the settings scope where prism.interpreter lives', () => {
+  it('the folder or workspace that sets it, else Remote settings in a remote window (code-server), else User', () => {
+    const key = 'prism.interpreter';
+    assert.equal(settingsEditorFor(key, { workspaceFolderValue: '/x' }, undefined).command, 'workbench.action.openFolderSettings');
+    assert.equal(settingsEditorFor(key, { workspaceValue: '/x' }, 'ssh-remote').command, 'workbench.action.openWorkspaceSettings');
+    assert.deepEqual(settingsEditorFor(key, {}, 'code-server'), { command: 'workbench.action.openRemoteSettings', args: [{ query: key }] });
+    assert.deepEqual(settingsEditorFor(key, undefined, undefined), { command: 'workbench.action.openSettings', args: [key] });
   });
 });

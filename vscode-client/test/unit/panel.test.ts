@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as path from 'path';
 import { describe, it } from 'node:test';
 
-import { panelCommandLine, panelOutcome, taskRootOf } from '../../src/panel';
+import { cannotSee, panelCommandLine, panelOutcome, taskRootOf } from '../../src/panel';
 
 describe('Build Panel / Check Panel', () => {
   it('finds the nearest task folder above the open file', () => {
@@ -27,5 +27,22 @@ describe('Build Panel / Check Panel', () => {
     const failed = panelOutcome('build', 2, 'error: the verifier verifier/test_judge.py passes on the initial program');
     assert.equal(failed.level, 'error');
     assert.match(failed.message, /verifier\/test_judge\.py/);
+  });
+
+  it('does not call a panel fit when its own table says what it cannot see', () => {
+    // Two rows of `COLUMNS=200 prism panel check fixtures/top-tags` (exit 0, "panel OK").
+    const output = [
+      '│ (panel)               │       │       │ yes    │ note: only the reference is valid; over-specification cannot be seen │',
+      '│ (panel)               │       │       │ yes    │ note: no invalid candidates; under-assertion cannot be seen          │',
+      'panel OK',
+    ].join('\n');
+    assert.deepEqual(cannotSee(output), [
+      'only the reference is valid; over-specification cannot be seen',
+      'no invalid candidates; under-assertion cannot be seen',
+    ]);
+    const outcome = panelOutcome('check', 0, 'panel OK', output);
+    assert.equal(outcome.level, 'warning');
+    assert.doesNotMatch(outcome.message, /fit to judge/);
+    assert.match(outcome.message, /under-assertion cannot be seen.*Build Panel/);
   });
 });

@@ -12,6 +12,8 @@ const base: StatusParams = {
   done: null,
   total: null,
   message: null,
+  unjudged: [],
+  stale: false,
 };
 
 const metrics = { detects_baseline: true, rar: true, jsf: false, valid_acceptance: 0.75, invalid_rejection: 1, h: 0.8571 };
@@ -34,6 +36,39 @@ describe('formatStatus', () => {
       invalid: { rejected: 5, total: 5 },
     });
     assert.equal(v.text, 'Prism: JSF ✓ · valid 4/4 · invalid 5/5');
+  });
+
+  it('a reference-only panel: no tick, says what it cannot judge, and clicking builds a panel', () => {
+    const v = formatStatus({
+      ...base,
+      metrics: { ...metrics, jsf: true, valid_acceptance: null, invalid_rejection: null, h: null },
+      valid: { accepted: 0, total: 0 },
+      invalid: { rejected: 0, total: 0 },
+      unjudged: ['under-assertion (no invalid candidate)'],
+    });
+    assert.equal(v.text, '$(warning) Prism: JSF ? · valid 0/0 · invalid 0/0 · panel too small');
+    assert.doesNotMatch(v.text, /✓/);
+    assert.match(v.tooltip, /cannot judge under-assertion \(no invalid candidate\)/);
+    assert.match(v.tooltip, /Build Panel/);
+    const parsed = parseStatus({ uri: base.uri, state: 'idle', unjudged: ['under-assertion (no invalid candidate)', 3] });
+    assert.deepEqual(parsed?.unjudged, ['under-assertion (no invalid candidate)']);
+  });
+
+  it('the last run\'s counts during a syntax error are marked as old', () => {
+    const v = formatStatus({
+      ...base,
+      metrics,
+      valid: { accepted: 1, total: 4 },
+      invalid: { rejected: 3, total: 5 },
+      stale: true,
+      message: 'not run: a syntax error; the counts are from the last run (version 3)',
+    });
+    assert.equal(v.text, '$(history) Prism (last run): JSF ✗ · valid 1/4 · invalid 3/5');
+    assert.match(v.tooltip, /^These counts are from an earlier version/);
+  });
+
+  it('a file that cannot run yet says why instead of a bare "Prism"', () => {
+    assert.equal(formatStatus({ ...base, message: 'not run: no tests yet' }).text, 'Prism: not run: no tests yet');
   });
 
   it('idle with undefined rates says n/a', () => {
