@@ -13,12 +13,14 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from prism_lsp.engine.detection import detection
 from prism_lsp.engine.findings import Finding, build_findings
 from prism_lsp.engine.metrics import Verdict, task_metrics
 from prism_lsp.engine.pool import RunnerPool
 from prism_lsp.engine.pytest_config import initial_config
 from prism_lsp.engine.reveal import anonymous_ids
 from prism_lsp.engine.results import program_from_runner, program_out
+from prism_lsp.engine.stability import Instability, settled
 from prism_lsp.materialize import MaterializeError, ProgramTree, TreeCache
 from prism_lsp.model.outcome import ProgramResult
 from prism_lsp.model.report import CandidateOut, FindingOut, Metrics, PanelCounts, PanelReport
@@ -45,6 +47,12 @@ class PanelRun:
     results: list[tuple[Candidate, ProgramResult]]
     trees: dict[str, ProgramTree]
     elapsed_ms: float
+    # Verdicts from run to run (engine/stability.py): tests seen with two outcomes, the hash seeds
+    # every program ran under, those failures were confirmed under, and how many test reruns it took.
+    unstable: tuple[Instability, ...] = ()
+    seeds: tuple[int, ...] = (0,)
+    confirmed_with: tuple[int, ...] = ()
+    reruns: int = 0
 
 
 def run_request(tree: ProgramTree, suite: Suite, task: Task, timeout_s: float | None = None,
@@ -152,20 +160,32 @@ def build_report(task: Task, suite: Suite, run: PanelRun, *, reveal: str = "full
     only `panel`'s numbers."""
     from prism_lsp.engine.redact import redact_run
 
+    # What the metrics may credit, from the raw run (redaction renames parametrized cases): a
+    # verdict resting on an unstable test is neither an acceptance nor a rejection.
+    shaky = {i.test for i in run.unstable}
+    base_outcome = settled(run.baseline, shaky)
+    effective = {c.id: settled(r, shaky) for c, r in run.results}
     run = redact_run(run, reveal, suite.text)
-    verdicts = [Verdict(c.id, c.valid, c.reference, r.outcome) for c, r in run.results]
-    metrics = task_metrics(run.baseline.outcome, verdicts)
-    findings = build_findings(run.baseline, run.results, reveal, suite.text) + list(extra_findings or [])
+    verdicts = [Verdict(c.id, c.valid, c.reference, effective[c.id]) for c, r in run.results]
+    metrics = task_metrics(base_outcome, verdicts, run.baseline.reason)
     with_values = reveal == "full"
+    reference = next((r for c, r in run.results if c.reference and effective[c.id] == r.outcome), None)
+    # A hang detects only when the reference passes steadily; an unstable failure detects nothing.
+    why = detection(run.baseline, reference, with_values) if base_outcome != "unstable" else ""
+    findings = build_findings(run.baseline, run.results, reveal, suite.text, baseline_detects=bool(why),
+                              unstable=run.unstable,
+                              unsettled={c.id for c, _ in run.results if effective[c.id] == "unstable"})
+    findings += list(extra_findings or [])
     names = anonymous_ids([c for c, _ in run.results], reveal)
     candidates = []
     for c, r in run.results if reveal != "counts" else []:
-        verdict = {"pass": "accepted", "fail": "rejected"}.get(r.outcome)
+        verdict = {"pass": "accepted", "fail": "rejected"}.get(effective[c.id])
         correct = verdict == ("accepted" if c.valid else "rejected")
         out = program_out(r, with_values).model_dump()
         candidates.append(CandidateOut(**out, id=names[c.id],
                                        label=c.label, reference=c.reference and with_values, verdict=verdict,
-                                       correct=correct, note=c.note if with_values else ""))
+                                       correct=correct, note=c.note if with_values else "",
+                                       unstable=effective[c.id] == "unstable"))
     return PanelReport(
         task=task.id, suite=suite.rel_path, baseline=program_out(run.baseline, True), candidates=candidates,
         metrics=Metrics(**metrics),
@@ -173,14 +193,17 @@ def build_report(task: Task, suite: Suite, run: PanelRun, *, reveal: str = "full
                              candidates=f.candidates if reveal == "full" else [],
                              message=f.message, tests=f.tests, rule=f.rule, count=f.count) for f in findings],
         timing_ms={"total": round(run.elapsed_ms, 1)}, sandbox=sandbox, warnings=list(warnings or []),
-        reveal=reveal, panel=panel_counts(run),
+        reveal=reveal, panel=panel_counts(run, effective), detection=why,
+        seeds=list(run.seeds), confirmed_with=list(run.confirmed_with), reruns=run.reruns,
     )
 
 
-def panel_counts(run: PanelRun) -> PanelCounts:
-    """The panel's numbers (non-reference valid accepted, invalid rejected, errors) of one run."""
-    valid = [r for c, r in run.results if c.valid and not c.reference]
-    invalid = [r for c, r in run.results if not c.valid]
-    return PanelCounts(valid_accepted=sum(r.outcome == "pass" for r in valid), valid=len(valid),
-                       invalid_rejected=sum(r.outcome == "fail" for r in invalid), invalid=len(invalid),
+def panel_counts(run: PanelRun, effective: dict[str, str] | None = None) -> PanelCounts:
+    """The panel's numbers (non-reference valid accepted, invalid rejected, errors) of one run;
+    `effective` outcomes (engine/stability.py `settled`) when some verdicts rest on unstable tests."""
+    outcome = {c.id: (effective or {}).get(c.id, r.outcome) for c, r in run.results}
+    valid = [outcome[c.id] for c, _ in run.results if c.valid and not c.reference]
+    invalid = [outcome[c.id] for c, _ in run.results if not c.valid]
+    return PanelCounts(valid_accepted=valid.count("pass"), valid=len(valid),
+                       invalid_rejected=invalid.count("fail"), invalid=len(invalid),
                        errors=sum(r.outcome == "error" for _, r in run.results))

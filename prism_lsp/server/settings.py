@@ -30,6 +30,7 @@ DEFAULT_SEVERITY: dict[str, Level] = {
     "misses-baseline": "warning",
     "execution-error": "error",
     "weak-assertion": "hint",
+    "unstable": "warning",
 }
 
 

@@ -21,6 +21,7 @@ RULES = {
     "misses-baseline": ("warning", "The suite passes on the initial program: it does not detect the bug."),
     "execution-error": ("error", "The suite could not be run on a program (collection error, timeout, crash)."),
     "weak-assertion": ("note", "An assertion that checks too little (type-only, empty-input-only, length-only...)."),
+    "unstable": ("warning", "A test seen with two outcomes on one program (hash order, time, randomness)."),
 }
 
 
