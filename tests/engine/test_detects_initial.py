@@ -114,3 +114,20 @@ def test_prism_init_whose_fix_adds_a_function_reaches_joint_success(tmp_path, ca
     assert report["metrics"]["detects_baseline"] and report["metrics"]["rar"] and report["metrics"]["jsf"], report
     assert report["detection"] == "`sub` does not exist there"
     assert json.dumps(report["findings"]) == "[]"
+
+
+def test_the_editor_marks_the_initial_program_detected_and_says_why(tmp_path):
+    from prism_lsp.document.checker import Checker
+    from prism_lsp.document.programs import program_items
+    from prism_lsp.server.settings import Settings
+
+    root = new_function_task(tmp_path)
+    path = root / NEW_FUNCTION_SUITE.rel_path
+    checker = Checker(tmp_path / "cache")
+    try:
+        check = checker.run_panel(checker.analyze(path, 1, NEW_FUNCTION_SUITE.text, Settings()), Settings())
+    finally:
+        checker.close()
+    initial = program_items(check)[0]
+    assert initial["passed"] is True
+    assert initial["label"] == "initial program (detected: `g` does not exist there)"
