@@ -40,31 +40,30 @@ def one_test_edit(text: str, i: int) -> str:
 
 
 def measure(session: EngineSession, task_dir: Path, suite_name: str, rounds: int) -> dict[str, float]:
+    """Medians of both modes, their rounds interleaved (off, on, off, on...) so load that other work
+    puts on the machine falls on both alike."""
     task = load_task(task_dir)
     path = task_dir / "suites" / suite_name
     text = path.read_text()
     suite = Suite(task.suite_rel(path), text)
-    out: dict[str, float] = {}
-    for confirm in (False, True):
-        options = RunOptions(confirm=confirm)
+    modes = {"": RunOptions(confirm=False), "+c": RunOptions(confirm=True)}
+    times: dict[str, list[float]] = {f"{kind}{m}": [] for kind in ("panel", "edit") for m in modes}
+    schedulers = {m: IncrementalScheduler(SessionEngine(session)) for m in modes}
+    reruns = 0
+    for m, options in modes.items():
         session.run(task, suite, options)  # warm runners of both seeds, trees built
-        panel = []
-        for _ in range(rounds):
+        schedulers[m].run(task, suite, parse_suite(text), options)
+    for i in range(rounds):
+        for m, options in modes.items():
             start = time.perf_counter()
             run = session.run(task, suite, options)
-            panel.append((time.perf_counter() - start) * 1000)
-        out[f"panel{'+c' if confirm else ''}"] = statistics.median(panel)
-        out["reruns"] = max(out.get("reruns", 0), run.reruns)
-        scheduler = IncrementalScheduler(SessionEngine(session))
-        scheduler.run(task, suite, parse_suite(text), options)
-        edits = []
-        for i in range(rounds):
+            times[f"panel{m}"].append((time.perf_counter() - start) * 1000)
+            reruns = max(reruns, run.reruns)
             edited = replace(suite, text=one_test_edit(text, i))
             start = time.perf_counter()
-            scheduler.run(task, edited, parse_suite(edited.text), options)
-            edits.append((time.perf_counter() - start) * 1000)
-        out[f"edit{'+c' if confirm else ''}"] = statistics.median(edits)
-    return out
+            schedulers[m].run(task, edited, parse_suite(edited.text), options)
+            times[f"edit{m}"].append((time.perf_counter() - start) * 1000)
+    return {**{k: statistics.median(v) for k, v in times.items()}, "reruns": reruns}
 
 
 def main() -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import replace
 
 from prism_lsp.engine.panel import BASELINE, PanelRun, Suite, run_request
@@ -16,11 +17,12 @@ from prism_lsp.engine.pool import RunnerPool
 from prism_lsp.engine.pytest_config import initial_config
 from prism_lsp.engine.results import program_from_runner
 from prism_lsp.engine.stability import HASH_ORDER, OTHER, Instability, differing, outcomes, to_confirm
+from prism_lsp.materialize import ProgramTree
 from prism_lsp.model.outcome import ProgramResult
 from prism_lsp.model.task import Task
 
 PoolFor = Callable[[int], RunnerPool]  # hash seed -> a warm pool whose runners started with it
-# A suite with more failing tests on valid candidates than this is confirmed on these only: the
+# A panel with more valid candidates failing than this is confirmed on the first ones only: the
 # rest keep their first verdict (a cap on what one edit may cost).
 MAX_CONFIRMED = 64
 
@@ -64,22 +66,41 @@ def _programs(run: PanelRun) -> dict[str, ProgramResult]:
     return {BASELINE: run.baseline, **{c.id: r for c, r in run.results}}
 
 
-def confirm(task: Task, suite: Suite, run: PanelRun, pool_for: PoolFor, seed: int, *,
-            timeout_s: float | None = None, cancel: threading.Event | None = None) -> PanelRun:
-    """`run` (made under `seed`) with its valid candidates' failures rerun under `seed + 1`."""
-    todo = to_confirm({c.id: (c.valid, r) for c, r in run.results}, set())
-    kept = dict(list(todo.items())[:MAX_CONFIRMED])
-    if not kept or (cancel and cancel.is_set()):
-        return run
-    again = rerun(task, suite, run, pool_for(seed + 1), kept, timeout_s, cancel)
-    firsts = _programs(run)
-    seen = {(program, test): [(seed, before), (seed + 1, after)]
-            for program, result in again.items() for test, before, after in differing(firsts[program], result)}
-    reruns = sum(len(v) for v in kept.values())
-    if not seen:
-        return replace(run, reruns=reruns, confirmed_with=(seed + 1,))
-    unstable, more = _classify(task, suite, run, pool_for, seen, seed, timeout_s, cancel)
-    return replace(run, unstable=tuple(unstable), reruns=reruns + more, confirmed_with=(seed + 1,))
+class Confirmer:
+    """Confirms a valid candidate's failing tests under `seed + 1`, each rerun started as soon as
+    that candidate's result is in (an `OnResult` of `run_programs`), so it overlaps the panel."""
+
+    def __init__(self, task: Task, suite: Suite, pool_for: PoolFor, seed: int, *,
+                 timeout_s: float | None = None, cancel: threading.Event | None = None):
+        self.task, self.suite, self.pool_for, self.seed = task, suite, pool_for, seed
+        self.timeout_s, self.cancel = timeout_s, cancel
+        self.valid = {c.id for c in task.candidates if c.valid}
+        self.todo: dict[str, list[str]] = {}
+        self.futures: dict[str, Future] = {}
+
+    def __call__(self, program: str, tree: ProgramTree, config: tuple[str, str] | None, result: ProgramResult) -> None:
+        if program not in self.valid or len(self.todo) >= MAX_CONFIRMED:
+            return
+        failing = to_confirm({program: (True, result)}, set()).get(program)
+        if failing:
+            self.todo[program] = failing
+            request = run_request(tree, self.suite, self.task, self.timeout_s, failing, config)
+            self.futures[program] = self.pool_for(self.seed + 1).submit(request, self.cancel)
+
+    def finish(self, run: PanelRun) -> PanelRun:
+        """`run` with what the reruns found: unstable tests, and what the confirming cost."""
+        if not self.futures:
+            return run
+        again = {program: program_from_runner(f.result()) for program, f in self.futures.items()}
+        firsts = _programs(run)
+        seed = self.seed
+        seen = {(program, test): [(seed, before), (seed + 1, after)]
+                for program, result in again.items() for test, before, after in differing(firsts[program], result)}
+        reruns = sum(len(v) for v in self.todo.values())
+        if not seen or (self.cancel and self.cancel.is_set()):
+            return replace(run, reruns=reruns, confirmed_with=(seed + 1,))
+        unstable, more = _classify(self.task, self.suite, run, self.pool_for, seen, seed, self.timeout_s, self.cancel)
+        return replace(run, unstable=tuple(unstable), reruns=reruns + more, confirmed_with=(seed + 1,))
 
 
 def merge_repeats(task: Task, suite: Suite, runs: list[tuple[int, PanelRun]], pool_for: PoolFor, *,

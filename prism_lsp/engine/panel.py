@@ -29,6 +29,7 @@ from prism_lsp.runner._prism_protocol import RunRequest
 
 BASELINE = "initial"
 Progress = Callable[[int, int, str], None]
+OnResult = Callable[[str, ProgramTree, "tuple[str, str] | None", ProgramResult], None]
 
 
 @dataclass(frozen=True)
@@ -86,12 +87,15 @@ def _changed_test_setup(tree: ProgramTree, suite: Suite) -> str | None:
 
 def run_programs(task: Task, suite: Suite, pool: RunnerPool, cache: TreeCache, *,
                  timeout_s: float | None = None, tests: list[str] | None = None,
-                 progress: Progress | None = None, cancel: threading.Event | None = None) -> PanelRun:
+                 progress: Progress | None = None, cancel: threading.Event | None = None,
+                 on_result: OnResult | None = None) -> PanelRun:
     """Run `suite` on the initial state and every candidate, in parallel on `pool`.
 
     A candidate whose tree cannot be built gets an `error` outcome naming why;
     the others still run. `progress(done, total, program_id)` is called as
-    programs finish; setting `cancel` stops programs that have not started.
+    programs finish; setting `cancel` stops programs that have not started;
+    `on_result(program_id, tree, config, result)` as each program's result is in (a
+    confirmation starts while the rest of the panel runs).
     """
     start = time.perf_counter()
     programs: list[tuple[str, Candidate | None]] = [(BASELINE, None), *[(c.id, c) for c in task.candidates]]
@@ -143,6 +147,8 @@ def run_programs(task: Task, suite: Suite, pool: RunnerPool, cache: TreeCache, *
             name = order[seen]
         seen += 1
         ready[name] = program_from_runner(futures[name].result())
+        if on_result is not None:
+            on_result(name, trees[name], config, ready[name])
         done += 1
         if progress:
             progress(done, total, name)

@@ -137,25 +137,25 @@ class EngineSession:
     def _run(self, task, suite, options, pool, progress, cancel) -> PanelRun:
         # The panel and report modules (pydantic models) load on the first run, not with the
         # session: `prism run` starts its runners first and imports them while the sandboxes come up.
-        from prism_lsp.engine.confirm import confirm, merge_repeats
+        from prism_lsp.engine.confirm import Confirmer, merge_repeats
         from prism_lsp.engine.panel import run_programs
 
-        def programs(on: RunnerPool) -> PanelRun:
+        def programs(on: RunnerPool, on_result=None) -> PanelRun:
             return run_programs(task, suite, on, self.cache, timeout_s=options.timeout_s,
-                                tests=list(options.tests) if options.tests else None, progress=progress, cancel=cancel)
+                                tests=list(options.tests) if options.tests else None, progress=progress, cancel=cancel,
+                                on_result=on_result)
 
         def pool_for(seed: int) -> RunnerPool:
             return pool if seed == options.hash_seed else self.pool_for(task, options.sandbox, seed)
 
         seed = options.hash_seed
-        run = programs(pool)
-        run = replace(run, seeds=(seed,))
+        confirmer = Confirmer(task, suite, pool_for, seed, timeout_s=options.timeout_s, cancel=cancel) \
+            if options.confirm and options.repeat == 1 else None
+        run = replace(programs(pool, confirmer), seeds=(seed,))
         if options.repeat > 1:
             runs = [(seed, run)] + [(seed + i, programs(pool_for(seed + i))) for i in range(1, options.repeat)]
             return merge_repeats(task, suite, runs, pool_for, timeout_s=options.timeout_s, cancel=cancel)
-        if options.confirm:
-            return confirm(task, suite, run, pool_for, seed, timeout_s=options.timeout_s, cancel=cancel)
-        return run
+        return confirmer.finish(run) if confirmer is not None else run
 
     def report(self, task: Task, suite: Suite, options: RunOptions = RunOptions(), *,
                progress: Progress | None = None, cancel: threading.Event | None = None,
