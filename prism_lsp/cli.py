@@ -68,6 +68,17 @@ def seconds(text: str) -> float:
     return value
 
 
+MAX_REPEAT = 20  # each seed is a whole panel run (and its own warm runners)
+
+
+def repeats(text: str) -> int:
+    """argparse type of `--repeat`: a whole number from 1 to MAX_REPEAT."""
+    value = positive_int(text)
+    if value > MAX_REPEAT:
+        raise argparse.ArgumentTypeError(f"expected at most {MAX_REPEAT} runs, got {text!r}")
+    return value
+
+
 def positive_int(text: str) -> int:
     """argparse type of `--workers`: a whole number, at least 1."""
     try:
@@ -140,7 +151,7 @@ def cmd_run(args: argparse.Namespace, out: Console, err: Console) -> int:
     if problem is not None:
         return _fail(err, f"suite {suite_path} not run: {problem}")
     cache_dir = usable_cache_dir(args.cache_dir)
-    options = RunOptions(sandbox=args.sandbox, timeout_s=args.timeout, reveal=args.reveal)
+    options = RunOptions(sandbox=args.sandbox, timeout_s=args.timeout, reveal=args.reveal, repeat=args.repeat)
     with EngineSession(cache_dir, args.workers or default_runners(long_lived=False)) as session:
         session.start(task, options.sandbox)  # the sandboxes come up while the rest is imported
         from prism_lsp.witness.report import report_with_witnesses
@@ -232,6 +243,9 @@ def build_parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", help="run a suite on the initial program and the panel")
     panel_run(run, "the pytest file to judge")
     add_report_options(run)
+    run.add_argument("--repeat", type=repeats, default=1,
+                     help=f"run every program under N hash seeds (0..N-1), 1..{MAX_REPEAT}; a test with two "
+                          "outcomes is reported unstable (default 1: only failures on valid candidates are rerun)")
     run.set_defaults(func=cmd_run)
 
     sug = sub.add_parser("suggest", help="verified edits of the suite that fix its findings (diffs; --write applies)")
@@ -253,6 +267,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--suite-name", help="with task folders: the suite path inside each task")
     score.add_argument("--sandbox", choices=SANDBOXES)
     score.add_argument("--timeout", type=seconds, help="seconds per program run, > 0 (overrides the manifests)")
+    score.add_argument("--repeat", type=repeats, default=1, help=f"run every program under N hash seeds, 1..{MAX_REPEAT}")
     score.add_argument("--workers", type=positive_int, help="programs run at once per machine (default: its cores + 1)")
     score.add_argument("--engine", choices=("local", "ray"), default="local",
                        help="where pairs run: this machine (default) or a Ray cluster (pip install -e '.[ray]')")

@@ -26,6 +26,8 @@ def render_report(report: PanelReport, console: Console) -> None:
     base = Text.assemble("initial program: ", (b.outcome, _OUTCOME_STYLE[b.outcome]))
     if b.outcome == "fail":
         base.append("  (the suite detects the bug)", style="dim")
+    elif report.detection:
+        base.append(f"  ({b.reason}: the suite detects the initial program because {report.detection})", style="dim")
     elif b.outcome == "pass":
         base.append("  (the suite misses the bug)", style="yellow")
     else:
@@ -52,7 +54,7 @@ def _candidate_table(report: PanelReport) -> Table:
         table.add_column(col)
     for c in report.candidates:
         name = c.id + (" (reference)" if c.reference else "")
-        verdict = c.verdict or f"error: {c.reason}"
+        verdict = c.verdict or ("unstable" if c.unstable else f"error: {c.reason}")
         # Candidate ids, labels and notes come from the manifest: plain Text, never markup.
         table.add_row(Text(name), Text(c.label), Text(c.outcome, style=_OUTCOME_STYLE[c.outcome]), Text(verdict),
                       Text("yes" if c.correct else "no", style="green" if c.correct else "red"), Text(c.note))
@@ -64,7 +66,7 @@ def _findings_and_metrics(report: PanelReport, console: Console) -> None:
         console.print("[bold]findings[/]")
         for f in report.findings:
             style = {"rejects-valid": "red", "accepts-invalid": "yellow", "misses-baseline": "yellow",
-                     "execution-error": "magenta", "weak-assertion": "cyan"}.get(f.kind, "white")
+                     "execution-error": "magenta", "weak-assertion": "cyan", "unstable": "red"}.get(f.kind, "white")
             console.print(Text.assemble(f"  line {f.line} ", (f"[{f.kind}]", style), f" {f.message}"))
             if f.witness is not None:
                 got = ", ".join(f"{who}: {value}" for who, value in f.witness.got.items())
@@ -79,3 +81,7 @@ def _findings_and_metrics(report: PanelReport, console: Console) -> None:
     console.print(f"detects baseline {mark(m.detects_baseline)} · RAR {mark(m.rar)} · [bold]JSF[/] {mark(m.jsf)} · "
                   f"valid acceptance {_pct(m.valid_acceptance)} · invalid rejection {_pct(m.invalid_rejection)} · "
                   f"H {h} · {report.timing_ms['total']:.0f} ms")
+    seeds = ", ".join(map(str, report.seeds))
+    confirmed = (f" · failures on valid candidates confirmed with seed {', '.join(map(str, report.confirmed_with))}"
+                 f" ({report.reruns} test reruns)" if report.confirmed_with else "")
+    console.print(f"[dim]hash seed{'s' if len(report.seeds) > 1 else ''} {seeds}{confirmed}[/]")

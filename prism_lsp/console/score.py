@@ -38,7 +38,7 @@ class _Bar:
 
 def score_suites(args, out: Console, err: Console, cache_dir: Path) -> int:
     pairs = discover_pairs(args.pairs, args.suite_name)
-    options = ScoreOptions(job=JobOptions(sandbox=args.sandbox, timeout_s=args.timeout), engine=args.engine,
+    options = ScoreOptions(job=JobOptions(sandbox=args.sandbox, timeout_s=args.timeout, repeat=args.repeat), engine=args.engine,
                            ray_address=args.ray_address, workers=args.workers, cache_dir=cache_dir,
                            out=Path(args.out) if args.out else None, force=args.force)
     bar = _Bar(err)

@@ -24,7 +24,7 @@ def program_items(check: Check) -> list[dict]:
     report = check.report
     if report is None:
         return []
-    items = [_initial(report.baseline, report.findings)]
+    items = [_initial(report.baseline, report.findings, report.detection)]
     if check.reveal not in PANEL_SHOWN_AT:  # sealed: the initial program alone
         return items
     if check.reveal == "counts":
@@ -45,9 +45,11 @@ def _item(item_id: str, label: str, line: int | None, passed: bool, message: str
             "message": "" if passed else message, "expected": expected, "actual": actual}
 
 
-def _initial(baseline: ProgramOut, findings: list) -> dict:
+def _initial(baseline: ProgramOut, findings: list, detection: str = "") -> dict:
     if baseline.outcome == "fail":
         return _item("initial", "initial program", None, True)
+    if detection:  # an error of the suite's own making, or a hang the reference does not have
+        return _item("initial", f"initial program (detected: {detection})", None, True)
     if baseline.outcome == "error":
         return _item("initial", "initial program", baseline.line, False,
                      f"could not run on the initial program: {baseline.message or baseline.reason}")

@@ -11,9 +11,10 @@ whenever that is certain (see :mod:`prism_lsp.engine.wording`).
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from prism_lsp.analysis.suite_map import parse_suite
+from prism_lsp.engine.stability import Instability
 from prism_lsp.engine.wording import compared
 from prism_lsp.model.outcome import ProgramResult, TestResult
 from prism_lsp.model.task import Candidate
@@ -21,6 +22,7 @@ from prism_lsp.model.task import Candidate
 TEACH_OVERSPEC = "The statement allows this behaviour; assert only what it requires."
 TEACH_REACHED = "It reaches the bug but does not judge it: strengthen this check."
 TEACH_UNREACHED = "No test reaches the code this candidate changes: add an input that does."
+TEACH_UNSTABLE = "Assert on what the statement fixes (sort before comparing, freeze the clock, seed the random source)."
 
 
 @dataclass
@@ -147,13 +149,17 @@ def misses_baseline(baseline: ProgramResult) -> list[Finding]:
             for t in baseline.tests if t.outcome == "pass"]
 
 
-def execution_errors(baseline: ProgramResult, pairs: list[tuple[Candidate, ProgramResult]], reveal: str) -> list[Finding]:
+def execution_errors(baseline: ProgramResult, pairs: list[tuple[Candidate, ProgramResult]], reveal: str,
+                     baseline_detects: bool = False) -> list[Finding]:
+    """Programs the suite could not run on; the initial program's error is left out when it is the
+    suite's verdict there (`baseline_detects`: a test importing what the fix adds, a hang)."""
     # Error text comes from inside the programs' runs: a candidate's is shown at `full` only; below,
     # errors group by line and reason, and only the initial program's own text may be quoted.
     groups: dict[tuple[int, str, str], list[tuple[str, Candidate | None]]] = defaultdict(list)
     quoted: dict[tuple[int, str, str], str] = {}
     first = _first_test_line([baseline, *[r for _, r in pairs]])
-    programs = [("initial program", baseline, None), *[(c.id, r, c) for c, r in pairs]]
+    programs = [] if baseline_detects else [("initial program", baseline, None)]
+    programs += [(c.id, r, c) for c, r in pairs]
     for name, res, cand in programs:
         errors: list[tuple[int, str, str]] = []
         if res.outcome == "error" and not any(t.outcome == "error" for t in res.tests):
@@ -190,12 +196,48 @@ def _programs(who: list[tuple[str, Candidate | None]], reveal: str) -> str:
     return ", ".join(parts)
 
 
+def unstable_tests(unstable: tuple[Instability, ...], pairs: list[tuple[Candidate, ProgramResult]], reveal: str,
+                   first: int) -> list[Finding]:
+    """One finding per test seen with two outcomes: what differed, on which program (as the level names it)."""
+    by_id = {c.id: c for c, _ in pairs}
+    found = []
+    for i in unstable:
+        cand = by_id.get(i.program)
+        if cand is None:
+            where = "the initial program"
+        elif reveal == "full":
+            where = f"`{cand.id}`"
+        else:
+            where = "" if reveal == "counts" else f"a {cand.label} candidate"
+        line = i.def_line or first
+        found.append(Finding("unstable", line, line, f"its verdict does not hold from run to run: {i.differed(where)}. "
+                             f"{TEACH_UNSTABLE}", _ids([cand], reveal) if cand is not None else [],
+                             [i.test.split("[", 1)[0]], count=1))
+    return found
+
+
 def build_findings(baseline: ProgramResult, pairs: list[tuple[Candidate, ProgramResult]], reveal: str = "full",
-                   suite_text: str | None = None) -> list[Finding]:
+                   suite_text: str | None = None, baseline_detects: bool = False,
+                   unstable: tuple[Instability, ...] = (), unsettled: set[str] | None = None) -> list[Finding]:
     """Every runtime finding for one panel run, in line order (`suite_text` lets messages say
-    which value was expected)."""
+    which value was expected; `baseline_detects` that an error on the initial program detects it).
+
+    A test in `unstable` gets a finding of its own and judges nothing: no `rejects-valid` on it, no
+    `accepts-invalid` for the candidates in `unsettled` (whose verdicts rest on such a test)."""
     # Every level places findings on the lines that judged wrongly; `labels` and `counts`
     # only say how many candidates, never which, nor the values they produced.
-    found = rejects_valid(pairs, reveal, suite_text) + accepts_invalid(pairs, reveal)
-    found += misses_baseline(baseline) + execution_errors(baseline, pairs, reveal)
+    shaky = {i.def_line for i in unstable if i.def_line}
+    if shaky:
+        pairs_judged = [(c, _without(r, shaky)) for c, r in pairs if c.id not in (unsettled or set())]
+        baseline = _without(baseline, shaky)
+    else:
+        pairs_judged = pairs
+    found = rejects_valid(pairs_judged, reveal, suite_text) + accepts_invalid(pairs_judged, reveal)
+    found += misses_baseline(baseline) + execution_errors(baseline, pairs, reveal, baseline_detects)
+    found += unstable_tests(unstable, pairs, reveal, _first_test_line([baseline, *[r for _, r in pairs]]))
     return sorted(found, key=lambda f: (f.line, f.kind))
+
+
+def _without(result: ProgramResult, lines: set[int]) -> ProgramResult:
+    """`result` without the tests defined on `lines` (unstable ones judge nothing)."""
+    return replace(result, tests=tuple(t for t in result.tests if t.def_line not in lines))

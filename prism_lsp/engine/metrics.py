@@ -34,14 +34,40 @@ def harmonic(a: float | None, b: float | None) -> float | None:
     return 2 * a * b / (a + b)
 
 
-def task_metrics(baseline_outcome: str, verdicts: Sequence[Verdict]) -> dict:
-    """detects_baseline, rar, jsf, valid_acceptance, invalid_rejection, h for one task."""
-    detects = baseline_outcome == "fail"
+# Errors on the initial program that are the suite's own making: a test importing the function
+# the fix adds, a fixture that calls it (SWT-Bench's fail-to-pass, TestPrism's r(b)).
+SUITE_ERRORS = frozenset({"collection", "fixture"})
+# The initial program misbehaving under the suite (a hang, a crash, a runaway allocation): the bug
+# itself, when the reference passes the same suite in the same sandbox and limits.
+PROGRAM_ERRORS = frozenset({"timeout", "memory", "killed", "crash", "output-limit", "exited"})
+# Everything else (sandbox, runner, protocol, cancelled, materialize, no-tests, ...) is Prism's
+# making or judged nothing: it never detects the initial program.
+
+
+def detects_initial(outcome: str, reason: str | None, reference_outcome: str | None) -> bool:
+    """Whether a suite's outcome on the initial program detects it (DESIGN.md, `detects_baseline`)."""
+    if outcome == "fail":
+        return True
+    if outcome != "error":
+        return False
+    return reason in SUITE_ERRORS or (reason in PROGRAM_ERRORS and reference_outcome == "pass")
+
+
+def _reference_outcome(verdicts: Sequence[Verdict]) -> str | None:
+    return next((v.outcome for v in verdicts if v.reference), None)
+
+
+def task_metrics(baseline_outcome: str, verdicts: Sequence[Verdict], baseline_reason: str | None = None) -> dict:
+    """detects_baseline, rar, jsf, valid_acceptance, invalid_rejection, h for one task.
+
+    `baseline_reason` is the reason of an `error` on the initial program (see `detects_initial`)."""
+    detects = detects_initial(baseline_outcome, baseline_reason, _reference_outcome(verdicts))
     reference = [v for v in verdicts if v.reference]
     rar = detects and bool(reference) and reference[0].accepted
     others = [v for v in verdicts if v.valid and not v.reference]
     invalid = [v for v in verdicts if not v.valid]
-    no_error = baseline_outcome != "error" and all(v.outcome != "error" for v in verdicts)
+    # An error on the initial program that detects it is its verdict; on a candidate, never one.
+    no_error = all(v.outcome != "error" for v in verdicts)
     jsf = (detects and no_error and all(v.accepted for v in verdicts if v.valid)
            and all(v.rejected for v in invalid))
     va = sum(v.accepted for v in others) / len(others) if others else None
@@ -69,7 +95,8 @@ def aggregate(per_task: Iterable[dict]) -> dict:
             "valid_acceptance": va, "invalid_rejection": ir, "h": None if h is None else round(h, 2)}
 
 
-def panel_sensitivity(baseline_outcome: str, verdicts: Sequence[Verdict], a: int, b: int) -> float:
+def panel_sensitivity(baseline_outcome: str, verdicts: Sequence[Verdict], a: int, b: int,
+                      baseline_reason: str | None = None) -> float:
     """Expected jsf over every sub-panel of `a` valid (the reference among them) and `b` invalid.
 
     Computed exactly by counting: a sub-panel succeeds when all its members are
@@ -81,7 +108,8 @@ def panel_sensitivity(baseline_outcome: str, verdicts: Sequence[Verdict], a: int
         raise ValueError(f"no sub-panel with {a} valid and {b} invalid in a panel of "
                          f"{len(others) + 1} valid and {len(invalid)} invalid")
     reference = [v for v in verdicts if v.reference]
-    if baseline_outcome != "fail" or not reference or not reference[0].accepted:
+    detects = detects_initial(baseline_outcome, baseline_reason, _reference_outcome(verdicts))
+    if not detects or not reference or not reference[0].accepted:
         return 0.0
     good_valid = sum(v.accepted for v in others)
     good_invalid = sum(v.rejected for v in invalid)

@@ -14,12 +14,14 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from prism_lsp.engine import time_limits
+from prism_lsp.engine.detection import detection
 from prism_lsp.engine.findings import Finding, build_findings
 from prism_lsp.engine.metrics import Verdict, task_metrics
 from prism_lsp.engine.pool import RunnerPool
 from prism_lsp.engine.pytest_config import initial_config
 from prism_lsp.engine.reveal import LINES_SHOWN_AT, PANEL_SHOWN_AT, anonymous_ids
 from prism_lsp.engine.results import program_from_runner, program_out
+from prism_lsp.engine.stability import Instability, settled
 from prism_lsp.materialize import MaterializeError, ProgramTree, TreeCache
 from prism_lsp.model.outcome import ProgramResult
 from prism_lsp.model.report import CandidateOut, FindingOut, Metrics, PanelCounts, PanelReport
@@ -28,6 +30,7 @@ from prism_lsp.runner._prism_protocol import RunRequest
 
 BASELINE = "initial"
 Progress = Callable[[int, int, str], None]
+OnResult = Callable[[str, ProgramTree, "tuple[str, str] | None", ProgramResult], None]
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,12 @@ class PanelRun:
     results: list[tuple[Candidate, ProgramResult]]
     trees: dict[str, ProgramTree]
     elapsed_ms: float
+    # Verdicts from run to run (engine/stability.py): tests seen with two outcomes, the hash seeds
+    # every program ran under, those failures were confirmed under, and how many test reruns it took.
+    unstable: tuple[Instability, ...] = ()
+    seeds: tuple[int, ...] = (0,)
+    confirmed_with: tuple[int, ...] = ()
+    reruns: int = 0
 
 
 def run_request(tree: ProgramTree, suite: Suite, task: Task, timeout_s: float | None = None,
@@ -79,12 +88,15 @@ def _changed_test_setup(tree: ProgramTree, suite: Suite) -> str | None:
 
 def run_programs(task: Task, suite: Suite, pool: RunnerPool, cache: TreeCache, *,
                  timeout_s: float | None = None, tests: list[str] | None = None,
-                 progress: Progress | None = None, cancel: threading.Event | None = None) -> PanelRun:
+                 progress: Progress | None = None, cancel: threading.Event | None = None,
+                 on_result: OnResult | None = None) -> PanelRun:
     """Run `suite` on the initial state and every candidate, in parallel on `pool`.
 
     A candidate whose tree cannot be built gets an `error` outcome naming why;
     the others still run. `progress(done, total, program_id)` is called as
-    programs finish; setting `cancel` stops programs that have not started.
+    programs finish; setting `cancel` stops programs that have not started;
+    `on_result(program_id, tree, config, result)` as each program's result is in (a
+    confirmation starts while the rest of the panel runs).
     """
     start = time.perf_counter()
     programs: list[tuple[str, Candidate | None]] = [(BASELINE, None), *[(c.id, c) for c in task.candidates]]
@@ -141,6 +153,8 @@ def run_programs(task: Task, suite: Suite, pool: RunnerPool, cache: TreeCache, *
             name = order[seen]
         seen += 1
         ready[name] = program_from_runner(futures[name].result())
+        if on_result is not None:
+            on_result(name, trees[name], config, ready[name])
         done += 1
         if progress:
             progress(done, total, name)
@@ -164,24 +178,37 @@ def build_report(task: Task, suite: Suite, run: PanelRun, *, reveal: str = "full
     but `detects_baseline`)."""
     from prism_lsp.engine.redact import redact_run
 
+    # What the metrics may credit, from the raw run (redaction renames parametrized cases): a
+    # verdict resting on an unstable test is neither an acceptance nor a rejection.
+    shaky = {i.test for i in run.unstable}
+    base_outcome = settled(run.baseline, shaky)
+    effective = {c.id: settled(r, shaky) for c, r in run.results}
     run = redact_run(run, reveal, suite.text)
-    verdicts = [Verdict(c.id, c.valid, c.reference, r.outcome) for c, r in run.results]
-    metrics = task_metrics(run.baseline.outcome, verdicts)
+    verdicts = [Verdict(c.id, c.valid, c.reference, effective[c.id]) for c, r in run.results]
+    metrics = task_metrics(base_outcome, verdicts, run.baseline.reason)
     if reveal not in PANEL_SHOWN_AT:  # sealed: nothing that depends on the panel
         metrics = {key: (value if key == "detects_baseline" else None) for key, value in metrics.items()}
     # Below `labels` no finding comes from a candidate's run (it would say where): the baseline's only.
     per_line = run.results if reveal in LINES_SHOWN_AT else []
-    findings = build_findings(run.baseline, per_line, reveal, suite.text) + list(extra_findings or [])
+    unstable = run.unstable if reveal in LINES_SHOWN_AT else tuple(i for i in run.unstable if i.program == "initial")
     with_values = reveal == "full"
+    reference = next((r for c, r in run.results if c.reference and effective[c.id] == r.outcome), None)
+    # A hang detects only when the reference passes steadily; an unstable failure detects nothing.
+    why = detection(run.baseline, reference, with_values) if base_outcome != "unstable" else ""
+    findings = build_findings(run.baseline, per_line, reveal, suite.text, baseline_detects=bool(why),
+                              unstable=unstable,
+                              unsettled={c.id for c, _ in run.results if effective[c.id] == "unstable"})
+    findings += list(extra_findings or [])
     names = anonymous_ids([c for c, _ in run.results], reveal)
     candidates = []
     for c, r in per_line:
-        verdict = {"pass": "accepted", "fail": "rejected"}.get(r.outcome)
+        verdict = {"pass": "accepted", "fail": "rejected"}.get(effective[c.id])
         correct = verdict == ("accepted" if c.valid else "rejected")
         out = program_out(r, with_values).model_dump()
         candidates.append(CandidateOut(**out, id=names[c.id],
                                        label=c.label, reference=c.reference and with_values, verdict=verdict,
-                                       correct=correct, note=c.note if with_values else ""))
+                                       correct=correct, note=c.note if with_values else "",
+                                       unstable=effective[c.id] == "unstable"))
     return PanelReport(
         task=task.id, suite=suite.rel_path, baseline=program_out(run.baseline, True), candidates=candidates,
         metrics=Metrics(**metrics),
@@ -189,14 +216,17 @@ def build_report(task: Task, suite: Suite, run: PanelRun, *, reveal: str = "full
                              candidates=f.candidates if reveal == "full" else [],
                              message=f.message, tests=f.tests, rule=f.rule, count=f.count) for f in findings],
         timing_ms={"total": round(run.elapsed_ms, 1)}, sandbox=sandbox, warnings=list(warnings or []),
-        reveal=reveal, panel=panel_counts(run) if reveal in PANEL_SHOWN_AT else None,
+        reveal=reveal, panel=panel_counts(run, effective) if reveal in PANEL_SHOWN_AT else None, detection=why,
+        seeds=list(run.seeds), confirmed_with=list(run.confirmed_with), reruns=run.reruns,
     )
 
 
-def panel_counts(run: PanelRun) -> PanelCounts:
-    """The panel's numbers (non-reference valid accepted, invalid rejected, errors) of one run."""
-    valid = [r for c, r in run.results if c.valid and not c.reference]
-    invalid = [r for c, r in run.results if not c.valid]
-    return PanelCounts(valid_accepted=sum(r.outcome == "pass" for r in valid), valid=len(valid),
-                       invalid_rejected=sum(r.outcome == "fail" for r in invalid), invalid=len(invalid),
+def panel_counts(run: PanelRun, effective: dict[str, str] | None = None) -> PanelCounts:
+    """The panel's numbers (non-reference valid accepted, invalid rejected, errors) of one run;
+    `effective` outcomes (engine/stability.py `settled`) when some verdicts rest on unstable tests."""
+    outcome = {c.id: (effective or {}).get(c.id, r.outcome) for c, r in run.results}
+    valid = [outcome[c.id] for c, _ in run.results if c.valid and not c.reference]
+    invalid = [outcome[c.id] for c, _ in run.results if not c.valid]
+    return PanelCounts(valid_accepted=valid.count("pass"), valid=len(valid),
+                       invalid_rejected=invalid.count("fail"), invalid=len(invalid),
                        errors=sum(r.outcome == "error" for _, r in run.results))

@@ -15,7 +15,7 @@ from __future__ import annotations
 import threading
 from collections import Counter, OrderedDict
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -41,6 +41,12 @@ class RunOptions:
     timeout_s: float | None = None
     reveal: str | None = None
     tests: tuple[str, ...] | None = None
+    # Verdicts that hold from run to run (engine/stability.py): the first hash seed, how many
+    # seeds every program runs under, and whether a valid candidate's failure is confirmed first.
+    hash_seed: int = 0
+    repeat: int = 1
+    confirm: bool = True
+
     # The suite is finished and scored by whoever scores it (`prism score`): `sealed` reads as `counts`.
     scoring: bool = False
 
@@ -62,18 +68,18 @@ class EngineSession:
         self._auto: dict[bool, str] = {}  # what `auto` resolved to, with and without a task image
         self._lock = threading.Lock()
 
-    def pool_for(self, task: Task, sandbox: str | None = None) -> RunnerPool:
+    def pool_for(self, task: Task, sandbox: str | None = None, hash_seed: int = 0) -> RunnerPool:
         """The warm pool for this task (raises `SandboxUnavailable`).
 
         The pool stays usable until the session evicts it: at most `max_pools` pools
         are kept, and one in use by `run`/`report` is never closed under it.
         """
-        with self._lease(task, sandbox) as pool:
+        with self._lease(task, sandbox, hash_seed) as pool:
             return pool
 
     @contextmanager
-    def _lease(self, task: Task, sandbox: str | None):
-        key, pool, evicted = self._acquire(task, chosen_sandbox(sandbox, task.sandbox, task.manifest))
+    def _lease(self, task: Task, sandbox: str | None, hash_seed: int = 0):
+        key, pool, evicted = self._acquire(task, chosen_sandbox(sandbox, task.sandbox, task.manifest), hash_seed)
         try:
             self._close_all(evicted)
             yield pool
@@ -85,7 +91,7 @@ class EngineSession:
                 evicted = self._evict_locked()
             self._close_all(evicted)
 
-    def _acquire(self, task: Task, name: str) -> tuple[tuple, RunnerPool, list[RunnerPool]]:
+    def _acquire(self, task: Task, name: str, hash_seed: int = 0) -> tuple[tuple, RunnerPool, list[RunnerPool]]:
         brings_image = bool(task.image or task.dockerfile)
         with self._lock:
             backend = None
@@ -95,14 +101,14 @@ class EngineSession:
                                           python=task.python, python_source=f"{task.manifest}: task.python")
                 resolved = self._auto[brings_image] = backend.name
             key = (resolved, task.python, task.image, str(task.dockerfile), task.memory_mb, task.pids_max,
-                   str(task.root) if resolved == "docker" else None)
+                   str(task.root) if resolved == "docker" else None, hash_seed)
             pool = self._pools.get(key)
             if pool is None:
                 backend = backend or resolve_backend(resolved, self.cache.root, image=task.image,
                                                      dockerfile=task.dockerfile, python=task.python,
                                                      python_source=f"{task.manifest}: task.python")
                 pool = RunnerPool(backend, workers=self.workers, python=task.python,
-                                  limits=Limits(memory_mb=task.memory_mb, pids_max=task.pids_max))
+                                  limits=Limits(memory_mb=task.memory_mb, pids_max=task.pids_max, hash_seed=hash_seed))
                 self._pools[key] = pool
             elif backend is not None:
                 backend.close()  # only resolved `auto`; it never started anything
@@ -133,30 +139,46 @@ class EngineSession:
 
     def run(self, task: Task, suite: Suite, options: RunOptions = RunOptions(), *,
             progress: Progress | None = None, cancel: threading.Event | None = None) -> PanelRun:
-        with self._lease(task, options.sandbox) as pool:
+        with self._lease(task, options.sandbox, options.hash_seed) as pool:
             return self._run(task, suite, options, pool, progress, cancel)
 
     def _run(self, task, suite, options, pool, progress, cancel) -> PanelRun:
         # The panel and report modules (pydantic models) load on the first run, not with the
         # session: `prism run` starts its runners first and imports them while the sandboxes come up.
+        from prism_lsp.engine.confirm import Confirmer, merge_repeats
         from prism_lsp.engine.panel import run_programs
 
         task = panel_to_run(task, options.level(task))  # at `sealed`, the initial program only
-        return run_programs(task, suite, pool, self.cache, timeout_s=options.timeout_s,
-                            tests=list(options.tests) if options.tests else None, progress=progress, cancel=cancel)
+
+        def programs(on: RunnerPool, on_result=None) -> PanelRun:
+            return run_programs(task, suite, on, self.cache, timeout_s=options.timeout_s,
+                                tests=list(options.tests) if options.tests else None, progress=progress, cancel=cancel,
+                                on_result=on_result)
+
+        def pool_for(seed: int) -> RunnerPool:
+            return pool if seed == options.hash_seed else self.pool_for(task, options.sandbox, seed)
+
+        seed = options.hash_seed
+        confirmer = Confirmer(task, suite, pool_for, seed, timeout_s=options.timeout_s, cancel=cancel) \
+            if options.confirm and options.repeat == 1 else None
+        run = replace(programs(pool, confirmer), seeds=(seed,))
+        if options.repeat > 1:
+            runs = [(seed, run)] + [(seed + i, programs(pool_for(seed + i))) for i in range(1, options.repeat)]
+            return merge_repeats(task, suite, runs, pool_for, timeout_s=options.timeout_s, cancel=cancel)
+        return confirmer.finish(run) if confirmer is not None else run
 
     def report(self, task: Task, suite: Suite, options: RunOptions = RunOptions(), *,
                progress: Progress | None = None, cancel: threading.Event | None = None,
                extra_findings: list[Finding] | None = None) -> PanelReport:
         """Run the panel and build its report (what `prism run` prints)."""
-        with self._lease(task, options.sandbox) as pool:
+        with self._lease(task, options.sandbox, options.hash_seed) as pool:
             run = self._run(task, suite, options, pool, progress, cancel)
         return self.report_of(task, suite, run, options, extra_findings=extra_findings)
 
     def report_of(self, task: Task, suite: Suite, run: PanelRun, options: RunOptions = RunOptions(), *,
                   extra_findings: list[Finding] | None = None) -> PanelReport:
         """The report of a finished `run` (callers that also need the raw run: `prism run`, suggestions)."""
-        backend = self.pool_for(task, options.sandbox).backend
+        backend = self.pool_for(task, options.sandbox, options.hash_seed).backend
         warning = backend.warning
         from prism_lsp.engine.panel import build_report
 

@@ -70,7 +70,7 @@ class UnderAssertion(BaseModel):
 
 
 class OtherFinding(BaseModel):
-    kind: Literal["misses-baseline", "execution-error", "weak-assertion"]
+    kind: Literal["misses-baseline", "execution-error", "weak-assertion", "unstable"]
     line: int
     end_line: int
     message: str

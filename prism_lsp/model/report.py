@@ -12,7 +12,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from prism_lsp.model.reveal import RevealLevel
 
-FindingKind = Literal["rejects-valid", "accepts-invalid", "misses-baseline", "execution-error", "weak-assertion"]
+FindingKind = Literal["rejects-valid", "accepts-invalid", "misses-baseline", "execution-error", "weak-assertion",
+                      "unstable"]
 FINDING_KINDS: tuple[str, ...] = FindingKind.__args__  # type: ignore[attr-defined]
 # Findings about the suite as a whole (a new test anywhere can change them), shown on a test's name.
 SUITE_LEVEL_KINDS = ("accepts-invalid", "misses-baseline")
@@ -59,6 +60,7 @@ class CandidateOut(ProgramOut):
     verdict: Literal["accepted", "rejected"] | None
     correct: bool
     note: str = ""
+    unstable: bool = False  # its verdict rests on a test seen with two outcomes: not credited (verdict None)
 
 
 class Metrics(_Out):
@@ -118,6 +120,12 @@ class PanelReport(_Out):
     warnings: list[str] = Field(default_factory=list)
     reveal: RevealLevel = "full"
     panel: PanelCounts | None = None  # None at reveal `sealed`
+    # Why an `error` on the initial program detects it ("`g` does not exist there"); '' when the
+    # outcome says it alone (fail, pass) or the error detects nothing (one Prism made).
+    detection: str = ""
+    seeds: list[int] = Field(default_factory=lambda: [0])  # PYTHONHASHSEEDs every program ran under
+    confirmed_with: list[int] = Field(default_factory=list)  # seeds valid candidates' failures were rerun under
+    reruns: int = 0  # test reruns that confirming failures and telling causes apart took
 
     def panel_counts(self) -> tuple[int, int, int, int]:
         """(valid accepted, valid, invalid rejected, invalid) over the non-reference candidates,

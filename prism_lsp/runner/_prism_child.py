@@ -178,7 +178,7 @@ def enter_program(work: str, tree: str, pythonpath: list[str]) -> None:
     os.dup2(out_fd, 2)
     home = os.path.join(work, "home")
     os.makedirs(home)
-    os.environ.update(HOME=home, TMPDIR=work, PYTHONHASHSEED="0")
+    os.environ.update(HOME=home, TMPDIR=work, PYTHONHASHSEED=os.environ.get("PYTHONHASHSEED", "0"))
     for name in ("PYTEST_ADDOPTS", "PYTEST_PLUGINS"):
         os.environ.pop(name, None)  # the runner decides how pytest runs, not the environment
     tempfile.tempdir = None  # forget the runner's cached one: tmp_path and friends land in this run's folder

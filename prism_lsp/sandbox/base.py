@@ -32,6 +32,9 @@ class Limits:
     # One budget for every writable tmpfs of a sandbox (/tmp, /dev/shm): what a candidate can
     # pin in host memory there, with or without a cgroup. `tmpfs_sizes` splits it.
     tmpfs_mb: int = 2048
+    # The runner's PYTHONHASHSEED: fixed at its start (a process cannot change its own), so a run
+    # under another seed (confirming a failure, `--repeat`) needs runners started with it.
+    hash_seed: int = 0
 
     def tmpfs_sizes(self) -> tuple[int, int]:
         """(/tmp, /dev/shm) sizes in MiB, summing to `tmpfs_mb`: /tmp holds the program trees,
@@ -56,7 +59,7 @@ def default_runners(long_lived: bool = True) -> int:
 _PASSED = ("LANG", "LANGUAGE", "TZ")
 
 
-def runner_environment(home: str, tmpdir: str, bin_dirs: tuple[str, ...] = ()) -> dict[str, str]:
+def runner_environment(home: str, tmpdir: str, bin_dirs: tuple[str, ...] = (), hash_seed: int = 0) -> dict[str, str]:
     """The whole environment of a runner, on every backend: an allowlist, never the host's.
 
     PYTHONHASHSEED=0 makes every run print dicts and sets in the same order (pytest's diffs,
@@ -66,7 +69,7 @@ def runner_environment(home: str, tmpdir: str, bin_dirs: tuple[str, ...] = ()) -
     """
     env = {k: v for k, v in os.environ.items() if k in _PASSED or k.startswith("LC_")}
     env.update(PATH=":".join([*bin_dirs, "/usr/local/bin", "/usr/bin", "/bin"]), HOME=home, TMPDIR=tmpdir,
-               PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1")
+               PYTHONHASHSEED=str(hash_seed), PYTHONDONTWRITEBYTECODE="1")
     return env
 
 

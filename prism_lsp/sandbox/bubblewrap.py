@@ -133,7 +133,7 @@ class BubblewrapBackend:
         # a pyenv Python in $HOME, a task's venv in /opt): exactly those are bound back, read-only.
         links = interpreter_view(python, [self.cache_root])[1]
         mounts = bind_args(runner_paths(python, [self.cache_root / "trees"]), hidden, links)
-        env = runner_environment("/tmp", "/tmp", (str(Path(resolve_python(python)).parent),))
+        env = runner_environment("/tmp", "/tmp", (str(Path(resolve_python(python)).parent),), limits.hash_seed)
         # The runner keeps CAP_SYS_ADMIN and CAP_SETPCAP inside the sandbox's own user namespace
         # (nothing on the host): it needs them to make its own pid and mount namespaces, an IPC
         # namespace per program, and to drop every capability in that program before its code runs.

@@ -219,7 +219,7 @@ class DockerBackend:
         # One runner: room for its program at the program's own limit, plus the runner.
         memory_mb = limits.memory_mb + 256 + 512
         tmp_mb, shm_mb = limits.tmpfs_sizes()
-        environment = runner_environment("/tmp", "/tmp")
+        environment = runner_environment("/tmp", "/tmp", hash_seed=limits.hash_seed)
         del environment["PATH"]
         kwargs = dict(
             image=self.image, entrypoint=["/bin/sh", "-c", _KEEPALIVE], command=None, detach=True, init=True,

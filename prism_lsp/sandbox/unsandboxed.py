@@ -28,7 +28,7 @@ class UnsandboxedBackend:
         # The same allowlisted environment as in a sandbox: not a protection here (the host's
         # files are open), but the same runs, hash seed included.
         bin_dir = os.path.dirname(os.path.abspath(shutil.which(python) or python))
-        env = runner_environment(str(scratch), str(scratch), (bin_dir,))
+        env = runner_environment(str(scratch), str(scratch), (bin_dir,), limits.hash_seed)
         return popen_runner([python, str(AGENT), "--scratch", str(scratch)], cgroup, [scratch], env=env)
 
     def close(self) -> None:

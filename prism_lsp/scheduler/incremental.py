@@ -91,7 +91,7 @@ class IncrementalScheduler:
         fresh: PanelRun | None = None
         if needed:
             subset = None if len(needed) == len(names) else tuple(n for n in names if n in needed)
-            fresh = self.engine.run(task, suite, RunOptions(options.sandbox, options.timeout_s, options.reveal, subset),
+            fresh = self.engine.run(task, suite, replace(options, tests=subset),
                                     progress=progress, cancel=cancel)
             if not (cancel and cancel.is_set()):
                 self._store(fresh, trees, keys, needed, suite_map, starts)
@@ -124,8 +124,9 @@ class IncrementalScheduler:
                 if info is None:  # a test the map does not know (imported?): cache nothing for this suite
                     return
                 groups.setdefault(info.name, []).append(t)
+            shaky = {i.test.split("[", 1)[0] for i in fresh.unstable}
             for name in needed:
-                if name in groups:
+                if name in groups and name not in shaky:
                     # lines are kept relative to the test's first line: the test may move, unchanged
                     self.cache.put(tree.digest, keys[name], tuple(_shift(t, -starts[name]) for t in groups[name]))
 
@@ -146,8 +147,11 @@ class IncrementalScheduler:
                 merged.outcome, merged.tests, merged.reason, merged.message, merged.line, 0.0, cached=True)
 
         real_trees = {pid: t for pid, t in trees.items() if isinstance(t, ProgramTree)}
+        # Unstable tests are never cached (`_store`): each run that needs them finds them again.
         return PanelRun(program(BASELINE), [(c, program(c.id)) for c in task.candidates], real_trees,
-                        (time.perf_counter() - start) * 1000)
+                        (time.perf_counter() - start) * 1000, unstable=fresh.unstable if fresh else (),
+                        seeds=fresh.seeds if fresh else (0,), confirmed_with=fresh.confirmed_with if fresh else (),
+                        reruns=fresh.reruns if fresh else 0)
 
 
 def _shift(t: TestResult, delta: int) -> TestResult:

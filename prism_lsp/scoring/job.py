@@ -56,6 +56,7 @@ class JobOptions:
 
     sandbox: str | None = None
     timeout_s: float | None = None
+    repeat: int = 1  # hash seeds every program runs under (`--repeat`)
 
 
 @dataclass(frozen=True)
@@ -115,7 +116,7 @@ def run_job(session: EngineSession, job: Job, options: JobOptions,
         task = load_task(job.pair.task_dir)
         suite = Suite(job.suite_rel, job.suite_text)
         report = session.report(task, suite, RunOptions(sandbox=options.sandbox, timeout_s=options.timeout_s,
-                                                          scoring=True),
+                                                          scoring=True, repeat=options.repeat),
                                 cancel=cancel, extra_findings=weak_assertion_findings(job.suite_text))
         # Timing differs from run to run; it goes to the store's journal, not the record.
         record["report"] = without_addresses(report.model_dump(mode="json", exclude={"timing_ms"}))

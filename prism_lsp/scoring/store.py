@@ -44,7 +44,7 @@ class ResultStore:
             return None
         valid = (record.get("status") == "ok" and record.get("task_digest") == job.task_digest
                  and record.get("suite_digest") == job.suite_digest and record.get("hashseed") == HASH_SEED
-                 and record.get("options") == asdict(options))
+                 and _options(record.get("options")) == asdict(options))
         return record if valid else None
 
     def save(self, job: Job, record: dict, elapsed_ms: float, where: str) -> None:
@@ -73,3 +73,8 @@ class ResultStore:
         if not self.journal.is_file():
             return []
         return [json.loads(line) for line in self.journal.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def _options(stored: object) -> object:
+    """A record's options as `JobOptions` now has them: one written before `repeat` ran one seed."""
+    return {"repeat": 1, **stored} if isinstance(stored, dict) else stored

@@ -31,6 +31,7 @@ DEFAULT_SEVERITY: dict[str, Level] = {
     "misses-baseline": "warning",
     "execution-error": "error",
     "weak-assertion": "hint",
+    "unstable": "warning",
 }
 
 

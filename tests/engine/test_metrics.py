@@ -40,9 +40,30 @@ def test_errors_are_never_credited():
     assert m["invalid_rejection"] == 0.8
 
 
-def test_an_error_on_the_baseline_is_not_detection():
-    m = task_metrics("error", panel())
+@pytest.mark.parametrize("reason", [None, "sandbox", "runner", "protocol", "cancelled", "materialize", "no-tests",
+                                    "interrupted", "skipped", "pytest", "error"])
+def test_an_error_prism_made_on_the_baseline_is_not_detection(reason):
+    m = task_metrics("error", panel(), reason)
     assert m["detects_baseline"] is False and m["rar"] is False and m["jsf"] is False
+    assert panel_sensitivity("error", panel(), 1, 0, reason) == 0.0
+
+
+@pytest.mark.parametrize("reason", ["collection", "fixture"])
+def test_an_error_of_the_suites_own_making_on_the_baseline_detects_it(reason):
+    # `from solution import g` where the fix adds g: fail-to-pass, as SWT-Bench and r(b) count it.
+    m = task_metrics("error", panel(), reason)
+    assert (m["detects_baseline"], m["rar"], m["jsf"]) == (True, True, True)
+    assert panel_sensitivity("error", panel(), 5, 5, reason) == 1.0
+    # Whatever made the initial program's error, an error on a candidate is never correct.
+    m = task_metrics("error", panel(invalid=("fail",) * 4 + ("error",)), reason)
+    assert m["detects_baseline"] is True and m["jsf"] is False and m["invalid_rejection"] == 0.8
+
+
+@pytest.mark.parametrize("reason", ["timeout", "crash", "memory", "killed", "output-limit", "exited"])
+def test_a_hang_on_the_baseline_detects_it_only_when_the_reference_passes(reason):
+    assert task_metrics("error", panel(), reason)["jsf"] is True
+    assert task_metrics("error", panel(ref="fail"), reason)["detects_baseline"] is False
+    assert task_metrics("error", panel(ref="error"), reason)["detects_baseline"] is False
 
 
 def test_reference_rejected_means_no_rar():
@@ -52,9 +73,10 @@ def test_reference_rejected_means_no_rar():
 
 @pytest.mark.parametrize("valid,invalid", [(("pass",) * 4, ("fail",) * 5), (("fail",) * 4, ("pass",) * 5),
                                            (("pass", "fail") * 2, ("fail", "pass", "error", "fail", "fail"))])
-@pytest.mark.parametrize("baseline", ["fail", "pass", "error"])
-def test_jsf_never_exceeds_rar(baseline, valid, invalid):
-    m = task_metrics(baseline, panel(valid=valid, invalid=invalid))
+@pytest.mark.parametrize("baseline,reason", [("fail", None), ("pass", None), ("error", "sandbox"),
+                                             ("error", "collection"), ("error", "timeout")])
+def test_jsf_never_exceeds_rar(baseline, reason, valid, invalid):
+    m = task_metrics(baseline, panel(valid=valid, invalid=invalid), reason)
     assert m["jsf"] <= m["rar"]
 
 

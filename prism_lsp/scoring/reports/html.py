@@ -66,7 +66,7 @@ def _cell(outcome: str | None) -> str:
 
 def kill_matrix(report: dict) -> str:
     """The tests x programs table of one pair's report."""
-    programs = [("initial", "initial", report["baseline"], report["baseline"]["outcome"] == "fail")]
+    programs = [("initial", "initial", report["baseline"], bool(report["metrics"]["detects_baseline"]))]
     programs += [(c["id"], f"{c['label']}{' (reference)' if c['reference'] else ''}", c, c["correct"])
                  for c in report["candidates"]]
     tests: list[str] = []

@@ -40,6 +40,8 @@ RULES = {
                         "Fix the error the message names; an error is never a correct verdict."),
     "weak-assertion": ("note", "An assertion that checks too little (type-only, empty-input-only, length-only...).",
                        "Compare the value itself, not only its type, length or emptiness."),
+    "unstable": ("warning", "A test seen with two outcomes on one program (hash order, time, randomness).",
+                 "Make the test deterministic: sort sets and dict keys of strings, fix the clock and the random seed."),
 }
 
 
