@@ -33,7 +33,8 @@ def cold_checker(cache_root: Path | None = None) -> Checker:
 
 
 def main() -> None:
-    from prism_lsp.server.app import main as serve, server
+    from prism_lsp.server.app import main as serve
+    from prism_lsp.server.app import server
 
     server.use_checker(cold_checker())
     serve()

@@ -59,7 +59,7 @@ def build_dataset(root: Path) -> list[tuple[Path, Path]]:
             dest = root / "fixtures" / f"{fixture.name}-copy{copy}"
             shutil.copytree(fixture, dest)
             manifest = dest / "prism.toml"
-            manifest.write_text(re.sub(r'(?m)^id = "([^"]+)"', rf'id = "\1-copy{copy}"', manifest.read_text(), 1))
+            manifest.write_text(re.sub(r'(?m)^id = "([^"]+)"', rf'id = "\1-copy{copy}"', manifest.read_text(), count=1))
             pairs += [(dest, s) for s in sorted((dest / "suites").glob("test_*.py"))]
     return pairs[:TOTAL]
 

@@ -21,16 +21,16 @@ from rich.markup import escape
 
 from prism_lsp.analysis.suite_map import parse_suite
 from prism_lsp.engine.reveal import PANEL_SHOWN_AT, WITNESSES_SHOWN_AT, strictest
-from prism_lsp.model.reveal import REVEAL_LEVELS
 from prism_lsp.engine.session import EngineSession, RunOptions
 from prism_lsp.engine.static import weak_assertion_findings
 from prism_lsp.materialize.cache import default_cache_dir
 from prism_lsp.model.manifest import MAX_TIMEOUT_S, ManifestError
+from prism_lsp.model.reveal import REVEAL_LEVELS
 from prism_lsp.model.untrusted import plain
-from prism_lsp.sandbox.base import default_runners
 from prism_lsp.panel.errors import VerifierError
 from prism_lsp.repo.errors import InitError
 from prism_lsp.sandbox import SandboxUnavailable
+from prism_lsp.sandbox.base import default_runners
 from prism_lsp.sandbox.select import NAMES as SANDBOXES
 from prism_lsp.tasks import find_task_root, load_task
 
@@ -341,9 +341,8 @@ def lsp_main(argv: list[str] | None = None) -> None:
     `--stdio` is accepted and ignored: stdio is the default, and many clients
     (vscode-languageclient's stdio transport among them) pass it anyway.
     """
-    from prism_lsp.server.app import main
-
     from prism_lsp.sandbox.shutdown import install_exit_on_signals
+    from prism_lsp.server.app import main
 
     install_exit_on_signals()  # SIGTERM/SIGHUP exit normally, so atexit removes Docker containers
     args = sys.argv[1:] if argv is None else argv

@@ -10,8 +10,8 @@ import sys
 from rich.console import Console
 from rich.markup import escape
 
-from prism_lsp.runner._prism_isolation import seccomp_filter
 from prism_lsp.model.reveal import INFERABLE
+from prism_lsp.runner._prism_isolation import seccomp_filter
 from prism_lsp.sandbox.cgroup import cgroup_mode
 from prism_lsp.sandbox.guarantees import TRUSTED, UNTRUSTED, guarantees, threat_model
 
@@ -40,8 +40,8 @@ def _check_docker() -> dict:
 def _check_runner(sandbox: str) -> dict:
     """Start the real runner in the chosen sandbox and read the versions it reports from inside."""
     from prism_lsp.engine.pool import WARM, RunnerPool
-    from prism_lsp.runner._prism_protocol import Ready
     from prism_lsp.materialize.cache import default_cache_dir
+    from prism_lsp.runner._prism_protocol import Ready
     from prism_lsp.sandbox import SandboxUnavailable, resolve_backend
 
     try:

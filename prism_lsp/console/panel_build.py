@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 import sys
 from dataclasses import replace
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table

@@ -158,7 +158,8 @@ def execution_errors(baseline: ProgramResult, pairs: list[tuple[Candidate, Progr
     groups: dict[tuple[int, str, str], list[tuple[str, Candidate | None]]] = defaultdict(list)
     quoted: dict[tuple[int, str, str], str] = {}
     first = _first_test_line([baseline, *[r for _, r in pairs]])
-    programs = [] if baseline_detects else [("initial program", baseline, None)]
+    programs: list[tuple[str, ProgramResult, Candidate | None]] = \
+        [] if baseline_detects else [("initial program", baseline, None)]
     programs += [(c.id, r, c) for c, r in pairs]
     for name, res, cand in programs:
         errors: list[tuple[int, str, str]] = []

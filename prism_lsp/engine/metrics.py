@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from math import comb
-from typing import Iterable, Sequence
 
 
 @dataclass(frozen=True)

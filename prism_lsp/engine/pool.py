@@ -23,8 +23,20 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 
 from prism_lsp.runner._prism_limits import timeout_message
-from prism_lsp.runner._prism_protocol import (MAX_LINE, RUNNER_KINDS, ProbeRequest, ProbeResult, ProtocolError, Ready,
-                                              Result, RunRequest, Seal, Started, decode, error_result)
+from prism_lsp.runner._prism_protocol import (
+    MAX_LINE,
+    RUNNER_KINDS,
+    ProbeRequest,
+    ProbeResult,
+    ProtocolError,
+    Ready,
+    Result,
+    RunRequest,
+    Seal,
+    Started,
+    decode,
+    error_result,
+)
 from prism_lsp.sandbox.base import Backend, Limits, RunnerProcess, default_runners
 
 # Time the runner needs beyond a program's own limit: copying the tree, reaping.
@@ -171,7 +183,7 @@ class _Worker:
             self.runner.stdin.flush()
         except (BrokenPipeError, OSError):
             self.stop()
-            raise RunnerGone("the sandbox closed its input")
+            raise RunnerGone("the sandbox closed its input") from None
 
     def stop(self) -> None:
         if self.runner is not None:
@@ -268,7 +280,7 @@ class RunnerPool:
             t.join(timeout=10)
         self.backend.close()
 
-    def __enter__(self) -> "RunnerPool":
+    def __enter__(self) -> RunnerPool:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from prism_lsp.model.outcome import AssertionResult, ProgramResult, TestResult
+from prism_lsp.model.outcome import AssertionResult, Outcome, ProgramResult, TestResult
 from prism_lsp.model.report import AssertionOut, ProgramOut, TestOut
 from prism_lsp.model.untrusted import NAME_LIMIT, plain
 from prism_lsp.runner._prism_protocol import Result
@@ -65,7 +65,7 @@ def program_out(r: ProgramResult, with_values: bool = True) -> ProgramOut:
                       tests=[test_out(t, with_values) for t in r.tests])
 
 
-def outcome_of(tests: list[TestResult] | tuple[TestResult, ...]) -> tuple[str, str | None, str, int | None]:
+def outcome_of(tests: list[TestResult] | tuple[TestResult, ...]) -> tuple[Outcome, str | None, str, int | None]:
     """(outcome, reason, message, line) of a program from its tests, by the runner's rule:
     any failing test rejects; otherwise any erroring test makes it an error; otherwise pass.
     """

@@ -191,7 +191,7 @@ class EngineSession:
         for pool in pools:
             pool.close()
 
-    def __enter__(self) -> "EngineSession":
+    def __enter__(self) -> EngineSession:
         return self
 
     def __exit__(self, *exc) -> None:

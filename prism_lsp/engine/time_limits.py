@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import Future
+from typing import Any
 
 from prism_lsp.model.manifest import MAX_TIMEOUT_S
 from prism_lsp.model.outcome import ProgramResult
@@ -47,7 +48,7 @@ def timed_out(result: ProgramResult) -> bool:
 
 def settle(ready: dict[str, ProgramResult], limits: dict[str, float], reference: str | None, floor: float,
            measured: dict, key: tuple, rerun: Callable[[str, float], Future],
-           convert: Callable[[object], ProgramResult]) -> None:
+           convert: Callable[[Any], ProgramResult]) -> None:
     """Run again, in place in `ready`, what timed out below the limit the reference's run allows.
 
     `limits[name]` is the limit program `name` ran with; `rerun(name, limit)` submits it again

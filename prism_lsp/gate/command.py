@@ -122,11 +122,10 @@ def cmd_gate(args: argparse.Namespace, out: Console, err: Console) -> int:
     from prism_lsp.engine.session import EngineSession, RunOptions
     from prism_lsp.gate.change import prepare
     from prism_lsp.gate.checks import BaselineError, Thresholds, judge, load_baseline
+    from prism_lsp.model.project_config import apply_defaults, project_config
     from prism_lsp.sandbox.base import default_runners
     from prism_lsp.scoring.reports.outputs import write_reports
     from prism_lsp.scoring.reports.records import SCHEMA_VERSION
-
-    from prism_lsp.model.project_config import apply_defaults, project_config
 
     try:
         baseline = load_baseline(Path(args.baseline)) if args.baseline else None

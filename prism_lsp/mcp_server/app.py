@@ -31,13 +31,12 @@ def build_server(config: judge.JudgeConfig, session: EngineSession):
     """The MCP server with Prism's tools, judging with `session` at `config`'s reveal level."""
     from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
-
     from mcp.types import ToolAnnotations
 
     server = MCPServer("prism", instructions=INSTRUCTIONS)
     # Every tool only reads: it runs suites in the sandbox and writes no file of the author's, the
     # same arguments give the same answer, and nothing leaves this machine.
-    judging = ToolAnnotations(readOnlyHint=True, idempotentHint=True, openWorldHint=False)
+    judging = ToolAnnotations.model_validate({"readOnlyHint": True, "idempotentHint": True, "openWorldHint": False})
 
     def guarded(call):
         try:

@@ -147,6 +147,7 @@ def resolve_suite(task: Task, suite_path: str | None, suite_text: str | None, su
         if len(suite_text.encode("utf-8", "surrogatepass")) > MAX_SUITE_BYTES:
             raise ToolError(f"suite_text is larger than {MAX_SUITE_BYTES >> 10} KiB")
         return Suite(rel.as_posix(), suite_text)
+    assert suite_path is not None  # exactly one of the two, checked above
     path = Path(suite_path)
     path = (path if path.is_absolute() else task.root / path).resolve()
     if not _inside(path, task.root.resolve()):

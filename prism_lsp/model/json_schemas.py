@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from prism_lsp.model.manifest import Manifest
 from prism_lsp.model.project_config import ProjectConfig
@@ -18,7 +19,7 @@ from prism_lsp.model.project_config import ProjectConfig
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 
 
-def schemas() -> dict[str, dict]:
+def schemas() -> dict[str, dict[str, Any]]:
     """File name -> schema."""
     manifest = {"$schema": DRAFT, "title": "prism.toml", **Manifest.model_json_schema(by_alias=True)}
     manifest["description"] = "A Prism task: its statement, initial program and panel of candidates (DESIGN.md)."
@@ -27,7 +28,7 @@ def schemas() -> dict[str, dict]:
     return {"prism.toml.schema.json": manifest, "tool-prism.schema.json": tool}
 
 
-def render(schema: dict) -> str:
+def render(schema: dict[str, Any]) -> str:
     return json.dumps(schema, indent=2, sort_keys=True) + "\n"
 
 

@@ -52,6 +52,6 @@ class ProgramResult:
     cached: bool = field(default=False, compare=False)
 
     @staticmethod
-    def error(reason: str, message: str, line: int | None = None) -> "ProgramResult":
+    def error(reason: str, message: str, line: int | None = None) -> ProgramResult:
         # The message may quote a candidate's diff or a program's output: shown as data only.
         return ProgramResult(outcome="error", reason=reason, message=plain(message), line=line)

@@ -9,13 +9,15 @@ file, the key and what was expected, for every bad key at once.
 
 from __future__ import annotations
 
+import argparse
 import tomllib
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic_core import ErrorDetails
 
-from prism_lsp.model.manifest import MAX_MANIFEST_BYTES, MAX_TIMEOUT_S, ManifestError, _EXPECTED, _got
+from prism_lsp.model.manifest import _EXPECTED, MAX_MANIFEST_BYTES, MAX_TIMEOUT_S, ManifestError, _got
 
 TABLE = "tool.prism"
 MAX_WORKERS = 64
@@ -42,9 +44,9 @@ class ProjectConfig(BaseModel):
     seed: int | None = None
 
 
-def _message(err: dict) -> str:
+def _message(err: ErrorDetails) -> str:
     if err["type"] == "extra_forbidden":
-        return f"unknown key (known: {', '.join(f.alias for f in ProjectConfig.model_fields.values())})"
+        return f"unknown key (known: {', '.join(f.alias or name for name, f in ProjectConfig.model_fields.items())})"
     if err["type"] == "literal_error":
         extra = " (`none` only from the command line: the project cannot turn the sandbox off)" \
             if err.get("input") == "none" else ""
@@ -92,7 +94,7 @@ def project_config(start: Path) -> ProjectConfig:
     return read_project_config(found) if found else ProjectConfig()
 
 
-def apply_defaults(args, config: ProjectConfig, names: tuple[str, ...]) -> None:
+def apply_defaults(args: argparse.Namespace, config: ProjectConfig, names: tuple[str, ...]) -> None:
     """Fill each option of `args` in `names` that the command line left unset (None) from `config`."""
     for name in names:
         if getattr(args, name, None) is None and getattr(config, name) is not None:

@@ -22,12 +22,11 @@ from prism_lsp.engine.session import EngineSession
 from prism_lsp.model.task import Task
 from prism_lsp.panel.diffs import tree_diff
 from prism_lsp.panel.label import label_diffs, staged_candidates
-from prism_lsp.panel.mutate import Mutant, mutant_at, sites_of
+from prism_lsp.panel.mutate import Mutant, Site, _Chunk, mutant_at, sites_of
 from prism_lsp.panel.verifier import reference_seconds
 from prism_lsp.panel.witnessing import probe_candidates
 from prism_lsp.panel.write import NewCandidate, candidates_folder, replace_mutants
 from prism_lsp.witness import Witness
-
 
 MIN_MUTANT_TIMEOUT_S = 2.0
 BATCH = 40            # mutants labelled and probed together; the budget is checked between batches
@@ -101,7 +100,7 @@ class _Source:
 
     texts: dict[str, str]
     initial: dict[str, str | None]
-    sites: list[tuple[str, object, object]]    # (file, statement, site), in traversal order
+    sites: list[tuple[str, _Chunk, Site]]    # (file, statement, site), in traversal order
 
 
 def _sites(session: EngineSession, task: Task, changed_only: bool) -> _Source:

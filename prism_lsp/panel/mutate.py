@@ -101,7 +101,7 @@ class _Sites(cst.CSTVisitor):
                  span_of: cst.CSTNode | None = None, piece: cst.CSTNode | None = None) -> None:
         """Offer `whole` in place of `original` (or, with `span_of`, `piece` in place of that part of it:
         the same mutant, a smaller edit); described as `original` -> `whole`."""
-        target, replacement = (original, whole) if span_of is None else (span_of, piece)
+        target, replacement = (original, whole) if span_of is None or piece is None else (span_of, piece)
         r = self._range(target)
         # A span excludes the node's own parentheses: a replacement that kept them renders without.
         lpar = getattr(target, "lpar", None)

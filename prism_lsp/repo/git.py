@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import subprocess
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -87,11 +88,11 @@ def parents(repo: Repo, commit: str) -> list[str]:
     return git(repo.root, "rev-list", "--parents", "-n", "1", commit).split()[1:]
 
 
-def _within(path: str, entries: list[str]) -> bool:
+def _within(path: str, entries: Sequence[str]) -> bool:
     return any(path == e or (e.endswith("/") and path.startswith(e)) for e in entries)
 
 
-def dirty_paths(repo: Repo, leave_out: list[str] = ()) -> list[str]:
+def dirty_paths(repo: Repo, leave_out: Sequence[str] = ()) -> list[str]:
     """Tracked or untracked (not ignored) paths whose working state differs from HEAD; untracked ones
     in `leave_out` (paths, a folder ending in `/`: the developer's environment) are not counted."""
     entries = iter(git(repo.root, "status", "--porcelain=v1", "-z", "--untracked-files=all").split("\0"))
@@ -104,7 +105,7 @@ def dirty_paths(repo: Repo, leave_out: list[str] = ()) -> list[str]:
     return [p for p in paths if p.split("/", 1)[0] not in TASK_PATHS]
 
 
-def working_tree(repo: Repo, leave_out: list[str] = ()) -> str:
+def working_tree(repo: Repo, leave_out: Sequence[str] = ()) -> str:
     """A tree object holding the working tree as `git add -A` would stage it (untracked, not
     ignored files included, but those in `leave_out`); the real index is untouched."""
     with tempfile.TemporaryDirectory(prefix="prism-index-") as tmp:

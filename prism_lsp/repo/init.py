@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -60,7 +61,7 @@ def _subject(repo: git.Repo, commit: str) -> str:
     return git.git(repo.root, "log", "-1", "--format=%B", commit).strip()
 
 
-def resolve_fix(repo: git.Repo, base: str | None, fix: str | None, environment: list[str] = ()) -> Fix:
+def resolve_fix(repo: git.Repo, base: str | None, fix: str | None, environment: Sequence[str] = ()) -> Fix:
     """The fix to make the task of; `environment`: untracked paths never part of it (`environment.py`)."""
     if fix is not None:
         fix_commit = git.commit_of(repo, fix, "--fix")

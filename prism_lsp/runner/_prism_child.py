@@ -19,13 +19,12 @@ import tempfile
 import time
 import traceback
 
-import pytest
-
 import _prism_isolation as isolation
 import _prism_limits as limits
 import _prism_prepared as prepared_session
 import _prism_speedups as speedups
 import _prism_suitecode as suitecode
+import pytest
 from _prism_collector import Collector, short
 from _prism_protocol import ChildReport, CollectError, Fatal, RunRequest, TestEntry
 

@@ -12,7 +12,6 @@ import sys
 import time
 
 import pytest
-
 from _prism_limits import limit_reached
 from _prism_protocol import Assertion, CollectError, TestDone, TestEntry, TestStart
 

@@ -10,8 +10,19 @@ import os
 import signal
 
 from _prism_limits import MEMORY_SETTING, timeout_message
-from _prism_protocol import (CHILD_KINDS, ChildReport, Fatal, ProtocolError, Result, RunRequest, TestDone,
-                             TestEntry, TestStart, decode, error_result)
+from _prism_protocol import (
+    CHILD_KINDS,
+    ChildReport,
+    Fatal,
+    ProtocolError,
+    Result,
+    RunRequest,
+    TestDone,
+    TestEntry,
+    TestStart,
+    decode,
+    error_result,
+)
 
 
 def _parse(lines: list[bytes]) -> tuple[ChildReport | Fatal | None, dict[str, TestEntry], TestStart | None]:

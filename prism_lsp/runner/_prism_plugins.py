@@ -87,7 +87,7 @@ def switched_off(candidates: list[str], suite_rel: str, suite_text: str, config_
     in_suite = _reached([suite_text])
     if named is None or in_suite is None:
         return []
-    kept = (named | in_suite) & set(candidates)
+    kept = set(named | in_suite) & set(candidates)
     if "stepwise" in kept:
         kept.add("cacheprovider")  # stepwise keeps its state in the cache
     return [name for name in candidates if name not in kept]

@@ -21,21 +21,19 @@ os.environ.setdefault("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
 os.environ["PYTHONDONTWRITEBYTECODE"] = "1"
 sys.dont_write_bytecode = True
 
-import pytest  # noqa: E402  (imported once, before any fork: that is the point)
-
-import _pytest.config  # noqa: E402,F401
-import _pytest.python  # noqa: E402,F401
-import _pytest.assertion.rewrite  # noqa: E402,F401
 from importlib import import_module  # noqa: E402
 
 import _prism_isolation as isolation  # noqa: E402
+import _pytest.assertion.rewrite  # noqa: E402,F401
+import _pytest.config  # noqa: E402,F401
+import _pytest.python  # noqa: E402,F401
+import pytest  # noqa: E402  (imported once, before any fork: that is the point)
 from _prism_child import PLUGINS_OFF, warm_up  # noqa: E402
 from _prism_cleanup import CleanupFailed, SharedFolders  # noqa: E402
 from _prism_collector import short  # noqa: E402
-from _prism_protocol import (ProbeRequest, ProtocolError, Ready, RunRequest, Seal, Started, decode,  # noqa: E402
-                             error_result)
-from _prism_supervisor import Settings, run_one  # noqa: E402
 from _prism_probe import run_probe  # noqa: E402  (calls of an entry point, for witness search)
+from _prism_protocol import ProbeRequest, ProtocolError, Ready, RunRequest, Seal, Started, decode, error_result  # noqa: E402
+from _prism_supervisor import Settings, run_one  # noqa: E402
 
 _HERE = os.path.dirname(os.path.realpath(__file__))
 # Our own folder must not stay importable for the programs we run.

@@ -27,8 +27,14 @@ from pathlib import Path
 
 from prism_lsp.sandbox.base import AGENT, Limits, RunnerProcess, SandboxUnavailable, popen_runner, runner_environment
 from prism_lsp.sandbox.cgroup import Cgroup
-from prism_lsp.sandbox.host_view import (bind_args, interpreter_view, resolve_python, runner_paths, system_args,
-                                         system_real_roots)
+from prism_lsp.sandbox.host_view import (
+    bind_args,
+    interpreter_view,
+    resolve_python,
+    runner_paths,
+    system_args,
+    system_real_roots,
+)
 from prism_lsp.sandbox.unprivileged import STAGE
 
 LAUNCHER = Path(__file__).resolve().parent / "unprivileged.py"

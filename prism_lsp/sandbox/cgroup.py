@@ -43,7 +43,7 @@ class Cgroup:
         self.mode = mode
 
     @classmethod
-    def create(cls, memory_bytes: int, pids_max: int) -> "Cgroup | None":
+    def create(cls, memory_bytes: int, pids_max: int) -> Cgroup | None:
         mode = cgroup_mode()
         if mode is None:
             return None

@@ -35,8 +35,7 @@ import threading
 import uuid
 from pathlib import Path
 
-from prism_lsp.sandbox.base import (AGENT, Limits, RunnerProcess, SandboxUnavailable, popen_runner,
-                                    runner_environment)
+from prism_lsp.sandbox.base import AGENT, Limits, RunnerProcess, SandboxUnavailable, popen_runner, runner_environment
 from prism_lsp.sandbox.docker_image import build_image, connect, default_image, require_image
 from prism_lsp.sandbox.docker_stage import STAGE_LABEL, RunnerStage, StageRoot
 

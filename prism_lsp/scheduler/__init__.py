@@ -5,9 +5,9 @@ result may still be published; :class:`IncrementalScheduler` decides *what* must
 reusing per-test results cached by (program tree digest, test hash).
 """
 
-from prism_lsp.scheduler.test_cache import TestResultCache, test_key
 from prism_lsp.scheduler.incremental import IncrementalScheduler, PanelEngine, RunStats, SessionEngine
 from prism_lsp.scheduler.scheduler import Job, Scheduler
+from prism_lsp.scheduler.test_cache import TestResultCache, test_key
 
 __all__ = ["IncrementalScheduler", "Job", "PanelEngine", "RunStats", "Scheduler", "SessionEngine", "TestResultCache",
            "test_key"]

@@ -51,7 +51,7 @@ class LocalEngine:
             self._executor.shutdown(wait=False, cancel_futures=True)
         self.session.close()  # kills running programs, so the threads above end soon
 
-    def __enter__(self) -> "LocalEngine":
+    def __enter__(self) -> LocalEngine:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -94,7 +94,7 @@ class RayEngine:
         if self._started:
             ray.shutdown()
 
-    def __enter__(self) -> "RayEngine":
+    def __enter__(self) -> RayEngine:
         return self
 
     def __exit__(self, *exc) -> None:

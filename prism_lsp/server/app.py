@@ -13,7 +13,7 @@ from pygls.cli import start_server
 from pygls.exceptions import JsonRpcInvalidParams
 
 from prism_lsp.analysis.suite_map import parse_suite
-from prism_lsp.server import panel_requests, commands
+from prism_lsp.server import commands, panel_requests
 from prism_lsp.server.actions import build_actions
 from prism_lsp.server.hover import hover_text
 from prism_lsp.server.lenses import build_lenses, offer_lens

@@ -124,8 +124,11 @@ async def init_task(server: PrismServer, args: list[Any] | None) -> dict:
 
     uri = _uri(args)
     refuse_static_only(server)
+    path = uri_path(uri)
+    if path is None:
+        raise CommandError(f"Prism: no task made: {uri} is not a file")
     try:
-        result = await asyncio.to_thread(server.offers.accept, uri_path(uri))
+        result = await asyncio.to_thread(server.offers.accept, path)
     except InitError as exc:
         raise CommandError(f"Prism: no task made: {exc}") from None
     server.check_now(uri, "init")

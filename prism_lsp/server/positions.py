@@ -12,7 +12,6 @@ from lsprotocol import types
 
 from prism_lsp.analysis.span import Span
 
-
 _EOL = re.compile(r"\r\n|\r|\n")
 
 

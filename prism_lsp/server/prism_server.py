@@ -22,23 +22,30 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from prism_lsp import __version__
-from prism_lsp.repo.offer import MESSAGE as OFFER_MESSAGE, InitOffers
 from prism_lsp.document.carry import with_last_findings
 from prism_lsp.document.check import Check, CheckState
 from prism_lsp.document.checker import Checker
+from prism_lsp.repo.offer import MESSAGE as OFFER_MESSAGE
+from prism_lsp.repo.offer import InitOffers
+from prism_lsp.scheduler import Job, Scheduler
+from prism_lsp.server.capabilities import ResolvedClientCapabilities, resolve
 from prism_lsp.server.diagnostics import Options, build_diagnostics, drops_findings
 from prism_lsp.server.settings import ParsedSettings, Settings, SettingsLayers
-from prism_lsp.server.status import (STATUS, PanelProgress, dropped_status, finished_status, run_summary, state_of,
-                                     status_params)
-from prism_lsp.scheduler import Job, Scheduler
+from prism_lsp.server.status import (
+    STATUS,
+    PanelProgress,
+    dropped_status,
+    finished_status,
+    run_summary,
+    state_of,
+    status_params,
+)
 from prism_lsp.tasks.native import find_task_root
 
 log = logging.getLogger(__name__)
 
-CANDIDATE_DOCUMENTS_CAPABILITY = "prismCandidateDocuments"
 # What a task is made of besides its suites: a change reruns the task's open suites.
 TASK_FILE_GLOBS = ("**/prism.toml", "**/candidates/**", "**/initial/**")
-PANEL_COMMANDS_CAPABILITY = "prismPanelCommands"  # the client has "Build Panel" (`prism.buildPanel`)
 # Why nothing runs while the client says the folder is not trusted (the phrase after "not run: ").
 STATIC_ONLY = "the folder is not trusted, so only static hints are shown; trust it to run the panel"
 
@@ -72,6 +79,7 @@ class PrismServer(LanguageServer):
         self.documents: dict[str, DocumentRecord] = {}
         self._told: set[str] = set()  # messages shown once
         self.offers = InitOffers()  # "create a task from this fix", for a test file in a git repository
+        self._resolved: tuple[object, ResolvedClientCapabilities] | None = None
 
     def use_checker(self, checker: Checker) -> None:
         """Check with `checker` (before the first check; a benchmark's baseline, a test's own cache)."""
@@ -84,53 +92,49 @@ class PrismServer(LanguageServer):
         return self._checker
 
     # ------------------------------------------------------------ capabilities
-    def _caps(self) -> types.ClientCapabilities:
-        return self.client_capabilities or types.ClientCapabilities()
+    @property
+    def capabilities(self) -> ResolvedClientCapabilities:
+        """The client's capabilities, resolved once from what `initialize` carried."""
+        caps = self.client_capabilities
+        if self._resolved is None or self._resolved[0] is not caps:
+            self._resolved = (caps, resolve(caps))
+        return self._resolved[1]
 
     def supports_progress(self) -> bool:
-        return bool(self._caps().window and self._caps().window.work_done_progress)
+        return self.capabilities.progress
 
     def supports_show_document(self) -> bool:
-        window = self._caps().window
-        return bool(window and window.show_document and window.show_document.support)
+        return self.capabilities.show_document
 
     def supports_configuration(self) -> bool:
-        return bool(self._caps().workspace and self._caps().workspace.configuration)
+        return self.capabilities.configuration
 
     def supports_markdown_hover(self) -> bool:
         """The client lists markdown in `textDocument.hover.contentFormat` (else: plain text)."""
-        td = self._caps().text_document
-        formats = td.hover.content_format if td and td.hover else None
-        return bool(formats) and types.MarkupKind.Markdown in formats
+        return self.capabilities.markdown_hover
 
     def supports_code_action_literals(self) -> bool:
         """The client takes `CodeAction` literals (else only `Command`s)."""
-        td = self._caps().text_document
-        return bool(td and td.code_action and td.code_action.code_action_literal_support)
+        return self.capabilities.code_action_literals
 
     def supports_apply_edit(self) -> bool:
-        ws = self._caps().workspace
-        return bool(ws and ws.apply_edit)
+        return self.capabilities.apply_edit
 
     def diagnostic_options(self) -> Options:
-        pub = self._caps().text_document.publish_diagnostics if self._caps().text_document else None
         encoding = str(getattr(self.workspace, "position_encoding", "utf-16") or "utf-16")
-        return Options(related_information=bool(pub and pub.related_information), encoding=encoding,
+        return Options(related_information=self.capabilities.related_information, encoding=encoding,
                        candidate_documents=self.supports_candidate_documents())
 
     def supports_candidate_documents(self) -> bool:
         """The client opens `prism-candidate:` documents (it says so in `experimental`)."""
-        experimental = self._caps().experimental
-        return isinstance(experimental, dict) and experimental.get(CANDIDATE_DOCUMENTS_CAPABILITY) is True
+        return self.capabilities.candidate_documents
 
     def supports_panel_commands(self) -> bool:
         """The client runs `prism.buildPanel` itself (it says so in `experimental`)."""
-        experimental = self._caps().experimental
-        return isinstance(experimental, dict) and experimental.get(PANEL_COMMANDS_CAPABILITY) is True
+        return self.capabilities.panel_commands
 
     def _lens_refresh(self) -> bool:
-        ws = self._caps().workspace
-        return bool(ws and ws.code_lens and ws.code_lens.refresh_support)
+        return self.capabilities.lens_refresh
 
     # ------------------------------------------------------------ settings
     def apply_settings(self, raw: Any, *, initialization: bool = False, rerun: bool) -> None:
@@ -289,8 +293,7 @@ class PrismServer(LanguageServer):
     async def watch_task_files(self) -> None:
         """Ask the client to tell us when a task's manifest, candidates or initial program change
         (dynamic registration; a client without it sends what its own watchers see, if anything)."""
-        ws = self._caps().workspace
-        if not (ws and ws.did_change_watched_files and ws.did_change_watched_files.dynamic_registration):
+        if not self.capabilities.watched_files_registration:
             return
         watchers = [types.FileSystemWatcher(glob_pattern=glob) for glob in TASK_FILE_GLOBS]
         try:

@@ -24,9 +24,20 @@ from prism_lsp.engine.panel import PanelRun, Suite
 from prism_lsp.engine.session import EngineSession, RunOptions
 from prism_lsp.model.outcome import ProgramResult
 from prism_lsp.model.task import Task
-from prism_lsp.suggest.edits import (Edit, append_to_test_edit, apply_edits, failing_assert, fresh_name,
-                                     imports_pytest, new_test_edit, replace_assert_edit, snake, statement_text,
-                                     test_names, witness_body)
+from prism_lsp.suggest.edits import (
+    Edit,
+    append_to_test_edit,
+    apply_edits,
+    failing_assert,
+    fresh_name,
+    imports_pytest,
+    new_test_edit,
+    replace_assert_edit,
+    snake,
+    statement_text,
+    test_names,
+    witness_body,
+)
 from prism_lsp.witness import BASELINE, PanelSearch, Witness, prober_for, search_panel
 from prism_lsp.witness.values import OPAQUE, VIEWS, decode, literal, round_trips
 

@@ -19,7 +19,7 @@ Public API (stable; other packages build on these):
 
 from prism_lsp.witness.entry import Entry, entry_points
 from prism_lsp.witness.panel_search import BASELINE, PanelSearch, prober_for, programs_of, search_panel
-from prism_lsp.witness.probe import Program, Prober
+from prism_lsp.witness.probe import Prober, Program
 from prism_lsp.witness.search import OpenInput, SearchResult, Witness, find_witnesses
 
 __all__ = ["BASELINE", "Entry", "OpenInput", "PanelSearch", "Program", "Prober", "SearchResult", "Witness",

@@ -16,7 +16,7 @@ from prism_lsp.materialize import MaterializeError, TreeCache
 from prism_lsp.model.task import Task
 from prism_lsp.witness.entry import Entry, entry_points
 from prism_lsp.witness.inputs import generate, program_literals
-from prism_lsp.witness.probe import Program, Prober
+from prism_lsp.witness.probe import Prober, Program
 from prism_lsp.witness.search import SearchResult, find_witnesses
 from prism_lsp.witness.seeds import SuiteCall, formed_entries, suite_calls
 

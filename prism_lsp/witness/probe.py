@@ -68,7 +68,7 @@ class Prober:
             pending = again
             if not pending:
                 break
-        for pid, (p, idx, fut) in pending.items():  # out of retries: what is left stays unjudged
+        for _, (_, _, fut) in pending.items():  # out of retries: what is left stays unjudged
             fut.result()
         with self._lock:
             return {pid: [self._cache.get((p.tree.digest, entry, c), Behaviour(error="exited")) for c in calls]

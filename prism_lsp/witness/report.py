@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from prism_lsp.engine.findings import Finding, build_findings
 from prism_lsp.engine.panel import PanelRun, Suite
-from prism_lsp.engine.reveal import WITNESSES_SHOWN_AT as SHOWN_AT, anonymous_ids, strictest
+from prism_lsp.engine.reveal import WITNESSES_SHOWN_AT as SHOWN_AT
+from prism_lsp.engine.reveal import anonymous_ids, strictest
 from prism_lsp.engine.session import EngineSession, RunOptions
 from prism_lsp.model.report import PanelReport, WitnessOut
 from prism_lsp.model.task import Task

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from prism_lsp.witness.entry import Entry
-from prism_lsp.witness.probe import Program, Prober
+from prism_lsp.witness.probe import Prober, Program
 from prism_lsp.witness.values import EXACT, VIEWS, Behaviour, View, key, literal, same
 
 MAX_OPEN = 20

@@ -14,6 +14,7 @@ can relax or extend it.
 from __future__ import annotations
 
 import ast
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from prism_lsp.witness.entry import CallForm, Entry, dotted_name, parse_suite
@@ -73,7 +74,7 @@ def module_constants(tree: ast.Module) -> dict[str, object]:
     return {k: v for k, v in env.items() if counts[k] == 1}
 
 
-def _literals(nodes: list[ast.AST], keywords: list[ast.keyword], env: dict) -> tuple[tuple, tuple[str, ...]] | None:
+def _literals(nodes: Sequence[ast.AST], keywords: list[ast.keyword], env: dict) -> tuple[tuple, tuple[str, ...]] | None:
     """(values of the positionals then the keywords, keyword names), or None when one is not a literal."""
     if any(isinstance(a, ast.Starred) for a in nodes) or any(k.arg is None for k in keywords):
         return None
@@ -81,7 +82,7 @@ def _literals(nodes: list[ast.AST], keywords: list[ast.keyword], env: dict) -> t
         values = tuple(literal_value(a, env) for a in [*nodes, *(k.value for k in keywords)])
     except (_NotLiteral, TypeError):
         return None
-    return values, tuple(k.arg for k in keywords)
+    return values, tuple(k.arg for k in keywords if k.arg is not None)  # none is None: checked above
 
 
 def suite_calls(suite_text: str, entries: list[Entry], *, forms: bool = False) -> list[SuiteCall]:
@@ -104,8 +105,9 @@ def suite_calls(suite_text: str, entries: list[Entry], *, forms: bool = False) -
         func = child.func
         if not isinstance(func, ast.Attribute):
             return None
-        if isinstance(func.value, ast.Call) and dotted_name(func.value.func) in scope:
-            name = dotted_name(func.value.func)
+        called = dotted_name(func.value.func) if isinstance(func.value, ast.Call) else None
+        if isinstance(func.value, ast.Call) and called is not None and called in scope:
+            name = called
             init = _literals(func.value.args, func.value.keywords, env)
         elif isinstance(func.value, ast.Name) and func.value.id in made:
             name, init = made[func.value.id]

@@ -184,12 +184,13 @@ def test_test_command_task_runs_in_the_container(tmp_path, docker_engine):
 
 
 def test_imported_terminal_bench_task_builds_its_dockerfile_and_runs(tmp_path, docker_engine):
-    from tests.importers.helpers import run_report  # noqa: F401  (same helpers as the importer tests)
-    from tests.importers.sample_tasks import terminal_bench
-    from prism_lsp.tasks.importers import import_task
-    from prism_lsp.cli import prism_main
     import contextlib
     import io
+
+    from prism_lsp.cli import prism_main
+    from prism_lsp.tasks.importers import import_task
+    from tests.importers.helpers import run_report  # noqa: F401  (same helpers as the importer tests)
+    from tests.importers.sample_tasks import terminal_bench
 
     task = import_task("terminal-bench", terminal_bench(tmp_path / "word-count"), tmp_path / "out")
     assert task.dockerfile is not None

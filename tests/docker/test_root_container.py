@@ -11,7 +11,6 @@ into the local bookworm image (same glibc), so the run takes seconds; `scripts/t
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys

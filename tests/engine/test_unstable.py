@@ -12,7 +12,6 @@ import sys
 import time
 
 from prism_lsp.engine.panel import Suite
-from prism_lsp.engine.session import RunOptions
 from prism_lsp.engine.stability import settled
 from prism_lsp.model import outcome as model
 from prism_lsp.tasks import load_task

@@ -9,7 +9,6 @@ import os
 import re
 import shlex
 import subprocess
-from pathlib import Path
 
 import yaml
 

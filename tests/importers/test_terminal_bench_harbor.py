@@ -10,7 +10,7 @@ from prism_lsp.model.manifest import ManifestError
 from prism_lsp.tasks import load_task
 from prism_lsp.tasks.importers import TaskImportError, import_task
 from tests.importers.helpers import diff, prism, run_report, verdicts
-from tests.importers.sample_tasks import WC_BUGGY, WC_AWK, GREET_BUGGY, GREET_FIXED, terminal_bench, harbor
+from tests.importers.sample_tasks import GREET_BUGGY, GREET_FIXED, WC_AWK, WC_BUGGY, harbor, terminal_bench
 
 
 def test_terminal_bench_pytest_task_runs_end_to_end(tmp_path):

@@ -13,11 +13,10 @@ import shutil
 from pathlib import Path
 
 import pytest
-
-from tests.conftest import FIXTURES
-
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
+
+from tests.conftest import FIXTURES
 
 MEAN = FIXTURES / "mean-rounded"
 SLUG = FIXTURES / "slugify"

@@ -4,8 +4,8 @@ import json
 import shutil
 
 from prism_lsp.cli import prism_main
-from prism_lsp.panel.write import NewCandidate, append_candidates
 from prism_lsp.panel.diffs import tree_diff
+from prism_lsp.panel.write import NewCandidate, append_candidates
 from prism_lsp.tasks import load_task
 from tests.conftest import FIXTURES
 from tests.panel.test_label import GOOD

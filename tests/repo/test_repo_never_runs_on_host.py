@@ -13,6 +13,7 @@ from prism_lsp.repo.offer import InitOffers
 from tests.repo.gitrepo import prism, status, write
 from tests.repo.hostile import git_config_repo, venv_script_repo
 
+
 def test_init_reads_the_venv_and_never_starts_its_python(tmp_path, capsys):
     marker = tmp_path / "ran-on-the-host"
     repo = venv_script_repo(tmp_path / "repo", marker, fixed=True)

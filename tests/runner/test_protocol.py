@@ -10,9 +10,23 @@ import pytest
 
 from prism_lsp.engine.pool import WARM, RunnerPool
 from prism_lsp.runner import _prism_protocol as protocol
-from prism_lsp.runner._prism_protocol import (Assertion, ChildReport, CollectError, Fatal, ProbeRequest, ProbeResult,
-                                              ProtocolError, Ready, Result, RunRequest, Seal, Started,
-                                              TestDone, TestEntry, TestStart)
+from prism_lsp.runner._prism_protocol import (
+    Assertion,
+    ChildReport,
+    CollectError,
+    Fatal,
+    ProbeRequest,
+    ProbeResult,
+    ProtocolError,
+    Ready,
+    Result,
+    RunRequest,
+    Seal,
+    Started,
+    TestDone,
+    TestEntry,
+    TestStart,
+)
 from prism_lsp.sandbox.base import popen_runner
 
 ENTRY = TestEntry(name="test_a[1]", outcome="fail", line=4, def_line=3, message="assert 1 == 2", reason=None,

@@ -7,8 +7,8 @@ import pytest
 from lsprotocol import types
 
 from prism_lsp.repo.offer import TITLE
-from tests.server.harness import open_doc
 from tests.repo.gitrepo import make_repo, status, write
+from tests.server.harness import open_doc
 
 BASE = {"calc.py": "def add(a, b):\n    return a - b\n"}
 FIX = {"calc.py": "def add(a, b):\n    return a + b\n",

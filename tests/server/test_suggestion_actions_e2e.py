@@ -11,8 +11,17 @@ from pytest_lsp import LanguageClient, client_capabilities
 
 from prism_lsp.server.actions import APPLY_EDIT
 from prism_lsp.suggest.edits import Edit, apply_edits
-from tests.server.harness import (CACHE, FAST, FIXTURES, ROOT, of_kind, open_doc, record_applied_edits, replace_all,
-                                  server_config)
+from tests.server.harness import (
+    CACHE,
+    FAST,
+    FIXTURES,
+    ROOT,
+    of_kind,
+    open_doc,
+    record_applied_edits,
+    replace_all,
+    server_config,
+)
 
 WEAK = FIXTURES / "mean-rounded" / "suites" / "test_weak.py"
 OVERFIT = FIXTURES / "mean-rounded" / "suites" / "test_overfit.py"

@@ -3,8 +3,15 @@ test that reaches the change, relaxations replace exactly the assert, expected v
 
 import ast
 
-from prism_lsp.suggest.edits import (Edit, append_to_test_edit, apply_edits, failing_assert, new_test_edit,
-                                     replace_assert_edit, witness_body)
+from prism_lsp.suggest.edits import (
+    Edit,
+    append_to_test_edit,
+    apply_edits,
+    failing_assert,
+    new_test_edit,
+    replace_assert_edit,
+    witness_body,
+)
 from prism_lsp.witness.search import Witness
 from prism_lsp.witness.values import literal, round_trips
 

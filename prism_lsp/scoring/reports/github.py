@@ -10,6 +10,7 @@ the rest counted.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TextIO
 
@@ -88,7 +89,7 @@ def step_summary(records: list[dict], title: str, checks: list[str] | None = Non
 
 
 def emit_github(records: list[dict], root: Path, title: str, checks: list[str] | None, stream: TextIO,
-                env: dict | None = None) -> bool:
+                env: Mapping[str, str] | None = None) -> bool:
     """Print the workflow commands to `stream` and append the summary to `$GITHUB_STEP_SUMMARY`,
     when running in GitHub Actions; whether it did."""
     env = os.environ if env is None else env

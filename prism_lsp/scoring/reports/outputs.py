@@ -16,7 +16,11 @@ def write_reports(records: list[dict], args: argparse.Namespace, *, command: str
     (its TreeCache) place the mutants of `--mutation-report`."""
     if getattr(args, "mutation_report", None):
         from prism_lsp.cli import UsageError
-        from prism_lsp.scoring.reports.stryker import MutationReportError, mutation_report_of_task, write_mutation_report
+        from prism_lsp.scoring.reports.stryker import (
+            MutationReportError,
+            mutation_report_of_task,
+            write_mutation_report,
+        )
 
         try:
             report = mutation_report_of_task(records, task, cache)

@@ -17,6 +17,7 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from prism_lsp import __version__
 from prism_lsp.scoring.text import clean
@@ -141,7 +142,8 @@ def mutation_report_of_task(records: list[dict], task, cache) -> dict:
     if not invalid:
         raise MutationReportError("the panel has no invalid candidate: there is no mutant to report")
     ref_tree = cache.candidate(task, task.reference)
-    places, sources = {}, {}
+    places: dict[str, Any] = {}
+    sources: dict[str, Any] = {}
     for cand in invalid:
         tree = cache.candidate(task, cand)
         rels = sorted(set(ref_tree.changed) | set(tree.changed))
