@@ -22,8 +22,15 @@ from prism_lsp.scheduler import SessionEngine  # noqa: E402
 class ColdEngine(SessionEngine):
     """A new session (so new runners) for every run: what Prism costs without its warm pool."""
 
-    def run(self, task: Task, suite: Suite, options: RunOptions, *, progress: Progress | None,
-            cancel: threading.Event | None) -> PanelRun:
+    def run(
+        self,
+        task: Task,
+        suite: Suite,
+        options: RunOptions,
+        *,
+        progress: Progress | None,
+        cancel: threading.Event | None,
+    ) -> PanelRun:
         with EngineSession(self.session.cache.root, self.session.workers) as cold:
             return cold.run(task, suite, options, progress=progress, cancel=cancel)
 

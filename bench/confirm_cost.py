@@ -79,8 +79,11 @@ def main() -> None:
         for task in args.tasks.split(","):
             for suite in args.suites.split(","):
                 m = measure(session, ROOT / "fixtures" / task, suite, rounds)
-                print(f"{task:<16}{suite:<18}{m['panel']:>8.0f}{m['panel+c']:>9.0f}{m['edit']:>8.0f}"
-                      f"{m['edit+c']:>8.0f}{m['reruns']:>8.0f}", flush=True)
+                print(
+                    f"{task:<16}{suite:<18}{m['panel']:>8.0f}{m['panel+c']:>9.0f}{m['edit']:>8.0f}"
+                    f"{m['edit+c']:>8.0f}{m['reruns']:>8.0f}",
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":

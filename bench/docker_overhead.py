@@ -83,13 +83,17 @@ def main() -> None:
     bw, dk = results["bubblewrap"], results["docker"]
     print(f"{'task':<18} {'bwrap ms':>9} {'docker ms':>10} {'ratio':>6}   {'cold bwrap':>10} {'cold docker':>11}")
     for task in bw:
-        print(f"{task:<18} {bw[task][1]:>9.0f} {dk[task][1]:>10.0f} {dk[task][1] / bw[task][1]:>6.2f}"
-              f"   {bw[task][0]:>10.0f} {dk[task][0]:>11.0f}")
+        print(
+            f"{task:<18} {bw[task][1]:>9.0f} {dk[task][1]:>10.0f} {dk[task][1] / bw[task][1]:>6.2f}"
+            f"   {bw[task][0]:>10.0f} {dk[task][0]:>11.0f}"
+        )
     med_bw = statistics.median(v[1] for v in bw.values())
     med_dk = statistics.median(v[1] for v in dk.values())
     print(f"{'median':<18} {med_bw:>9.0f} {med_dk:>10.0f} {med_dk / med_bw:>6.2f}")
-    print(f"staging per Docker program: median {statistics.median(staging):.2f} ms, "
-          f"max {max(staging):.2f} ms ({len(staging)} stagings)")
+    print(
+        f"staging per Docker program: median {statistics.median(staging):.2f} ms, "
+        f"max {max(staging):.2f} ms ({len(staging)} stagings)"
+    )
 
 
 if __name__ == "__main__":

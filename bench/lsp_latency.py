@@ -58,8 +58,9 @@ class Bench:
 
     async def start(self) -> None:
         await self.client.start_io(sys.executable, *self.command, env=self.env)
-        await self.client.initialize_async(types.InitializeParams(
-            capabilities=types.ClientCapabilities(), initialization_options={"debounceMs": 0}))
+        await self.client.initialize_async(
+            types.InitializeParams(capabilities=types.ClientCapabilities(), initialization_options={"debounceMs": 0})
+        )
         self.client.initialized(types.InitializedParams())
 
     async def wait(self, uri: str, version: int) -> float:
@@ -70,15 +71,19 @@ class Bench:
 
     def open(self, path: Path, text: str) -> str:
         uri = path.as_uri()
-        self.client.text_document_did_open(types.DidOpenTextDocumentParams(
-            types.TextDocumentItem(uri=uri, language_id="python", version=1, text=text)))
+        self.client.text_document_did_open(
+            types.DidOpenTextDocumentParams(types.TextDocumentItem(uri=uri, language_id="python", version=1, text=text))
+        )
         return uri
 
     async def change(self, uri: str, version: int, text: str) -> float:
         start = time.perf_counter()
-        self.client.text_document_did_change(types.DidChangeTextDocumentParams(
-            types.VersionedTextDocumentIdentifier(version=version, uri=uri),
-            [types.TextDocumentContentChangeWholeDocument(text=text)]))
+        self.client.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                types.VersionedTextDocumentIdentifier(version=version, uri=uri),
+                [types.TextDocumentContentChangeWholeDocument(text=text)],
+            )
+        )
         return (await self.wait(uri, version) - start) * 1000
 
     def rss_mb(self) -> float:
@@ -140,8 +145,10 @@ async def main() -> None:
     parser.add_argument("--tasks", default="mean-rounded,slugify,top-scorers")
     args = parser.parse_args()
     cache = tempfile.mkdtemp(prefix="prism-bench-")
-    print(f"prism-lsp latency, didChange -> publishDiagnostics, debounce 0, {os.cpu_count()} cores, "
-          f"{args.rounds} edits of each kind per task; tasks: {args.tasks}")
+    print(
+        f"prism-lsp latency, didChange -> publishDiagnostics, debounce 0, {os.cpu_count()} cores, "
+        f"{args.rounds} edits of each kind per task; tasks: {args.tasks}"
+    )
     print(f"{'mode':<26}{'edit':<18}{'p50 ms':>9}{'p95 ms':>9}{'n':>5}")
     rss = {}
     for cold in (False, True):

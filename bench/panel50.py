@@ -30,8 +30,10 @@ def generate(out: Path, fixture: str = "format-duration", copies: int = 5) -> Pa
         shutil.rmtree(out)
     shutil.copytree(task.root / "initial", out / "initial")
     shutil.copytree(task.root / "suites", out / "suites")
-    manifest = [f'[task]\nid = "{task.id}-50"\nstatement = "{task.id}, each candidate five times"\n'
-                f'initial = "initial"\ntimeout_s = {task.timeout_s:g}\n']
+    manifest = [
+        f'[task]\nid = "{task.id}-50"\nstatement = "{task.id}, each candidate five times"\n'
+        f'initial = "initial"\ntimeout_s = {task.timeout_s:g}\n'
+    ]
     with tempfile.TemporaryDirectory() as tmp:
         cache = TreeCache(Path(tmp))
         for cand in task.candidates:
@@ -47,8 +49,9 @@ def generate(out: Path, fixture: str = "format-duration", copies: int = 5) -> Pa
                     dst.write_text(text + f"\n# copy {n}\n")
                 folder.mkdir(parents=True, exist_ok=True)
                 ref = "reference = true\n" if cand.reference and n == 0 else ""
-                manifest.append(f'[[candidate]]\nid = "{cid}"\nlabel = "{cand.label}"\n{ref}'
-                                f'overlay = "candidates/{cid}"\n')
+                manifest.append(
+                    f'[[candidate]]\nid = "{cid}"\nlabel = "{cand.label}"\n{ref}overlay = "candidates/{cid}"\n'
+                )
     (out / "prism.toml").write_text("\n".join(manifest))
     return out
 

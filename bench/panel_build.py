@@ -40,8 +40,15 @@ def repository_row(tmp: Path, sandbox: str) -> None:
     from tests.panel import textkit_repo as r
     from tests.repo.gitrepo import commit, make_repo, write
 
-    repo = make_repo(tmp / "textkit", {"pyproject.toml": r.PYPROJECT, "src/textkit/__init__.py": "",
-                                       "src/textkit/inflect.py": r.INFLECT, "tests/test_inflect.py": r.OWN_TESTS})
+    repo = make_repo(
+        tmp / "textkit",
+        {
+            "pyproject.toml": r.PYPROJECT,
+            "src/textkit/__init__.py": "",
+            "src/textkit/inflect.py": r.INFLECT,
+            "tests/test_inflect.py": r.OWN_TESTS,
+        },
+    )
     write(repo, {"src/textkit/inflect.py": r.FIXED, "tests/test_singular.py": r.REGRESSION})
     commit(repo, "singularize: a word ending in ss is already singular")
     assert prism_main(["init", str(repo), "--base", "HEAD~1", "--fix", "HEAD"]) == 0
@@ -51,8 +58,10 @@ def repository_row(tmp: Path, sandbox: str) -> None:
         result = build_panel(session, task, BuildOptions(sandbox=sandbox, progress=print))
     seconds = time.perf_counter() - start
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"| textkit (prism init, one-line fix) | {result.labelled_by} | {result.sites} sites, {result.tried} tried "
-          f"| {len(result.kept)} | {seconds:.1f} s | host peak RSS {rss:.0f} MB |")
+    print(
+        f"| textkit (prism init, one-line fix) | {result.labelled_by} | {result.sites} sites, {result.tried} tried "
+        f"| {len(result.kept)} | {seconds:.1f} s | host peak RSS {rss:.0f} MB |"
+    )
 
 
 def main() -> None:
@@ -85,8 +94,11 @@ def main() -> None:
             kept = {k.id for k in result.kept}
             accepted = sum(c.verdict == "accepted" for c in report.candidates if c.id in kept)
             rows.append((name, result.labelled_by, result.generated, len(kept), seconds, accepted))
-            print(f"{name}: {seconds:.1f} s, {result.generated} mutants, {len(kept)} kept "
-                  f"({result.labelled_by}), weak suite accepts {accepted}", flush=True)
+            print(
+                f"{name}: {seconds:.1f} s, {result.generated} mutants, {len(kept)} kept "
+                f"({result.labelled_by}), weak suite accepts {accepted}",
+                flush=True,
+            )
     print()
     print("| task | labels by | mutants | kept | build | kept mutants the weak suite accepts |")
     print("|---|---|---|---|---|---|")
@@ -95,9 +107,11 @@ def main() -> None:
         print(f"| {name} | {by} | {generated} | {kept} | {seconds:.1f} s | {share} |")
     total_kept = sum(r[3] for r in rows)
     total_acc = sum(r[5] for r in rows)
-    print(f"| **all** | | | {total_kept} | median **{statistics.median(r[4] for r in rows):.1f} s**, "
-          f"max {max(r[4] for r in rows):.1f} s | {total_acc}/{total_kept} "
-          f"({total_acc / max(total_kept, 1):.0%}) |")
+    print(
+        f"| **all** | | | {total_kept} | median **{statistics.median(r[4] for r in rows):.1f} s**, "
+        f"max {max(r[4] for r in rows):.1f} s | {total_acc}/{total_kept} "
+        f"({total_acc / max(total_kept, 1):.0%}) |"
+    )
 
 
 if __name__ == "__main__":

@@ -45,18 +45,29 @@ def naive_panel(trees: list[Path], suite: Suite, env: dict[str, str] | None = No
             target = work / suite.rel_path
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(suite.text)
-            subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", suite.rel_path],
-                           cwd=work, capture_output=True, env=dict(base, PYTHONPATH=str(work)))
+            subprocess.run(
+                [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", suite.rel_path],
+                cwd=work,
+                capture_output=True,
+                env=dict(base, PYTHONPATH=str(work)),
+            )
     return (time.perf_counter() - start) * 1000
 
 
 def cold_cli(task_dir: Path, suite_path: Path, cache: Path) -> float:
     # The installed `prism` beside this interpreter (a venv's), else the same entry point through it.
     script = Path(sys.executable).with_name("prism")
-    prism = [str(script)] if script.exists() else [sys.executable, "-c", "from prism_lsp.cli import prism_main; prism_main()"]
+    prism = (
+        [str(script)]
+        if script.exists()
+        else [sys.executable, "-c", "from prism_lsp.cli import prism_main; prism_main()"]
+    )
     start = time.perf_counter()
-    subprocess.run([*prism, "run", str(task_dir), str(suite_path), "--json"],
-                   capture_output=True, env=dict(os.environ, PRISM_CACHE_DIR=str(cache)))
+    subprocess.run(
+        [*prism, "run", str(task_dir), str(suite_path), "--json"],
+        capture_output=True,
+        env=dict(os.environ, PRISM_CACHE_DIR=str(cache)),
+    )
     return (time.perf_counter() - start) * 1000
 
 

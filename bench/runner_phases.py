@@ -34,7 +34,20 @@ from prism_lsp.engine.pytest_config import initial_config  # noqa: E402
 from prism_lsp.engine.session import EngineSession, RunOptions  # noqa: E402
 from prism_lsp.tasks import load_task  # noqa: E402
 
-PHASES = ("compile", "prepare", "fork", "copy", "namespaces", "seal", "isolate", "session", "child", "exit", "cleanup", "transfer")
+PHASES = (
+    "compile",
+    "prepare",
+    "fork",
+    "copy",
+    "namespaces",
+    "seal",
+    "isolate",
+    "session",
+    "child",
+    "exit",
+    "cleanup",
+    "transfer",
+)
 
 
 def phases_of(engine: EngineSession, task, suite: Suite, sandbox: str, repeat: int) -> dict[str, list[float]]:
@@ -109,8 +122,10 @@ def main() -> None:
         s = Suite(big.suite_rel(sp), sp.read_text())
         engine.run(big, s, options)
         runs = [engine.run(big, s, options) for _ in range(args.repeat)]
-        print(f"50-candidate panel, warm: {statistics.median(r.elapsed_ms for r in runs):.0f} ms "
-              f"(initial + {len(big.candidates)})")
+        print(
+            f"50-candidate panel, warm: {statistics.median(r.elapsed_ms for r in runs):.0f} ms "
+            f"(initial + {len(big.candidates)})"
+        )
 
 
 if __name__ == "__main__":

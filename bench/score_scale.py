@@ -66,8 +66,9 @@ def build_dataset(root: Path) -> list[tuple[Path, Path]]:
 
 def timed_score(pairs_file: Path, work: Path, *extra: str) -> tuple[float, str]:
     start = time.perf_counter()
-    proc = prism("score", str(pairs_file), "--json", "--out", str(work / "out"), "--cache-dir", str(work / "cache"),
-                 *extra)
+    proc = prism(
+        "score", str(pairs_file), "--json", "--out", str(work / "out"), "--cache-dir", str(work / "cache"), *extra
+    )
     elapsed = time.perf_counter() - start
     if proc.returncode not in (0, 1):
         sys.exit(f"prism score {' '.join(extra)} failed: {proc.stderr}")
@@ -101,19 +102,26 @@ def main() -> None:
         pairs = build_dataset(root / "data")
         pairs_file = root / "pairs.txt"
         pairs_file.write_text("".join(f"{t}:{s}\n" for t, s in pairs))
-        print(f"{len(pairs)} pairs: {sum('humaneval' in t.parts for t, _ in pairs)} HumanEval, "
-              f"{sum('fixtures' in t.parts for t, _ in pairs)} fixture copies; {os.cpu_count()} cores", flush=True)
+        print(
+            f"{len(pairs)} pairs: {sum('humaneval' in t.parts for t, _ in pairs)} HumanEval, "
+            f"{sum('fixtures' in t.parts for t, _ in pairs)} fixture copies; {os.cpu_count()} cores",
+            flush=True,
+        )
         local_s, local_json = timed_score(pairs_file, root / "local")
         print(f"prism score, local engine:   {local_s:7.1f} s  {len(pairs) / local_s:6.2f} pairs/s", flush=True)
         if not args.skip_ray:
             ray_s, ray_json = timed_score(pairs_file, root / "ray", "--engine", "ray")
             same = "same JSON as local" if ray_json == local_json else "JSON DIFFERS from local"
-            print(f"prism score, Ray (local):    {ray_s:7.1f} s  {len(pairs) / ray_s:6.2f} pairs/s  "
-                  f"ray/local {ray_s / local_s:.2f}x  ({same})", flush=True)
+            print(
+                f"prism score, Ray (local):    {ray_s:7.1f} s  {len(pairs) / ray_s:6.2f} pairs/s  "
+                f"ray/local {ray_s / local_s:.2f}x  ({same})",
+                flush=True,
+            )
         naive_s, sampled = naive_estimate(pairs, args.naive_every, root / "naive-cache")
-        print(f"naive loop (from {sampled} pairs): {naive_s:7.1f} s  {len(pairs) / naive_s:6.2f} pairs/s  "
-              f"naive/local {naive_s / local_s:.1f}x"
-              + ("" if args.skip_ray else f"  naive/ray {naive_s / ray_s:.1f}x"))
+        print(
+            f"naive loop (from {sampled} pairs): {naive_s:7.1f} s  {len(pairs) / naive_s:6.2f} pairs/s  "
+            f"naive/local {naive_s / local_s:.1f}x" + ("" if args.skip_ray else f"  naive/ray {naive_s / ray_s:.1f}x")
+        )
     finally:
         shutil.rmtree(root, ignore_errors=True)
 

@@ -43,11 +43,25 @@ def start_once() -> float:
     """Milliseconds from spawning `python -m prism_lsp` to its `initialize` result."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
     start = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "prism_lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, env=env, cwd=ROOT)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "prism_lsp"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=env,
+        cwd=ROOT,
+    )
     try:
-        proc.stdin.write(_frame({"jsonrpc": "2.0", "id": 1, "method": "initialize",
-                                 "params": {"processId": os.getpid(), "rootUri": None, "capabilities": {}}}))
+        proc.stdin.write(
+            _frame(
+                {
+                    "jsonrpc": "2.0",
+                    "id": 1,
+                    "method": "initialize",
+                    "params": {"processId": os.getpid(), "rootUri": None, "capabilities": {}},
+                }
+            )
+        )
         proc.stdin.flush()
         while (message := _read_message(proc.stdout)).get("id") != 1:
             pass  # notifications (logs) before the answer
@@ -77,22 +91,57 @@ def first_results_once() -> tuple[float, float]:
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix="prism-cold-") as cache:
-        env = dict(os.environ, PRISM_CACHE_DIR=cache,
-                   PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+        env = dict(
+            os.environ,
+            PRISM_CACHE_DIR=cache,
+            PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+        )
         start = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "-m", "prism_lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.DEVNULL, env=env, cwd=ROOT)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "prism_lsp"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=env,
+            cwd=ROOT,
+        )
         try:
             send = proc.stdin.write
-            send(_frame({"jsonrpc": "2.0", "id": 1, "method": "initialize",
-                         "params": {"processId": os.getpid(), "rootUri": ROOT.as_uri(), "capabilities": {},
-                                    "initializationOptions": {"debounceMs": 0}}}))
+            send(
+                _frame(
+                    {
+                        "jsonrpc": "2.0",
+                        "id": 1,
+                        "method": "initialize",
+                        "params": {
+                            "processId": os.getpid(),
+                            "rootUri": ROOT.as_uri(),
+                            "capabilities": {},
+                            "initializationOptions": {"debounceMs": 0},
+                        },
+                    }
+                )
+            )
             proc.stdin.flush()
             while _read_message(proc.stdout).get("id") != 1:
                 pass
             send(_frame({"jsonrpc": "2.0", "method": "initialized", "params": {}}))
-            send(_frame({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
-                "uri": SUITE.as_uri(), "languageId": "python", "version": 1, "text": SUITE.read_text()}}}))
+            send(
+                _frame(
+                    {
+                        "jsonrpc": "2.0",
+                        "method": "textDocument/didOpen",
+                        "params": {
+                            "textDocument": {
+                                "uri": SUITE.as_uri(),
+                                "languageId": "python",
+                                "version": 1,
+                                "text": SUITE.read_text(),
+                            }
+                        },
+                    }
+                )
+            )
             proc.stdin.flush()
             running = None
             while True:
@@ -118,14 +167,18 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=7)
     args = ap.parse_args()
     times = measure(args.repeat)
-    print(f"prism-lsp start -> initialize answered: median {statistics.median(times):.0f} ms "
-          f"(min {min(times):.0f}, max {max(times):.0f}, {args.repeat} starts, {os.cpu_count()} cores)")
+    print(
+        f"prism-lsp start -> initialize answered: median {statistics.median(times):.0f} ms "
+        f"(min {min(times):.0f}, max {max(times):.0f}, {args.repeat} starts, {os.cpu_count()} cores)"
+    )
     firsts = [first_results_once() for _ in range(max(1, args.repeat // 2))]
     running = [r for r, _ in firsts]
     results = [d for _, d in firsts]
-    print(f"first open, cold (fresh cache): 'running' after median {statistics.median(running):.0f} ms, panel "
-          f"results after median {statistics.median(results):.0f} ms (min {min(results):.0f}, max {max(results):.0f}, "
-          f"{len(firsts)} starts)")
+    print(
+        f"first open, cold (fresh cache): 'running' after median {statistics.median(running):.0f} ms, panel "
+        f"results after median {statistics.median(results):.0f} ms (min {min(results):.0f}, max {max(results):.0f}, "
+        f"{len(firsts)} starts)"
+    )
 
 
 if __name__ == "__main__":

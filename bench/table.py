@@ -39,8 +39,14 @@ from prism_lsp.engine.panel import Suite  # noqa: E402
 from prism_lsp.engine.session import EngineSession, RunOptions  # noqa: E402
 from prism_lsp.tasks import load_task  # noqa: E402
 
-TARGETS = {"warm": "<= 100 ms", "one": "<= 100 ms p50, <= 150 p95", "whole": "<= 130 ms p50",
-           "cold": "<= 450 ms", "p50": "<= 500 ms", "start": "<= 1000 ms"}
+TARGETS = {
+    "warm": "<= 100 ms",
+    "one": "<= 100 ms p50, <= 150 p95",
+    "whole": "<= 130 ms p50",
+    "cold": "<= 450 ms",
+    "p50": "<= 500 ms",
+    "start": "<= 1000 ms",
+}
 
 
 def naive_env(plugin_free: bool) -> dict[str, str]:
@@ -67,10 +73,14 @@ def panels(engine: EngineSession, tasks: list[str], repeat: int, cache: Path, op
             naive.append(naive_panel(trees, suite, naive_env(False)))
             free.append(naive_panel(trees, suite, naive_env(True)))
             per_program.append((naive[-1] / len(trees), free[-1] / len(trees)))
-    return {"warm": statistics.median(warm), "cold": statistics.median(cold),
-            "naive": statistics.median(naive), "free": statistics.median(free),
-            "naive_program": statistics.median(p[0] for p in per_program),
-            "free_program": statistics.median(p[1] for p in per_program)}
+    return {
+        "warm": statistics.median(warm),
+        "cold": statistics.median(cold),
+        "naive": statistics.median(naive),
+        "free": statistics.median(free),
+        "naive_program": statistics.median(p[0] for p in per_program),
+        "free_program": statistics.median(p[1] for p in per_program),
+    }
 
 
 def big_panel(engine: EngineSession, cache: Path, repeat: int, options: RunOptions) -> tuple[float, int]:
@@ -78,8 +88,9 @@ def big_panel(engine: EngineSession, cache: Path, repeat: int, options: RunOptio
     suite_path = task.root / "suites" / "test_strong.py"
     suite = Suite(task.suite_rel(suite_path), suite_path.read_text())
     engine.run(task, suite, options)
-    return statistics.median(engine.run(task, suite, options).elapsed_ms for _ in range(repeat)), \
-        len(task.candidates) + 1
+    return statistics.median(engine.run(task, suite, options).elapsed_ms for _ in range(repeat)), len(
+        task.candidates
+    ) + 1
 
 
 def edits(tasks: list[str], rounds: int, cache: Path) -> tuple[list[float], list[float]]:
@@ -118,30 +129,47 @@ def main() -> None:
     def ratios(ms: float, naive: float, free: float) -> str:
         return f"{naive / ms:>9.1f}x{free / ms:>12.1f}x"
 
-    print(f"issue 11 table: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}, sandbox {args.sandbox}, "
-          f"tasks {args.tasks}; naive loop ({tasks[0]}, initial + 10) {p['naive']:.0f} ms, "
-          f"plugin-free {p['free']:.0f} ms")
+    print(
+        f"issue 11 table: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}, sandbox {args.sandbox}, "
+        f"tasks {args.tasks}; naive loop ({tasks[0]}, initial + 10) {p['naive']:.0f} ms, "
+        f"plugin-free {p['free']:.0f} ms"
+    )
     print(f"{'row':<44}{'prism':>22}{'/naive':>10}{'/plugin-free':>13}  target")
     rows = [
         ("warm full panel, fixtures (initial + 10)", f"{p['warm']:.0f} ms", p["warm"], "warm"),
-        ("one-test edit -> publishDiagnostics", f"{statistics.median(one):.0f} / {pct(one, 0.95):.0f} ms p50/p95",
-         statistics.median(one), "one"),
-        ("whole-file change -> publishDiagnostics", f"{statistics.median(whole):.0f} / {pct(whole, 0.95):.0f} ms "
-         "p50/p95", statistics.median(whole), "whole"),
+        (
+            "one-test edit -> publishDiagnostics",
+            f"{statistics.median(one):.0f} / {pct(one, 0.95):.0f} ms p50/p95",
+            statistics.median(one),
+            "one",
+        ),
+        (
+            "whole-file change -> publishDiagnostics",
+            f"{statistics.median(whole):.0f} / {pct(whole, 0.95):.0f} ms p50/p95",
+            statistics.median(whole),
+            "whole",
+        ),
         ("cold `prism run` (one process)", f"{p['cold']:.0f} ms", p["cold"], "cold"),
     ]
     for label, shown, ms, key in rows:
         print(f"{label:<44}{shown:>22}{ratios(ms, p['naive'], p['free'])}  {TARGETS[key]}")
-    print(f"{f'{big_n - 1}-candidate panel, warm (initial + {big_n - 1})':<44}{f'{big_ms:.0f} ms':>22}"
-          f"{ratios(big_ms, p['naive_program'] * big_n, p['free_program'] * big_n)}  {TARGETS['p50']}"
-          " (naive: per-program x programs)")
-    print(f"{'prism-lsp start -> initialize answered':<44}{f'{start:.0f} ms':>22}{'-':>10}{'-':>13}  "
-          f"{TARGETS['start']}")
+    print(
+        f"{f'{big_n - 1}-candidate panel, warm (initial + {big_n - 1})':<44}{f'{big_ms:.0f} ms':>22}"
+        f"{ratios(big_ms, p['naive_program'] * big_n, p['free_program'] * big_n)}  {TARGETS['p50']}"
+        " (naive: per-program x programs)"
+    )
+    print(
+        f"{'prism-lsp start -> initialize answered':<44}{f'{start:.0f} ms':>22}{'-':>10}{'-':>13}  {TARGETS['start']}"
+    )
     shown = [f"{name} {statistics.median(phases[name]):.1f}" for name in PHASES if phases[name]]
-    print(f"per program, one at a time, median ms ({tasks[0]}; bench/runner_phases.py says what each is): "
-          + ", ".join(shown))
-    print(f"CPU per program, one runner ({tasks[0]}, the whole machine's time): user {user:.1f} ms, "
-          f"system {system:.1f} ms")
+    print(
+        f"per program, one at a time, median ms ({tasks[0]}; bench/runner_phases.py says what each is): "
+        + ", ".join(shown)
+    )
+    print(
+        f"CPU per program, one runner ({tasks[0]}, the whole machine's time): user {user:.1f} ms, "
+        f"system {system:.1f} ms"
+    )
 
 
 if __name__ == "__main__":

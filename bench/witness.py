@@ -67,8 +67,11 @@ def main() -> None:
                 ok = sum(_answered(f, found) for f in findings)
                 total += len(findings)
                 answered += ok
-                print(f"{task.id:16} {name:16} findings {len(findings)} answered {ok} suggestions {len(found)} "
-                      + " ".join(f"{times[r][-1] * 1000:.0f} ms" for r in range(args.rounds)), flush=True)
+                print(
+                    f"{task.id:16} {name:16} findings {len(findings)} answered {ok} suggestions {len(found)} "
+                    + " ".join(f"{times[r][-1] * 1000:.0f} ms" for r in range(args.rounds)),
+                    flush=True,
+                )
     print(f"\nfindings with a verified suggestion: {answered}/{total} = {100 * answered / max(total, 1):.1f} %")
     for r in range(args.rounds):
         label = "round 1 (probe cache empty)" if r == 0 else f"round {r + 1} (probe cache warm)"

@@ -64,7 +64,8 @@ def seconds(text: str) -> float:
     # nan and inf crash the runner's clock: all are mistakes to report before running.
     if not (0 < value <= MAX_TIMEOUT_S):
         raise argparse.ArgumentTypeError(
-            f"expected a number of seconds greater than 0 and at most {MAX_TIMEOUT_S}, got {text!r}")
+            f"expected a number of seconds greater than 0 and at most {MAX_TIMEOUT_S}, got {text!r}"
+        )
     return value
 
 
@@ -160,8 +161,15 @@ def cmd_run(args: argparse.Namespace, out: Console, err: Console) -> int:
     from prism_lsp.scoring.reports.outputs import write_reports
     from prism_lsp.scoring.reports.records import record_of, source_root
 
-    write_reports([record_of(report, suite_path)], args, command="run", root=source_root(suite_path),
-                  title=f"prism run {report.task}", task=task, cache=session.cache)
+    write_reports(
+        [record_of(report, suite_path)],
+        args,
+        command="run",
+        root=source_root(suite_path),
+        title=f"prism run {report.task}",
+        task=task,
+        cache=session.cache,
+    )
     if args.json:
         print(report.model_dump_json(indent=2))
     else:
@@ -182,16 +190,18 @@ def cmd_suggest(args: argparse.Namespace, out: Console, err: Console) -> int:
         session.start(task, options.sandbox)  # the sandboxes come up while the rest is imported
         from prism_lsp.console.suggest import run_suggest
 
-        return run_suggest(task, suite_path, _suite_for(task, suite_path), session, options, out,
-                           as_json=args.json, write=args.write)
+        return run_suggest(
+            task, suite_path, _suite_for(task, suite_path), session, options, out, as_json=args.json, write=args.write
+        )
 
 
 def cmd_check(args: argparse.Namespace, out: Console, err: Console) -> int:
     from prism_lsp.console.check import check_panel
 
     task = load_task(Path(args.task))
-    return check_panel(task, out, usable_cache_dir(args.cache_dir), as_json=args.json,
-                       sandbox=getattr(args, "sandbox", None))
+    return check_panel(
+        task, out, usable_cache_dir(args.cache_dir), as_json=args.json, sandbox=getattr(args, "sandbox", None)
+    )
 
 
 def cmd_score(args: argparse.Namespace, out: Console, err: Console) -> int:
@@ -215,9 +225,12 @@ def add_report_options(sp: argparse.ArgumentParser) -> None:
     `scoring.reports.outputs` (imported only when a run writes them)."""
     sp.add_argument("--sarif", metavar="FILE", help="write the findings as SARIF 2.1.0 here (GitHub code scanning)")
     sp.add_argument("--junit", metavar="FILE", help="write JUnit XML here (one testcase per program)")
-    sp.add_argument("--mutation-report", metavar="FILE",
-                    help="write the invalid candidates as mutants in Stryker's mutation-testing-report-schema JSON "
-                         "(mutation-testing-elements, Stryker Dashboard; reveal full only)")
+    sp.add_argument(
+        "--mutation-report",
+        metavar="FILE",
+        help="write the invalid candidates as mutants in Stryker's mutation-testing-report-schema JSON "
+        "(mutation-testing-elements, Stryker Dashboard; reveal full only)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -235,17 +248,24 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("suite", nargs="?", help=suite_help)
         sp.add_argument("--sandbox", choices=SANDBOXES, help="override the manifest's sandbox")
         sp.add_argument("--timeout", type=seconds, help="seconds per program run, > 0 (overrides the manifest)")
-        sp.add_argument("--reveal", choices=REVEAL_LEVELS,
-                        help="what the run shows of the panel (the manifest's level can only lower it)")
+        sp.add_argument(
+            "--reveal",
+            choices=REVEAL_LEVELS,
+            help="what the run shows of the panel (the manifest's level can only lower it)",
+        )
         sp.add_argument("--workers", type=positive_int, help="programs run at once, >= 1 (default: cores)")
         common(sp)
 
     run = sub.add_parser("run", help="run a suite on the initial program and the panel")
     panel_run(run, "the pytest file to judge")
     add_report_options(run)
-    run.add_argument("--repeat", type=repeats, default=1,
-                     help=f"run every program under N hash seeds (0..N-1), 1..{MAX_REPEAT}; a test with two "
-                          "outcomes is reported unstable (default 1: only failures on valid candidates are rerun)")
+    run.add_argument(
+        "--repeat",
+        type=repeats,
+        default=1,
+        help=f"run every program under N hash seeds (0..N-1), 1..{MAX_REPEAT}; a test with two "
+        "outcomes is reported unstable (default 1: only failures on valid candidates are rerun)",
+    )
     run.set_defaults(func=cmd_run)
 
     sug = sub.add_parser("suggest", help="verified edits of the suite that fix its findings (diffs; --write applies)")
@@ -253,24 +273,39 @@ def build_parser() -> argparse.ArgumentParser:
     sug.add_argument("--write", action="store_true", help="write the suggestions into the suite file")
     sug.set_defaults(func=cmd_suggest)
 
-    check = sub.add_parser("check", help="check that a task's panel is well formed, every candidate builds, "
-                                         "and the panel is fit to judge suites")
+    check = sub.add_parser(
+        "check",
+        help="check that a task's panel is well formed, every candidate builds, and the panel is fit to judge suites",
+    )
     check.add_argument("task")
     check.add_argument("--sandbox", choices=SANDBOXES, help="override the manifest's sandbox")
     common(check)
     check.set_defaults(func=cmd_check)
 
-    score = sub.add_parser("score", help="score many suites: TASK:SUITE pairs, a pairs file, or task folders "
-                                          "with --suite-name; locally or on a Ray cluster, resumable")
-    score.add_argument("pairs", nargs="+", help="TASK:SUITE, a suite file, a pairs file (TASK:SUITE per line), "
-                                                "or a folder of task folders (with --suite-name)")
+    score = sub.add_parser(
+        "score",
+        help="score many suites: TASK:SUITE pairs, a pairs file, or task folders "
+        "with --suite-name; locally or on a Ray cluster, resumable",
+    )
+    score.add_argument(
+        "pairs",
+        nargs="+",
+        help="TASK:SUITE, a suite file, a pairs file (TASK:SUITE per line), "
+        "or a folder of task folders (with --suite-name)",
+    )
     score.add_argument("--suite-name", help="with task folders: the suite path inside each task")
     score.add_argument("--sandbox", choices=SANDBOXES)
     score.add_argument("--timeout", type=seconds, help="seconds per program run, > 0 (overrides the manifests)")
-    score.add_argument("--repeat", type=repeats, default=1, help=f"run every program under N hash seeds, 1..{MAX_REPEAT}")
+    score.add_argument(
+        "--repeat", type=repeats, default=1, help=f"run every program under N hash seeds, 1..{MAX_REPEAT}"
+    )
     score.add_argument("--workers", type=positive_int, help="programs run at once per machine (default: its cores + 1)")
-    score.add_argument("--engine", choices=("local", "ray"), default="local",
-                       help="where pairs run: this machine (default) or a Ray cluster (pip install -e '.[ray]')")
+    score.add_argument(
+        "--engine",
+        choices=("local", "ray"),
+        default="local",
+        help="where pairs run: this machine (default) or a Ray cluster (pip install -e '.[ray]')",
+    )
     score.add_argument("--ray-address", help="with --engine ray: the cluster to join (default: start a local Ray)")
     score.add_argument("--out", help="folder of per-pair JSON reports; a rerun skips the pairs already there")
     score.add_argument("--force", action="store_true", help="with --out: score every pair again")

@@ -17,8 +17,15 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 
 
-def write_task(root: Path, *, initial: dict[str, str], candidates: list[dict], task_id: str = "t",
-               extra_task: str = "", suites: dict[str, str] | None = None) -> Path:
+def write_task(
+    root: Path,
+    *,
+    initial: dict[str, str],
+    candidates: list[dict],
+    task_id: str = "t",
+    extra_task: str = "",
+    suites: dict[str, str] | None = None,
+) -> Path:
     """Write a native task folder. Each candidate: id, label, reference?, and `files` (overlay) or `patch` (text)."""
     root.mkdir(parents=True, exist_ok=True)
     for rel, text in initial.items():
@@ -31,7 +38,7 @@ def write_task(root: Path, *, initial: dict[str, str], candidates: list[dict], t
         if c.get("reference"):
             entry.append("reference = true")
         if "patch" in c:
-            path = root / "candidates" / f'{c["id"]}.diff'
+            path = root / "candidates" / f"{c['id']}.diff"
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(textwrap.dedent(c["patch"]))
             entry.append(f'patch = "candidates/{c["id"]}.diff"')

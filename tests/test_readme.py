@@ -11,8 +11,9 @@ from tests.conftest import ROOT
 
 README = (ROOT / "README.md").read_text()
 BLOCKS = re.findall(r"```sh\n(.*?)```", README, re.S)
-COMMANDS = [line.split("#")[0].strip() for block in BLOCKS for line in block.splitlines()
-            if line.strip().startswith("prism ")]
+COMMANDS = [
+    line.split("#")[0].strip() for block in BLOCKS for line in block.splitlines() if line.strip().startswith("prism ")
+]
 
 
 def test_readme_opens_with_the_two_commands():
@@ -31,8 +32,14 @@ def test_readme_shows_prism_commands():
 @pytest.mark.parametrize("command", COMMANDS)
 def test_readme_command_runs(command, tmp_path):
     args = shlex.split(command)
-    proc = subprocess.run([shutil.which(args[0]), *args[1:]], cwd=ROOT, capture_output=True, text=True, timeout=300,
-                          env={**__import__("os").environ, "PRISM_CACHE_DIR": str(tmp_path)})
+    proc = subprocess.run(
+        [shutil.which(args[0]), *args[1:]],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**__import__("os").environ, "PRISM_CACHE_DIR": str(tmp_path)},
+    )
     allowed = {0, 1} if args[1] == "run" else {0}
     assert proc.returncode in allowed, proc.stdout + proc.stderr
     assert "Traceback" not in proc.stderr

@@ -108,8 +108,10 @@ def _walk_level(container: Node, chunk: Chunk, class_path: str | None, found: Di
             continue
         definition = definition_of(stmt)
         name = name_of(definition) if definition is not None else ""
-        if definition is not None and definition.type == "function_definition" and name.startswith(
-            TEST_FUNCTION_PREFIX
+        if (
+            definition is not None
+            and definition.type == "function_definition"
+            and name.startswith(TEST_FUNCTION_PREFIX)
         ):
             found.tests.append(
                 RawTest(

@@ -41,9 +41,7 @@ def ignored_kinds(text: str) -> Ignores:
     return found
 
 
-def is_ignored(
-    ignores: Ignores, kind: str, start_line: int, end_line: int, *, rule: str | None = None
-) -> bool:
+def is_ignored(ignores: Ignores, kind: str, start_line: int, end_line: int, *, rule: str | None = None) -> bool:
     """True when any line in ``start_line..end_line`` ignores ``kind`` (or all kinds).
 
     So the comment may sit on any line of a multi-line assert, usually its last. When

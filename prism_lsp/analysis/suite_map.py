@@ -106,8 +106,14 @@ def parse_suite(text: str) -> SuiteMap:
     """Map ``text`` (a pytest file, possibly broken). Never raises on bad Python."""
     discovered = discover(text)
     if discovered.problem is not None:
-        return SuiteMap(text=text, tests=[], helper_assertions=[], syntax_errors=[], shared_hash=text_hash(text),
-                        problem=discovered.problem)
+        return SuiteMap(
+            text=text,
+            tests=[],
+            helper_assertions=[],
+            syntax_errors=[],
+            shared_hash=text_hash(text),
+            problem=discovered.problem,
+        )
     source = discovered.source
     tests: list[TestInfo] = []
     owned: list[tuple[int, int]] = []

@@ -76,6 +76,7 @@ def static_findings(suite_map_or_text: SuiteMap | str) -> list[StaticFinding]:
 
 # --- per test -------------------------------------------------------------------------
 
+
 def _test_findings(test: RawTest, discovered: Discovered) -> Iterator[StaticFinding]:
     source = discovered.source
     body = test.func.child_by_field_name("body")
@@ -141,6 +142,7 @@ def _both_sides(node: Node, predicate: Callable[[Node], bool]) -> bool:
 
 # --- type-only ------------------------------------------------------------------------
 
+
 def _is_type_check(node: Node) -> bool:
     node = _unwrap(node)
     if node.type == "call":
@@ -156,6 +158,7 @@ def _is_type_check(node: Node) -> bool:
 
 # --- not-none-only --------------------------------------------------------------------
 
+
 def _is_not_none_check(node: Node) -> bool:
     node = _unwrap(node)
     if node.type in ("identifier", "attribute", "subscript"):
@@ -164,15 +167,12 @@ def _is_not_none_check(node: Node) -> bool:
         return True
     if node.type == "comparison_operator":
         ops, operators = _operands(node), _operators(node)
-        return (
-            len(ops) == 2
-            and operators in (["is not"], ["!="])
-            and any(o.type == "none" for o in ops)
-        )
+        return len(ops) == 2 and operators in (["is not"], ["!="]) and any(o.type == "none" for o in ops)
     return _both_sides(node, _is_not_none_check)
 
 
 # --- len-only -------------------------------------------------------------------------
+
 
 def _is_len_call(node: Node) -> bool:
     return node.type == "call" and _callee(node) == "len"
@@ -304,5 +304,3 @@ def _has_other_check(body: Node, asserting_helpers: set[str]) -> bool:
                 return True
         stack.extend(node.children)
     return False
-
-

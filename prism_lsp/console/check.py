@@ -25,8 +25,15 @@ def panel_problems(task: Task, cache: TreeCache) -> list[dict]:
     rows = []
     initial = tree_digest(cache.baseline(task).path)
     for c in task.candidates:
-        row = {"id": c.id, "label": c.label, "reference": c.reference, "kind": c.kind, "origin": c.origin,
-               "ok": True, "problem": ""}
+        row = {
+            "id": c.id,
+            "label": c.label,
+            "reference": c.reference,
+            "kind": c.kind,
+            "origin": c.origin,
+            "ok": True,
+            "problem": "",
+        }
         try:
             tree = cache.candidate(task, c)
             if tree_digest(tree.path) == initial:
@@ -36,14 +43,23 @@ def panel_problems(task: Task, cache: TreeCache) -> list[dict]:
         rows.append(row)
     valid = sum(c.valid for c in task.candidates)
     if valid < 2:
-        rows.append({"id": "(panel)", "ok": True, "problem": "note: only the reference is valid; over-specification cannot be seen"})
+        rows.append(
+            {
+                "id": "(panel)",
+                "ok": True,
+                "problem": "note: only the reference is valid; over-specification cannot be seen",
+            }
+        )
     if valid == len(task.candidates):
-        rows.append({"id": "(panel)", "ok": True, "problem": "note: no invalid candidates; under-assertion cannot be seen"})
+        rows.append(
+            {"id": "(panel)", "ok": True, "problem": "note: no invalid candidates; under-assertion cannot be seen"}
+        )
     return rows
 
 
-def check_panel(task: Task, console: Console, cache_dir: Path | None, as_json: bool = False,
-                sandbox: str | None = None) -> int:
+def check_panel(
+    task: Task, console: Console, cache_dir: Path | None, as_json: bool = False, sandbox: str | None = None
+) -> int:
     with EngineSession(cache_dir) as session:
         rows = panel_problems(task, session.cache)
         builds = all(r["ok"] for r in rows)
@@ -51,16 +67,30 @@ def check_panel(task: Task, console: Console, cache_dir: Path | None, as_json: b
         rules, diversity = panel_rules(session, task, sandbox) if builds else ([], None)
     ok = builds and all(r.status != "unfit" for r in rules)
     if as_json:
-        print(json.dumps({"task": task.id, "ok": ok, "candidates": rows,
-                          "rules": [{"rule": r.name, "status": r.status, "detail": r.detail} for r in rules],
-                          "diversity": None if diversity is None else round(diversity, 4)}, indent=2))
+        print(
+            json.dumps(
+                {
+                    "task": task.id,
+                    "ok": ok,
+                    "candidates": rows,
+                    "rules": [{"rule": r.name, "status": r.status, "detail": r.detail} for r in rules],
+                    "diversity": None if diversity is None else round(diversity, 4),
+                },
+                indent=2,
+            )
+        )
         return 0 if ok else 1
     table = Table(header_style="bold")
     for col in ("candidate", "label", "kind", "builds", "problem"):
         table.add_column(col)
     for r in rows:
-        table.add_row(Text(r["id"] + (" (reference)" if r.get("reference") else "")), Text(r.get("label", "")),
-                      Text(r.get("kind", "")), "[green]yes[/]" if r["ok"] else "[red]no[/]", Text(r["problem"]))
+        table.add_row(
+            Text(r["id"] + (" (reference)" if r.get("reference") else "")),
+            Text(r.get("label", "")),
+            Text(r.get("kind", "")),
+            "[green]yes[/]" if r["ok"] else "[red]no[/]",
+            Text(r["problem"]),
+        )
     console.print(f"[bold]{task.id}[/]: {len(task.candidates)} candidates")
     console.print(table)
     if rules:

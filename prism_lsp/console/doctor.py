@@ -21,8 +21,12 @@ def _check_bwrap() -> dict:
 
     reason = probe()
     works = "can create namespaces" + (f"; runners run as uid {SANDBOX_UID}, not root" if os.geteuid() == 0 else "")
-    return {"name": "bubblewrap", "ok": reason is None, "detail": works if reason is None else reason,
-            "fix": "" if reason is None else INSTALL_HINT}
+    return {
+        "name": "bubblewrap",
+        "ok": reason is None,
+        "detail": works if reason is None else reason,
+        "fix": "" if reason is None else INSTALL_HINT,
+    }
 
 
 def _check_docker() -> dict:
@@ -33,8 +37,12 @@ def _check_docker() -> dict:
         version = client.version().get("Version", "?")
         return {"name": "docker", "ok": True, "detail": f"engine {version} reachable", "fix": ""}
     except Exception as exc:  # any failure to reach the engine is the same answer for the user
-        return {"name": "docker", "ok": False, "detail": f"engine not reachable ({type(exc).__name__})",
-                "fix": "install docker.io and start dockerd (optional unless a task brings an image)"}
+        return {
+            "name": "docker",
+            "ok": False,
+            "detail": f"engine not reachable ({type(exc).__name__})",
+            "fix": "install docker.io and start dockerd (optional unless a task brings an image)",
+        }
 
 
 def _check_runner(sandbox: str) -> dict:
@@ -54,22 +62,38 @@ def _check_runner(sandbox: str) -> dict:
     finally:
         pool.close()
     if not isinstance(info, Ready):
-        return {"name": "runner", "ok": False, "detail": f"the runner does not start in {backend.name}: "
-                f"{info.message}", "fix": f"{sys.executable} -m pip install pytest"}
+        return {
+            "name": "runner",
+            "ok": False,
+            "detail": f"the runner does not start in {backend.name}: {info.message}",
+            "fix": f"{sys.executable} -m pip install pytest",
+        }
     seccomp = "seccomp" in info.isolation
-    filtered = ("seccomp filter installed" if seccomp else
-                f"NO seccomp filter (Prism has a table for x86_64 and aarch64; this is {platform.machine()})")
-    return {"name": "runner", "ok": True, "seccomp": seccomp,
-            "detail": f"inside {backend.name}: Python {info.python}, pytest {info.pytest}; {filtered}", "fix": ""}
+    filtered = (
+        "seccomp filter installed"
+        if seccomp
+        else f"NO seccomp filter (Prism has a table for x86_64 and aarch64; this is {platform.machine()})"
+    )
+    return {
+        "name": "runner",
+        "ok": True,
+        "seccomp": seccomp,
+        "detail": f"inside {backend.name}: Python {info.python}, pytest {info.pytest}; {filtered}",
+        "fix": "",
+    }
 
 
 def _check_cgroups() -> dict:
     mode = cgroup_mode()
-    return {"name": "limits", "ok": True,
-            "detail": f"per-sandbox cgroup ({mode}): process-count and memory limits hold for the whole tree" if mode
-            else "no writable cgroup: memory is limited per process (rlimit); process count is bounded by the "
-                 "per-run timeout and reaping",
-            "fix": "" if mode else "run as a user allowed to create cgroups (or under systemd-run --user --scope)"}
+    return {
+        "name": "limits",
+        "ok": True,
+        "detail": f"per-sandbox cgroup ({mode}): process-count and memory limits hold for the whole tree"
+        if mode
+        else "no writable cgroup: memory is limited per process (rlimit); process count is bounded by the "
+        "per-run timeout and reaping",
+        "fix": "" if mode else "run as a user allowed to create cgroups (or under systemd-run --user --scope)",
+    }
 
 
 def _print_threat_model(console: Console, seccomp: bool) -> None:
@@ -82,8 +106,10 @@ def _print_threat_model(console: Console, seccomp: bool) -> None:
 
 
 def _print_reveal_levels(console: Console) -> None:
-    console.print("\n[bold]Reveal levels[/] (what an adaptive author, a suite that branches on the program's "
-                  "identity, can infer per run):")
+    console.print(
+        "\n[bold]Reveal levels[/] (what an adaptive author, a suite that branches on the program's "
+        "identity, can infer per run):"
+    )
     for level, inferable in INFERABLE.items():
         console.print(f"  - [bold]{level}[/]: {escape(inferable)}")
 
@@ -96,8 +122,17 @@ def run_doctor(console: Console, as_json: bool = False) -> int:
     # architecture would get (the same tables decide both).
     seccomp = checks[2].get("seccomp", seccomp_filter(platform.machine(), True) is not None)
     if as_json:
-        print(json.dumps({"ok": usable and checks[2]["ok"], "checks": checks,
-                          "threat_model": threat_model(seccomp), "reveal_levels": INFERABLE}, indent=2))
+        print(
+            json.dumps(
+                {
+                    "ok": usable and checks[2]["ok"],
+                    "checks": checks,
+                    "threat_model": threat_model(seccomp),
+                    "reveal_levels": INFERABLE,
+                },
+                indent=2,
+            )
+        )
     else:
         for c in checks:
             mark = "[green]ok[/]" if c["ok"] else "[red]problem[/]"

@@ -22,8 +22,11 @@ def cmd_init(args: argparse.Namespace, out: Console, err: Console) -> int:
         if not args.reference:
             raise InitError("--scaffold DIR needs --reference FILE (the reference solution, one Python file)")
         task = scaffold_task(Path(args.scaffold), Path(args.reference), statement=args.statement or "")
-        out.print(f"scaffolded task {escape(task.id)} in {escape(str(task.root))}: initial stub, reference, "
-                  "an empty verifier and suite; write the suite, then `prism run` it", highlight=False)
+        out.print(
+            f"scaffolded task {escape(task.id)} in {escape(str(task.root))}: initial stub, reference, "
+            "an empty verifier and suite; write the suite, then `prism run` it",
+            highlight=False,
+        )
         return 0
     if args.reference:
         raise InitError("--reference goes with --scaffold DIR; a task from a fix takes its reference from git")
@@ -31,9 +34,11 @@ def cmd_init(args: argparse.Namespace, out: Console, err: Console) -> int:
 
     r = init_task(Path(args.path), base=args.base, fix=args.fix, statement=args.statement)
     verb = "updated" if r.updated else "made"
-    lines = [f"{verb} the task at {r.root / 'prism.toml'} (files in .prism/, listed in .git/info/exclude)",
-             f"  reference: the fix's changes to {_list(r.reference)}",
-             f"  suites:    {_list(r.suites)}"]
+    lines = [
+        f"{verb} the task at {r.root / 'prism.toml'} (files in .prism/, listed in .git/info/exclude)",
+        f"  reference: the fix's changes to {_list(r.reference)}",
+        f"  suites:    {_list(r.suites)}",
+    ]
     if r.support:
         lines.append(f"  test files joining the initial state: {_list(r.support)}")
     if r.generated:

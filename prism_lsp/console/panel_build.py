@@ -22,6 +22,7 @@ def build_command(task: Task, cache_dir: Path, console: Console, options: BuildO
 
     Progress lines (sites, batches tried, kept, dropped by reason) go to stderr, so `--json` output
     stays one document."""
+
     def progress(line: str) -> None:
         print(f"panel build: {line}", file=sys.stderr, flush=True)
 
@@ -29,21 +30,52 @@ def build_command(task: Task, cache_dir: Path, console: Console, options: BuildO
     with EngineSession(cache_dir) as session:
         result = build_panel(session, task, options)
     written = write_panel(task, result)
-    kept: list[dict[str, Any]] = [{"id": k.id, "line": k.mutant.line, "file": k.mutant.file, "operator": k.mutant.operator,
-             "change": k.mutant.description, "verifier_failed": list(k.failed),
-             "witness": {"call": k.witness.assertion_call, "expected": k.witness.expected,
-                         "got": next(iter(k.witness.got.values()), "")}} for k in result.kept]
+    kept: list[dict[str, Any]] = [
+        {
+            "id": k.id,
+            "line": k.mutant.line,
+            "file": k.mutant.file,
+            "operator": k.mutant.operator,
+            "change": k.mutant.description,
+            "verifier_failed": list(k.failed),
+            "witness": {
+                "call": k.witness.assertion_call,
+                "expected": k.witness.expected,
+                "got": next(iter(k.witness.got.values()), ""),
+            },
+        }
+        for k in result.kept
+    ]
     if as_json:
-        print(json.dumps({"task": written.id, "labelled_by": result.labelled_by, "generated": result.generated,
-                          "sites": result.sites, "tried": result.tried, "dropped": dict(sorted(result.dropped.items())),
-                          "kept": kept, "notes": result.notes, "seconds": round(result.elapsed_s, 2)}, indent=2))
+        print(
+            json.dumps(
+                {
+                    "task": written.id,
+                    "labelled_by": result.labelled_by,
+                    "generated": result.generated,
+                    "sites": result.sites,
+                    "tried": result.tried,
+                    "dropped": dict(sorted(result.dropped.items())),
+                    "kept": kept,
+                    "notes": result.notes,
+                    "seconds": round(result.elapsed_s, 2),
+                },
+                indent=2,
+            )
+        )
         return 0 if kept else 1
     if result.labelled_by == "witnesses":
-        console.print(Text("no verifier in the manifest: labels come from witnesses against the reference and the "
-                           "other valid candidates (add `[verifier] suite = ...` for labels you can trust)"))
-    console.print(f"{result.sites} mutation sites, {result.generated} mutants of the reference, {result.tried} tried, "
-                  f"{len(kept)} kept "
-                  f"in {result.elapsed_s:.1f} s")
+        console.print(
+            Text(
+                "no verifier in the manifest: labels come from witnesses against the reference and the "
+                "other valid candidates (add `[verifier] suite = ...` for labels you can trust)"
+            )
+        )
+    console.print(
+        f"{result.sites} mutation sites, {result.generated} mutants of the reference, {result.tried} tried, "
+        f"{len(kept)} kept "
+        f"in {result.elapsed_s:.1f} s"
+    )
     for reason, n in sorted(result.dropped.items()):
         console.print(f"  dropped {n}: {reason}")
     for note in result.notes:
@@ -53,8 +85,11 @@ def build_command(task: Task, cache_dir: Path, console: Console, options: BuildO
         table.add_column(col)
     for k in kept:
         w = k["witness"]
-        table.add_row(Text(k["id"]), Text(f"line {k['line']}: {k['change']}"),
-                      Text(f"{w['call']} == {w['expected']}, got {w['got']}"))
+        table.add_row(
+            Text(k["id"]),
+            Text(f"line {k['line']}: {k['change']}"),
+            Text(f"{w['call']} == {w['expected']}, got {w['got']}"),
+        )
     console.print(table)
     console.print(f"written to {written.manifest} ({len(written.candidates)} candidates)")
     return 0 if kept else 1

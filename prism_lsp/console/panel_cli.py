@@ -39,8 +39,15 @@ def cmd_panel_label(args: argparse.Namespace, out: Console, err: Console) -> int
     rows = Path(args.rows)
     if not rows.is_file():
         return _fail(err, f"rows file {rows} does not exist")
-    return label_rows(_panel_task(args), rows, usable_cache_dir(args.cache_dir), out, sandbox=args.sandbox,
-                      timeout_s=args.timeout, as_json=args.json)
+    return label_rows(
+        _panel_task(args),
+        rows,
+        usable_cache_dir(args.cache_dir),
+        out,
+        sandbox=args.sandbox,
+        timeout_s=args.timeout,
+        as_json=args.json,
+    )
 
 
 def cmd_panel_build(args: argparse.Namespace, out: Console, err: Console) -> int:
@@ -51,8 +58,14 @@ def cmd_panel_build(args: argparse.Namespace, out: Console, err: Console) -> int
     samples = Path(args.from_samples) if args.from_samples else None
     if samples is not None and not samples.is_file():
         return _fail(err, f"samples file {samples} does not exist")
-    options = BuildOptions(max_invalid=args.max_invalid, seed=args.seed, sandbox=args.sandbox, timeout_s=args.timeout,
-                           mutate=args.mutate, budget_s=args.budget_s)
+    options = BuildOptions(
+        max_invalid=args.max_invalid,
+        seed=args.seed,
+        sandbox=args.sandbox,
+        timeout_s=args.timeout,
+        mutate=args.mutate,
+        budget_s=args.budget_s,
+    )
     task = _panel_task(args)
     code = build_command(task, usable_cache_dir(args.cache_dir), out, options, as_json=args.json)
     if samples is None:
@@ -60,8 +73,15 @@ def cmd_panel_build(args: argparse.Namespace, out: Console, err: Console) -> int
     from prism_lsp.console.panel_label import label_rows
 
     # Alternative fixes (colleagues', a model's) join the panel as labelled samples, after the mutants.
-    labelled = label_rows(load_task(task.root), samples, usable_cache_dir(args.cache_dir), out, sandbox=args.sandbox,
-                          timeout_s=args.timeout, as_json=args.json)
+    labelled = label_rows(
+        load_task(task.root),
+        samples,
+        usable_cache_dir(args.cache_dir),
+        out,
+        sandbox=args.sandbox,
+        timeout_s=args.timeout,
+        as_json=args.json,
+    )
     return max(code, labelled)
 
 
@@ -74,9 +94,16 @@ def cmd_panel_sensitivity(args: argparse.Namespace, out: Console, err: Console) 
     if not suite_path.is_file():
         return _fail(err, f"suite {suite_path} does not exist")
     task = load_task(Path(args.task))
-    return run_sensitivity(task, _suite_for(task, suite_path), usable_cache_dir(args.cache_dir), out,
-                           sandbox=args.sandbox, timeout_s=args.timeout,
-                           plot=Path(args.plot) if args.plot else None, as_json=args.json)
+    return run_sensitivity(
+        task,
+        _suite_for(task, suite_path),
+        usable_cache_dir(args.cache_dir),
+        out,
+        sandbox=args.sandbox,
+        timeout_s=args.timeout,
+        plot=Path(args.plot) if args.plot else None,
+        as_json=args.json,
+    )
 
 
 def add_panel_parser(sub, common, cmd_check) -> None:
@@ -89,26 +116,41 @@ def add_panel_parser(sub, common, cmd_check) -> None:
         sp.add_argument("--timeout", type=seconds, help="seconds per program run, > 0 (overrides the manifest)")
         common(sp)
 
-    build = psub.add_parser("build", help="add invalid candidates made from mutants of the reference, "
-                                          "labelled by the verifier, each with a witness")
+    build = psub.add_parser(
+        "build",
+        help="add invalid candidates made from mutants of the reference, labelled by the verifier, each with a witness",
+    )
     build.add_argument("task")
     build.add_argument("--max-invalid", type=positive_int, default=5, help="mutants to keep (default 5)")
     build.add_argument("--seed", type=int, default=0, help="the same seed gives the same panel (default 0)")
     build.add_argument("--out", help="write into a copy of the task at this new folder instead of the task")
-    build.add_argument("--mutate", choices=("auto", "changed", "all"), default="auto",
-                       help="where to mutate: only the lines the reference changed (`changed`, where the bug was; "
-                            "what `auto` does for a task made by `prism init`) or every line of the files it "
-                            "changed (`all`; `auto` otherwise)")
-    build.add_argument("--budget-s", type=seconds, default=60.0,
-                       help="seconds the build may take (default 60): past it, the mutants kept so far make the "
-                            "panel, with a note")
-    build.add_argument("--from-samples", metavar="FILE",
-                       help="also label these implementations (jsonl rows, as `prism panel label`) into the panel")
+    build.add_argument(
+        "--mutate",
+        choices=("auto", "changed", "all"),
+        default="auto",
+        help="where to mutate: only the lines the reference changed (`changed`, where the bug was; "
+        "what `auto` does for a task made by `prism init`) or every line of the files it "
+        "changed (`all`; `auto` otherwise)",
+    )
+    build.add_argument(
+        "--budget-s",
+        type=seconds,
+        default=60.0,
+        help="seconds the build may take (default 60): past it, the mutants kept so far make the panel, with a note",
+    )
+    build.add_argument(
+        "--from-samples",
+        metavar="FILE",
+        help="also label these implementations (jsonl rows, as `prism panel label`) into the panel",
+    )
     engine_options(build)
     build.set_defaults(func=cmd_panel_build)
 
-    label = psub.add_parser("label", help="label implementations from a jsonl file ({id, code} or {id, patch} "
-                                          "rows) with the verifier and add them to the panel")
+    label = psub.add_parser(
+        "label",
+        help="label implementations from a jsonl file ({id, code} or {id, patch} "
+        "rows) with the verifier and add them to the panel",
+    )
     label.add_argument("task")
     label.add_argument("rows", help="JSON lines, one implementation per line")
     label.add_argument("--out", help="write into a copy of the task at this new folder instead of the task")

@@ -17,8 +17,16 @@ from prism_lsp.panel.samples import read_samples
 from prism_lsp.panel.write import NewCandidate, append_candidates
 
 
-def label_rows(task: Task, rows: Path, cache_dir: Path, console: Console, *, sandbox: str | None,
-               timeout_s: float | None, as_json: bool) -> int:
+def label_rows(
+    task: Task,
+    rows: Path,
+    cache_dir: Path,
+    console: Console,
+    *,
+    sandbox: str | None,
+    timeout_s: float | None,
+    as_json: bool,
+) -> int:
     """Label every row; write the labelled ones into the task. Exit 0 all labelled, 1 some could not be."""
     with EngineSession(cache_dir) as session:
         samples = read_samples(task, session.cache, rows)
@@ -33,8 +41,15 @@ def label_rows(task: Task, rows: Path, cache_dir: Path, console: Console, *, san
         j = judged.get(s.id)
         error = s.error or (j.error if j else "")
         label = j.label if j and not error else None
-        results.append({"row": s.row, "id": s.id, "label": label, "error": error,
-                        "failed": list(j.failed) if j and label == "invalid" else []})
+        results.append(
+            {
+                "row": s.row,
+                "id": s.id,
+                "label": label,
+                "error": error,
+                "failed": list(j.failed) if j and label == "invalid" else [],
+            }
+        )
         if label:
             why = "verifier failures" if task.verifier is not None else "witness"
             note = f"sample; {why}: " + ", ".join(j.failed) if j is not None and label == "invalid" else "sample"
@@ -44,17 +59,24 @@ def label_rows(task: Task, rows: Path, cache_dir: Path, console: Console, *, san
     ok = all(r["label"] for r in results)
     by = "verifier" if task.verifier is not None else "witnesses"
     if as_json:
-        print(json.dumps({"task": task.id, "labelled_by": by, "rows": results, "written": [c.id for c in new]}, indent=2))
+        print(
+            json.dumps({"task": task.id, "labelled_by": by, "rows": results, "written": [c.id for c in new]}, indent=2)
+        )
         return 0 if ok else 1
     if by == "witnesses":
-        console.print(Text("no verifier in the manifest: labels come from witnesses against the reference and the "
-                           "other valid candidates (add `[verifier] suite = ...` for labels you can trust)"))
+        console.print(
+            Text(
+                "no verifier in the manifest: labels come from witnesses against the reference and the "
+                "other valid candidates (add `[verifier] suite = ...` for labels you can trust)"
+            )
+        )
     table = Table(header_style="bold")
     for col in ("row", "id", "label", "verifier tests failed / witness / why no label"):
         table.add_column(col)
     for r in results:
-        shown = Text(r["label"] or "none", style="green" if r["label"] == "valid" else
-                     "yellow" if r["label"] else "red")
+        shown = Text(
+            r["label"] or "none", style="green" if r["label"] == "valid" else "yellow" if r["label"] else "red"
+        )
         table.add_row(str(r["row"]), Text(r["id"]), shown, Text(r["error"] or ", ".join(r["failed"])))
     console.print(table)
     console.print(f"{len(new)} of {len(results)} rows labelled and added to {task.manifest}")

@@ -22,25 +22,42 @@ class _Bar:
     """The live progress line: pairs done / total, rate, ETA, errors so far (on stderr, terminals only)."""
 
     def __init__(self, err: Console):
-        self.progress = Progress(TextColumn("scoring"), BarColumn(), MofNCompleteColumn(),
-                                 TextColumn("{task.fields[rate]}"), TimeRemainingColumn(),
-                                 TextColumn("[red]{task.fields[errors]}"), console=err, transient=True,
-                                 disable=not err.is_terminal)
+        self.progress = Progress(
+            TextColumn("scoring"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]}"),
+            TimeRemainingColumn(),
+            TextColumn("[red]{task.fields[errors]}"),
+            console=err,
+            transient=True,
+            disable=not err.is_terminal,
+        )
         self.task: TaskID | None = None
 
     def __call__(self, done: int, total: int, errors: int) -> None:
         if self.task is None:
             self.task = self.progress.add_task("score", total=total, rate="", errors="")
         speed = self.progress.tasks[0].speed
-        self.progress.update(self.task, completed=done, rate=f"{speed:.1f} pairs/s" if speed else "",
-                             errors=f"{errors} errors" if errors else "")
+        self.progress.update(
+            self.task,
+            completed=done,
+            rate=f"{speed:.1f} pairs/s" if speed else "",
+            errors=f"{errors} errors" if errors else "",
+        )
 
 
 def score_suites(args, out: Console, err: Console, cache_dir: Path) -> int:
     pairs = discover_pairs(args.pairs, args.suite_name)
-    options = ScoreOptions(job=JobOptions(sandbox=args.sandbox, timeout_s=args.timeout, repeat=args.repeat), engine=args.engine,
-                           ray_address=args.ray_address, workers=args.workers, cache_dir=cache_dir,
-                           out=Path(args.out) if args.out else None, force=args.force)
+    options = ScoreOptions(
+        job=JobOptions(sandbox=args.sandbox, timeout_s=args.timeout, repeat=args.repeat),
+        engine=args.engine,
+        ray_address=args.ray_address,
+        workers=args.workers,
+        cache_dir=cache_dir,
+        out=Path(args.out) if args.out else None,
+        force=args.force,
+    )
     bar = _Bar(err)
     with bar.progress:
         run = score(pairs, options, progress=bar)
@@ -66,6 +83,7 @@ def score_suites(args, out: Console, err: Console, cache_dir: Path) -> int:
 
         render_table(records, out)
         if args.out:
-            out.print(f"{run.scored} pairs scored now, {run.reused} reused from {args.out}", highlight=False,
-                      markup=False)
+            out.print(
+                f"{run.scored} pairs scored now, {run.reused} reused from {args.out}", highlight=False, markup=False
+            )
     return 1 if run.errors else 0

@@ -18,11 +18,14 @@ def _pct(v) -> str:
 
 
 def render_sensitivity(c: Counts, console: Console) -> None:
-    console.print(f"other valid n^V = {c.n_valid} (accepted s^V = {c.s_valid}) · invalid n^I = {c.n_invalid} "
-                  f"(rejected s^I = {c.s_invalid}) · detects baseline and accepts reference: "
-                  f"{'yes' if c.f else 'no'}")
-    table = Table(title="expected joint success with the reference, a valid and b invalid candidates",
-                  header_style="bold")
+    console.print(
+        f"other valid n^V = {c.n_valid} (accepted s^V = {c.s_valid}) · invalid n^I = {c.n_invalid} "
+        f"(rejected s^I = {c.s_invalid}) · detects baseline and accepts reference: "
+        f"{'yes' if c.f else 'no'}"
+    )
+    table = Table(
+        title="expected joint success with the reference, a valid and b invalid candidates", header_style="bold"
+    )
     table.add_column("a \\ b", justify="right")
     for b in range(c.n_invalid + 1):
         table.add_column(str(b), justify="right")
@@ -30,8 +33,10 @@ def render_sensitivity(c: Counts, console: Console) -> None:
         table.add_row(str(a), *[_pct(expected_jsf(c, a, b)) for b in range(c.n_invalid + 1)])
     console.print(table)
     for name, rows in curves(c).items():
-        console.print(f"adding {name + ' only' if name != 'alternating' else 'alternately'}: "
-                      + "  ".join(f"{a + b}: {_pct(v)}" for a, b, v in rows))
+        console.print(
+            f"adding {name + ' only' if name != 'alternating' else 'alternately'}: "
+            + "  ".join(f"{a + b}: {_pct(v)}" for a, b, v in rows)
+        )
 
 
 def sensitivity(report: PanelReport, console: Console, *, plot: Path | None, as_json: bool) -> int:
@@ -42,8 +47,12 @@ def sensitivity(report: PanelReport, console: Console, *, plot: Path | None, as_
 
         write_plot(c, plot, f"{report.task} · {report.suite}")
     if as_json:
-        print(json.dumps({"task": report.task, "suite": report.suite, **as_data(c),
-                          "plot": str(plot) if plot else None}, indent=2))
+        print(
+            json.dumps(
+                {"task": report.task, "suite": report.suite, **as_data(c), "plot": str(plot) if plot else None},
+                indent=2,
+            )
+        )
     else:
         render_sensitivity(c, console)
         if plot is not None:
@@ -51,8 +60,17 @@ def sensitivity(report: PanelReport, console: Console, *, plot: Path | None, as_
     return 0
 
 
-def run_sensitivity(task, suite, cache_dir: Path, console: Console, *, sandbox: str | None,
-                    timeout_s: float | None, plot: Path | None, as_json: bool) -> int:
+def run_sensitivity(
+    task,
+    suite,
+    cache_dir: Path,
+    console: Console,
+    *,
+    sandbox: str | None,
+    timeout_s: float | None,
+    plot: Path | None,
+    as_json: bool,
+) -> int:
     with EngineSession(cache_dir) as session:
         # Full reveal: the command's whole point is to count the panel's verdicts.
         report = session.report(task, suite, RunOptions(sandbox=sandbox, timeout_s=timeout_s, reveal="full"))

@@ -21,8 +21,17 @@ from prism_lsp.suggest.data import as_data
 from prism_lsp.suggest.titles import title
 
 
-def run_suggest(task: Task, suite_path: Path, suite: Suite, session: EngineSession, options: RunOptions,
-                out: Console, *, as_json: bool, write: bool) -> int:
+def run_suggest(
+    task: Task,
+    suite_path: Path,
+    suite: Suite,
+    session: EngineSession,
+    options: RunOptions,
+    out: Console,
+    *,
+    as_json: bool,
+    write: bool,
+) -> int:
     reveal = options.reveal or task.reveal
     run = session.run(task, suite, options)
     found = suggest(session, task, suite, run, options)

@@ -69,11 +69,22 @@ def candidate_view(task: Task, reveal: str, candidate_id: str, tree: ProgramTree
         raise NotShown(f"candidate {candidate_id!r} of {task.id} cannot be built")
     files = []
     for rel, lines in sorted(tree.changed.items())[:MAX_FILES]:
-        files.append({"path": rel, "line": max(min(lines) - 1, 0) if lines else 0,
-                      "initial": str(CandidateUri(BASELINE, rel, document)),
-                      "candidate": str(CandidateUri(cand.id, rel, document))})
-    return {"id": cand.id, "label": cand.label, "reference": cand.reference, "note": cand.note or None,
-            "title": f"{cand.id} ({'reference' if cand.reference else cand.label})", "files": files}
+        files.append(
+            {
+                "path": rel,
+                "line": max(min(lines) - 1, 0) if lines else 0,
+                "initial": str(CandidateUri(BASELINE, rel, document)),
+                "candidate": str(CandidateUri(cand.id, rel, document)),
+            }
+        )
+    return {
+        "id": cand.id,
+        "label": cand.label,
+        "reference": cand.reference,
+        "note": cand.note or None,
+        "title": f"{cand.id} ({'reference' if cand.reference else cand.label})",
+        "files": files,
+    }
 
 
 def file_text(task: Task, reveal: str, uri: CandidateUri, tree: ProgramTree | None) -> str:

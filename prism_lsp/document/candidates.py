@@ -39,9 +39,23 @@ def list_candidates(task: Task, reveal: str, trees: dict[str, ProgramTree | None
     rows = []
     for c in task.candidates:
         if reveal == "full":
-            rows.append({"id": c.id, "label": c.label, "reference": c.reference, "note": c.note or None,
-                         "uri": changed_target(trees.get(c.id), c).uri})
+            rows.append(
+                {
+                    "id": c.id,
+                    "label": c.label,
+                    "reference": c.reference,
+                    "note": c.note or None,
+                    "uri": changed_target(trees.get(c.id), c).uri,
+                }
+            )
         else:
-            rows.append({"id": names[c.id], "label": c.label if reveal == "labels" else None, "reference": False,
-                         "note": None, "uri": None})
+            rows.append(
+                {
+                    "id": names[c.id],
+                    "label": c.label if reveal == "labels" else None,
+                    "reference": False,
+                    "note": None,
+                    "uri": None,
+                }
+            )
     return rows

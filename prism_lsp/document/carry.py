@@ -58,8 +58,14 @@ def with_last_findings(now: Check, last: Check | None) -> Check:
 
     The result borrows `last`'s run (for related-information links), so it must never be
     stored as the document's check: hover, lenses and status describe real runs only."""
-    if (last is None or last.report is None or now.report is not None or not now.is_suite
-            or last.reveal != now.reveal or last.task != now.task):
+    if (
+        last is None
+        or last.report is None
+        or now.report is not None
+        or not now.is_suite
+        or last.reveal != now.reveal
+        or last.task != now.task
+    ):
         return now
     findings = still_holding(last, now.suite_map)
     if not findings:

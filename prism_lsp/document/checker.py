@@ -53,8 +53,14 @@ class Checker:
     `reuse=False` keeps no per-test results (both are how a benchmark measures Prism without them).
     """
 
-    def __init__(self, cache_root: Path | None = None, *, workers: int | None = None,
-                 engine: EngineFactory = SessionEngine, reuse: bool = True):
+    def __init__(
+        self,
+        cache_root: Path | None = None,
+        *,
+        workers: int | None = None,
+        engine: EngineFactory = SessionEngine,
+        reuse: bool = True,
+    ):
         self.session = EngineSession(cache_root, workers)
         self.incremental = IncrementalScheduler(engine(self.session), enabled=reuse)
         self._tasks: dict[Path, tuple[float, Task | str]] = {}
@@ -84,8 +90,9 @@ class Checker:
         suite_map = parse_suite(text)
         task, problem = self.task_for(path)
         reveal = settings.effective_reveal(task.reveal) if task else settings.reveal
-        check = Check(path, version, text, suite_map, ignored_kinds(text), static_findings(suite_map), NO_TASK, task,
-                      reveal)
+        check = Check(
+            path, version, text, suite_map, ignored_kinds(text), static_findings(suite_map), NO_TASK, task, reveal
+        )
         if task is None or path is None:
             return replace(check, state=CheckState("failed", problem)) if problem else check
         outside = not_a_suite(path, task)
@@ -94,23 +101,41 @@ class Checker:
         why = why_not_run(suite_map, task)
         return replace(check, state=CheckState("not-run", why) if why else RUNNING)
 
-    def check(self, path: Path | None, version: int, text: str, settings: Settings, *,
-              progress: Progress | None = None, cancel: threading.Event | None = None) -> Check:
+    def check(
+        self,
+        path: Path | None,
+        version: int,
+        text: str,
+        settings: Settings,
+        *,
+        progress: Progress | None = None,
+        cancel: threading.Event | None = None,
+    ) -> Check:
         """Analyse, then run the panel when the buffer belongs to a task and can run."""
         return self.run_panel(self.analyze(path, version, text, settings), settings, progress=progress, cancel=cancel)
 
-    def run_panel(self, base: Check, settings: Settings, *, progress: Progress | None = None,
-                  cancel: threading.Event | None = None) -> Check:
+    def run_panel(
+        self,
+        base: Check,
+        settings: Settings,
+        *,
+        progress: Progress | None = None,
+        cancel: threading.Event | None = None,
+    ) -> Check:
         """The analysis `base` with the panel run on its text (unchanged when it is not runnable)."""
         if not base.runnable or base.task is None or base.path is None:
             return base
         suite = Suite(base.task.suite_rel(base.path), base.text)
-        options = RunOptions(sandbox=None if settings.sandbox == "auto" else settings.sandbox,
-                             timeout_s=settings.timeout_seconds, reveal=base.reveal)
+        options = RunOptions(
+            sandbox=None if settings.sandbox == "auto" else settings.sandbox,
+            timeout_s=settings.timeout_seconds,
+            reveal=base.reveal,
+        )
         try:
             # At `sealed` only the initial program runs: the panel stays hidden while the suite is written.
-            run, stats = self.incremental.run(panel_to_run(base.task, base.reveal), suite, base.suite_map, options,
-                                              progress=progress, cancel=cancel)
+            run, stats = self.incremental.run(
+                panel_to_run(base.task, base.reveal), suite, base.suite_map, options, progress=progress, cancel=cancel
+            )
         except SandboxUnavailable as exc:
             return failed(base, str(exc))
         return finished(base, run, stats, sandbox=options.sandbox)

@@ -23,12 +23,29 @@ def kill_matrix(check: Check) -> dict | None:
     if check.run is None or check.report is None:
         return None
     programs: list[tuple[dict, ProgramResult]] = [
-        ({"id": "initial", "label": "baseline", "reference": False,
-          "correct": check.report.metrics.detects_baseline}, check.run.baseline)]
+        (
+            {
+                "id": "initial",
+                "label": "baseline",
+                "reference": False,
+                "correct": check.report.metrics.detects_baseline,
+            },
+            check.run.baseline,
+        )
+    ]
     correct = {c.id: c.correct for c in check.report.candidates}
     for cand, result in check.run.results:
-        programs.append(({"id": cand.id, "label": cand.label, "reference": cand.reference,
-                          "correct": correct.get(cand.id, False)}, result))
+        programs.append(
+            (
+                {
+                    "id": cand.id,
+                    "label": cand.label,
+                    "reference": cand.reference,
+                    "correct": correct.get(cand.id, False),
+                },
+                result,
+            )
+        )
     tests = [{"name": t.name, "line": t.name_span.start_line} for t in check.suite_map.tests]
     cells = []
     for test in check.suite_map.tests:

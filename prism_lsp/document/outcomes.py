@@ -91,8 +91,9 @@ def test_summary(check: Check, name: str) -> TestSummary | None:
     # Without the reference, as the status bar and the file lens count (valid_acceptance's rule).
     valid = [(c, _outcome(_tests_of(r, smap, name))) for c, r in check.run.results if c.valid and not c.reference]
     invalid = [(c, _outcome(_tests_of(r, smap, name))) for c, r in check.run.results if not c.valid]
-    return TestSummary(initial, sum(o == "pass" for _, o in valid), len(valid),
-                       sum(o == "fail" for _, o in invalid), len(invalid))
+    return TestSummary(
+        initial, sum(o == "pass" for _, o in valid), len(valid), sum(o == "fail" for _, o in invalid), len(invalid)
+    )
 
 
 test_summary.__test__ = False  # type: ignore[attr-defined]

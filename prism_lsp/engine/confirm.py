@@ -27,13 +27,23 @@ PoolFor = Callable[[int], RunnerPool]  # hash seed -> a warm pool whose runners 
 MAX_CONFIRMED = 64
 
 
-def rerun(task: Task, suite: Suite, run: PanelRun, pool: RunnerPool, todo: dict[str, list[str]],
-          timeout_s: float | None = None, cancel: threading.Event | None = None) -> dict[str, ProgramResult]:
+def rerun(
+    task: Task,
+    suite: Suite,
+    run: PanelRun,
+    pool: RunnerPool,
+    todo: dict[str, list[str]],
+    timeout_s: float | None = None,
+    cancel: threading.Event | None = None,
+) -> dict[str, ProgramResult]:
     """Program -> its result on just the named tests, on `pool` (programs without a tree are left out)."""
     base = run.trees.get(BASELINE)
     config = initial_config(base.path, suite.rel_path) if base is not None else None
-    futures = {program: pool.submit(run_request(run.trees[program], suite, task, timeout_s, tests, config), cancel)
-               for program, tests in todo.items() if program in run.trees}
+    futures = {
+        program: pool.submit(run_request(run.trees[program], suite, task, timeout_s, tests, config), cancel)
+        for program, tests in todo.items()
+        if program in run.trees
+    }
     return {program: program_from_runner(f.result()) for program, f in futures.items()}
 
 
@@ -41,8 +51,16 @@ def _def_lines(run: PanelRun) -> dict[str, int]:
     return {t.name: t.def_line for r in [run.baseline, *[r for _, r in run.results]] for t in r.tests if t.def_line}
 
 
-def _classify(task: Task, suite: Suite, run: PanelRun, pool_for: PoolFor, seen: dict[tuple[str, str], list],
-              first_seed: int, timeout_s: float | None, cancel) -> tuple[list[Instability], int]:
+def _classify(
+    task: Task,
+    suite: Suite,
+    run: PanelRun,
+    pool_for: PoolFor,
+    seen: dict[tuple[str, str], list],
+    first_seed: int,
+    timeout_s: float | None,
+    cancel,
+) -> tuple[list[Instability], int]:
     """One `Instability` per test that differed (at the first program it differed on), its cause
     found by running it once more under the first seed."""
     chosen: dict[str, tuple[str, list]] = {}
@@ -70,8 +88,16 @@ class Confirmer:
     """Confirms a valid candidate's failing tests under `seed + 1`, each rerun started as soon as
     that candidate's result is in (an `OnResult` of `run_programs`), so it overlaps the panel."""
 
-    def __init__(self, task: Task, suite: Suite, pool_for: PoolFor, seed: int, *,
-                 timeout_s: float | None = None, cancel: threading.Event | None = None):
+    def __init__(
+        self,
+        task: Task,
+        suite: Suite,
+        pool_for: PoolFor,
+        seed: int,
+        *,
+        timeout_s: float | None = None,
+        cancel: threading.Event | None = None,
+    ):
         self.task, self.suite, self.pool_for, self.seed = task, suite, pool_for, seed
         self.timeout_s, self.cancel = timeout_s, cancel
         self.valid = {c.id for c in task.candidates if c.valid}
@@ -94,8 +120,11 @@ class Confirmer:
         again = {program: program_from_runner(f.result()) for program, f in self.futures.items()}
         firsts = _programs(run)
         seed = self.seed
-        seen = {(program, test): [(seed, before), (seed + 1, after)]
-                for program, result in again.items() for test, before, after in differing(firsts[program], result)}
+        seen = {
+            (program, test): [(seed, before), (seed + 1, after)]
+            for program, result in again.items()
+            for test, before, after in differing(firsts[program], result)
+        }
         reruns = sum(len(v) for v in self.todo.values())
         if not seen or (self.cancel and self.cancel.is_set()):
             return replace(run, reruns=reruns, confirmed_with=(seed + 1,))
@@ -103,8 +132,15 @@ class Confirmer:
         return replace(run, unstable=tuple(unstable), reruns=reruns + more, confirmed_with=(seed + 1,))
 
 
-def merge_repeats(task: Task, suite: Suite, runs: list[tuple[int, PanelRun]], pool_for: PoolFor, *,
-                  timeout_s: float | None = None, cancel: threading.Event | None = None) -> PanelRun:
+def merge_repeats(
+    task: Task,
+    suite: Suite,
+    runs: list[tuple[int, PanelRun]],
+    pool_for: PoolFor,
+    *,
+    timeout_s: float | None = None,
+    cancel: threading.Event | None = None,
+) -> PanelRun:
     """The first run, with every test that had two outcomes on a program across the seeds unstable."""
     first_seed, first = runs[0]
     seen: dict[tuple[str, str], list] = {}

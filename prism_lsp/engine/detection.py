@@ -16,10 +16,14 @@ from prism_lsp.model.outcome import ProgramResult
 _CANNOT_IMPORT = re.compile(r"ImportError: cannot import name '([\w.]+)'")
 _NO_MODULE = re.compile(r"ModuleNotFoundError: No module named '([\w.]+)'")
 _NO_ATTRIBUTE = re.compile(r"AttributeError: module '([\w.]+)' has no attribute '(\w+)'")
-_MISBEHAVES = {"timeout": "it times out there", "memory": "it runs out of memory there",
-               "killed": "it is killed there", "crash": "it crashes there",
-               "output-limit": "it writes more output than the limit allows there",
-               "exited": "it exits before pytest finishes there"}
+_MISBEHAVES = {
+    "timeout": "it times out there",
+    "memory": "it runs out of memory there",
+    "killed": "it is killed there",
+    "crash": "it crashes there",
+    "output-limit": "it writes more output than the limit allows there",
+    "exited": "it exits before pytest finishes there",
+}
 
 
 def _first_line(text: str) -> str:

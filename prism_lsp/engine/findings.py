@@ -62,8 +62,9 @@ def _first_test_line(results: list[ProgramResult]) -> int:
     return min(lines) if lines else 1
 
 
-def rejects_valid(pairs: list[tuple[Candidate, ProgramResult]], reveal: str,
-                  suite_text: str | None = None) -> list[Finding]:
+def rejects_valid(
+    pairs: list[tuple[Candidate, ProgramResult]], reveal: str, suite_text: str | None = None
+) -> list[Finding]:
     by_line: dict[int, list[tuple[Candidate, TestResult]]] = defaultdict(list)
     for cand, res in pairs:
         if not cand.valid or res.outcome != "fail":
@@ -78,8 +79,17 @@ def rejects_valid(pairs: list[tuple[Candidate, ProgramResult]], reveal: str,
         msg = f"rejects {_who(cands, 'valid', reveal)}"
         if reveal == "full":
             msg += f" — {_details(hits, sources.get(line))}"
-        findings.append(Finding("rejects-valid", line, line, f"{msg}. {TEACH_OVERSPEC}",
-                                _ids(cands, reveal), sorted({t.name for _, t in hits}), count=len(cands)))
+        findings.append(
+            Finding(
+                "rejects-valid",
+                line,
+                line,
+                f"{msg}. {TEACH_OVERSPEC}",
+                _ids(cands, reveal),
+                sorted({t.name for _, t in hits}),
+                count=len(cands),
+            )
+        )
     return findings
 
 
@@ -127,30 +137,62 @@ def accepts_invalid(pairs: list[tuple[Candidate, ProgramResult]], reveal: str) -
             unreached.append(cand)
     findings = []
     for (line, name), cands in sorted(by_test.items()):
-        findings.append(Finding("accepts-invalid", line, line, f"lets {_who(cands, 'invalid', reveal)} through. {TEACH_REACHED}",
-                                _ids(cands, reveal), [name], count=len(cands)))
+        findings.append(
+            Finding(
+                "accepts-invalid",
+                line,
+                line,
+                f"lets {_who(cands, 'invalid', reveal)} through. {TEACH_REACHED}",
+                _ids(cands, reveal),
+                [name],
+                count=len(cands),
+            )
+        )
     if unreached:
-        findings.append(Finding("accepts-invalid", first, first,
-                                f"lets {_who(unreached, 'invalid', reveal)} through. {TEACH_UNREACHED}",
-                                _ids(unreached, reveal), count=len(unreached)))
+        findings.append(
+            Finding(
+                "accepts-invalid",
+                first,
+                first,
+                f"lets {_who(unreached, 'invalid', reveal)} through. {TEACH_UNREACHED}",
+                _ids(unreached, reveal),
+                count=len(unreached),
+            )
+        )
     if unknown:
-        findings.append(Finding("accepts-invalid", first, first,
-                                f"lets {_who(unknown, 'invalid', reveal)} through: no test rejects it.",
-                                _ids(unknown, reveal), count=len(unknown)))
+        findings.append(
+            Finding(
+                "accepts-invalid",
+                first,
+                first,
+                f"lets {_who(unknown, 'invalid', reveal)} through: no test rejects it.",
+                _ids(unknown, reveal),
+                count=len(unknown),
+            )
+        )
     return findings
 
 
 def misses_baseline(baseline: ProgramResult) -> list[Finding]:
     if baseline.outcome != "pass":
         return []
-    return [Finding("misses-baseline", t.def_line or 1, t.def_line or 1,
-                    "passes on the initial (buggy) program: the suite never exposes the bug the task is about. "
-                    "Add an input where the initial program is wrong.", tests=[t.name])
-            for t in baseline.tests if t.outcome == "pass"]
+    return [
+        Finding(
+            "misses-baseline",
+            t.def_line or 1,
+            t.def_line or 1,
+            "passes on the initial (buggy) program: the suite never exposes the bug the task is about. "
+            "Add an input where the initial program is wrong.",
+            tests=[t.name],
+        )
+        for t in baseline.tests
+        if t.outcome == "pass"
+    ]
 
 
-def execution_errors(baseline: ProgramResult, pairs: list[tuple[Candidate, ProgramResult]], reveal: str,
-                     baseline_detects: bool = False) -> list[Finding]:
+def execution_errors(
+    baseline: ProgramResult, pairs: list[tuple[Candidate, ProgramResult]], reveal: str, baseline_detects: bool = False
+) -> list[Finding]:
     """Programs the suite could not run on; the initial program's error is left out when it is the
     suite's verdict there (`baseline_detects`: a test importing what the fix adds, a hang)."""
     # Error text comes from inside the programs' runs: a candidate's is shown at `full` only; below,
@@ -158,15 +200,19 @@ def execution_errors(baseline: ProgramResult, pairs: list[tuple[Candidate, Progr
     groups: dict[tuple[int, str, str], list[tuple[str, Candidate | None]]] = defaultdict(list)
     quoted: dict[tuple[int, str, str], str] = {}
     first = _first_test_line([baseline, *[r for _, r in pairs]])
-    programs: list[tuple[str, ProgramResult, Candidate | None]] = \
+    programs: list[tuple[str, ProgramResult, Candidate | None]] = (
         [] if baseline_detects else [("initial program", baseline, None)]
+    )
     programs += [(c.id, r, c) for c, r in pairs]
     for name, res, cand in programs:
         errors: list[tuple[int, str, str]] = []
         if res.outcome == "error" and not any(t.outcome == "error" for t in res.tests):
             errors.append((res.line or first, res.reason or "error", _first_line(res.message)))
-        errors += [(t.line or t.def_line or first, t.reason or "error", _first_line(t.message))
-                   for t in res.tests if t.outcome == "error"]
+        errors += [
+            (t.line or t.def_line or first, t.reason or "error", _first_line(t.message))
+            for t in res.tests
+            if t.outcome == "error"
+        ]
         for line, reason, message in dict.fromkeys(errors):
             key = (line, reason, message if reveal == "full" else "")
             groups[key].append((name, cand))
@@ -177,8 +223,16 @@ def execution_errors(baseline: ProgramResult, pairs: list[tuple[Candidate, Progr
         line, reason, _ = key
         message = quoted.get(key, "")
         text = f"could not run on {_programs(who, reveal)}: {reason}" + (f" — {message}" if message else "")
-        findings.append(Finding("execution-error", line, line, text,
-                                [n for n, c in who if c is not None] if reveal == "full" else [], count=len(who)))
+        findings.append(
+            Finding(
+                "execution-error",
+                line,
+                line,
+                text,
+                [n for n, c in who if c is not None] if reveal == "full" else [],
+                count=len(who),
+            )
+        )
     return findings
 
 
@@ -197,8 +251,9 @@ def _programs(who: list[tuple[str, Candidate | None]], reveal: str) -> str:
     return ", ".join(parts)
 
 
-def unstable_tests(unstable: tuple[Instability, ...], pairs: list[tuple[Candidate, ProgramResult]], reveal: str,
-                   first: int) -> list[Finding]:
+def unstable_tests(
+    unstable: tuple[Instability, ...], pairs: list[tuple[Candidate, ProgramResult]], reveal: str, first: int
+) -> list[Finding]:
     """One finding per test seen with two outcomes: what differed, on which program (as the level names it)."""
     by_id = {c.id: c for c, _ in pairs}
     found = []
@@ -211,15 +266,29 @@ def unstable_tests(unstable: tuple[Instability, ...], pairs: list[tuple[Candidat
         else:
             where = "" if reveal == "counts" else f"a {cand.label} candidate"
         line = i.def_line or first
-        found.append(Finding("unstable", line, line, f"its verdict does not hold from run to run: {i.differed(where)}. "
-                             f"{TEACH_UNSTABLE}", _ids([cand], reveal) if cand is not None else [],
-                             [i.test.split("[", 1)[0]], count=1))
+        found.append(
+            Finding(
+                "unstable",
+                line,
+                line,
+                f"its verdict does not hold from run to run: {i.differed(where)}. {TEACH_UNSTABLE}",
+                _ids([cand], reveal) if cand is not None else [],
+                [i.test.split("[", 1)[0]],
+                count=1,
+            )
+        )
     return found
 
 
-def build_findings(baseline: ProgramResult, pairs: list[tuple[Candidate, ProgramResult]], reveal: str = "full",
-                   suite_text: str | None = None, baseline_detects: bool = False,
-                   unstable: tuple[Instability, ...] = (), unsettled: set[str] | None = None) -> list[Finding]:
+def build_findings(
+    baseline: ProgramResult,
+    pairs: list[tuple[Candidate, ProgramResult]],
+    reveal: str = "full",
+    suite_text: str | None = None,
+    baseline_detects: bool = False,
+    unstable: tuple[Instability, ...] = (),
+    unsettled: set[str] | None = None,
+) -> list[Finding]:
     """Every runtime finding for one panel run, in line order (`suite_text` lets messages say
     which value was expected; `baseline_detects` that an error on the initial program detects it).
 

@@ -68,13 +68,18 @@ def task_metrics(baseline_outcome: str, verdicts: Sequence[Verdict], baseline_re
     invalid = [v for v in verdicts if not v.valid]
     # An error on the initial program that detects it is its verdict; on a candidate, never one.
     no_error = all(v.outcome != "error" for v in verdicts)
-    jsf = (detects and no_error and all(v.accepted for v in verdicts if v.valid)
-           and all(v.rejected for v in invalid))
+    jsf = detects and no_error and all(v.accepted for v in verdicts if v.valid) and all(v.rejected for v in invalid)
     va = sum(v.accepted for v in others) / len(others) if others else None
     ir = sum(v.rejected for v in invalid) / len(invalid) if invalid else None
     h = harmonic(va, ir)
-    return {"detects_baseline": detects, "rar": rar, "jsf": jsf, "valid_acceptance": va,
-            "invalid_rejection": ir, "h": None if h is None else round(h, 4)}
+    return {
+        "detects_baseline": detects,
+        "rar": rar,
+        "jsf": jsf,
+        "valid_acceptance": va,
+        "invalid_rejection": ir,
+        "h": None if h is None else round(h, 4),
+    }
 
 
 def aggregate(per_task: Iterable[dict]) -> dict:
@@ -91,12 +96,20 @@ def aggregate(per_task: Iterable[dict]) -> dict:
 
     va, ir = pct("valid_acceptance"), pct("invalid_rejection")
     h = harmonic(va, ir)
-    return {"tasks": len(rows), "detects_baseline": pct("detects_baseline"), "rar": pct("rar"), "jsf": pct("jsf"),
-            "valid_acceptance": va, "invalid_rejection": ir, "h": None if h is None else round(h, 2)}
+    return {
+        "tasks": len(rows),
+        "detects_baseline": pct("detects_baseline"),
+        "rar": pct("rar"),
+        "jsf": pct("jsf"),
+        "valid_acceptance": va,
+        "invalid_rejection": ir,
+        "h": None if h is None else round(h, 2),
+    }
 
 
-def panel_sensitivity(baseline_outcome: str, verdicts: Sequence[Verdict], a: int, b: int,
-                      baseline_reason: str | None = None) -> float:
+def panel_sensitivity(
+    baseline_outcome: str, verdicts: Sequence[Verdict], a: int, b: int, baseline_reason: str | None = None
+) -> float:
     """Expected jsf over every sub-panel of `a` valid (the reference among them) and `b` invalid.
 
     Computed exactly by counting: a sub-panel succeeds when all its members are
@@ -105,8 +118,10 @@ def panel_sensitivity(baseline_outcome: str, verdicts: Sequence[Verdict], a: int
     others = [v for v in verdicts if v.valid and not v.reference]
     invalid = [v for v in verdicts if not v.valid]
     if a < 1 or a - 1 > len(others) or b < 0 or b > len(invalid):
-        raise ValueError(f"no sub-panel with {a} valid and {b} invalid in a panel of "
-                         f"{len(others) + 1} valid and {len(invalid)} invalid")
+        raise ValueError(
+            f"no sub-panel with {a} valid and {b} invalid in a panel of "
+            f"{len(others) + 1} valid and {len(invalid)} invalid"
+        )
     reference = [v for v in verdicts if v.reference]
     detects = detects_initial(baseline_outcome, baseline_reason, _reference_outcome(verdicts))
     if not detects or not reference or not reference[0].accepted:

@@ -57,16 +57,31 @@ class PanelRun:
     reruns: int = 0
 
 
-def run_request(tree: ProgramTree, suite: Suite, task: Task, timeout_s: float | None = None,
-                tests: list[str] | None = None, config: tuple[str, str] | None = None) -> RunRequest:
+def run_request(
+    tree: ProgramTree,
+    suite: Suite,
+    task: Task,
+    timeout_s: float | None = None,
+    tests: list[str] | None = None,
+    config: tuple[str, str] | None = None,
+) -> RunRequest:
     """The request for one program. Its id is random, never the candidate's: what runs in the
     sandbox must not learn which candidate it is (the panel is the answer key). `config` is
     the initial state's pytest configuration (`pytest_config.initial_config`)."""
-    return RunRequest(id=secrets.token_hex(8), tree=str(tree.path), suite_rel=suite.rel_path, suite_text=suite.text,
-                      changed={k: sorted(v) for k, v in tree.changed.items()}, timeout_s=timeout_s or task.timeout_s,
-                      memory_mb=task.memory_mb, tests=tests, command=task.test_command,
-                      config_rel=config[0] if config else None, config_text=config[1] if config else None,
-                      pythonpath=list(task.pythonpath))
+    return RunRequest(
+        id=secrets.token_hex(8),
+        tree=str(tree.path),
+        suite_rel=suite.rel_path,
+        suite_text=suite.text,
+        changed={k: sorted(v) for k, v in tree.changed.items()},
+        timeout_s=timeout_s or task.timeout_s,
+        memory_mb=task.memory_mb,
+        tests=tests,
+        command=task.test_command,
+        config_rel=config[0] if config else None,
+        config_text=config[1] if config else None,
+        pythonpath=list(task.pythonpath),
+    )
 
 
 # Files that, once changed, let a program decide its own verdict (a conftest hook can
@@ -86,10 +101,18 @@ def _changed_test_setup(tree: ProgramTree, suite: Suite) -> str | None:
     return None
 
 
-def run_programs(task: Task, suite: Suite, pool: RunnerPool, cache: TreeCache, *,
-                 timeout_s: float | None = None, tests: list[str] | None = None,
-                 progress: Progress | None = None, cancel: threading.Event | None = None,
-                 on_result: OnResult | None = None) -> PanelRun:
+def run_programs(
+    task: Task,
+    suite: Suite,
+    pool: RunnerPool,
+    cache: TreeCache,
+    *,
+    timeout_s: float | None = None,
+    tests: list[str] | None = None,
+    progress: Progress | None = None,
+    cancel: threading.Event | None = None,
+    on_result: OnResult | None = None,
+) -> PanelRun:
     """Run `suite` on the initial state and every candidate, in parallel on `pool`.
 
     A candidate whose tree cannot be built gets an `error` outcome naming why;
@@ -120,8 +143,10 @@ def run_programs(task: Task, suite: Suite, pool: RunnerPool, cache: TreeCache, *
         meddling = _changed_test_setup(tree, suite) if cand is not None else None
         if meddling is not None:
             ready[program] = ProgramResult.error(
-                "test-setup", f"the candidate changes {meddling}, which decides how pytest runs and judges "
-                              "the suite; a candidate may change the program, not the tests' set-up")
+                "test-setup",
+                f"the candidate changes {meddling}, which decides how pytest runs and judges "
+                "the suite; a candidate may change the program, not the tests' set-up",
+            )
             continue
         if cand is None:
             config = initial_config(tree.path, suite.rel_path)
@@ -141,6 +166,7 @@ def run_programs(task: Task, suite: Suite, pool: RunnerPool, cache: TreeCache, *
             with finished:
                 order.append(name)
                 finished.notify()
+
         return cb
 
     for name, fut in pending.items():
@@ -159,17 +185,30 @@ def run_programs(task: Task, suite: Suite, pool: RunnerPool, cache: TreeCache, *
         if progress:
             progress(done, total, name)
     reference = next((c.id for c in task.candidates if c.reference), None)
-    time_limits.settle(ready, limits, reference, floor, pool.reference_seconds, limit_key,
-                       lambda name, limit: pool.submit(run_request(trees[name], suite, task, limit, tests, config),
-                                                       cancel),
-                       program_from_runner)
+    time_limits.settle(
+        ready,
+        limits,
+        reference,
+        floor,
+        pool.reference_seconds,
+        limit_key,
+        lambda name, limit: pool.submit(run_request(trees[name], suite, task, limit, tests, config), cancel),
+        program_from_runner,
+    )
     results = [(c, ready[c.id]) for c in task.candidates]
     return PanelRun(ready[BASELINE], results, trees, (time.perf_counter() - start) * 1000)
 
 
-def build_report(task: Task, suite: Suite, run: PanelRun, *, reveal: str = "full",
-                 extra_findings: list[Finding] | None = None, sandbox: str = "",
-                 warnings: list[str] | None = None) -> PanelReport:
+def build_report(
+    task: Task,
+    suite: Suite,
+    run: PanelRun,
+    *,
+    reveal: str = "full",
+    extra_findings: list[Finding] | None = None,
+    sandbox: str = "",
+    warnings: list[str] | None = None,
+) -> PanelReport:
     """The report of DESIGN.md for one run, with messages at the given reveal level.
 
     Below `full` the candidates' results are first reduced to what the level promises
@@ -195,9 +234,15 @@ def build_report(task: Task, suite: Suite, run: PanelRun, *, reveal: str = "full
     reference = next((r for c, r in run.results if c.reference and effective[c.id] == r.outcome), None)
     # A hang detects only when the reference passes steadily; an unstable failure detects nothing.
     why = detection(run.baseline, reference, with_values) if base_outcome != "unstable" else ""
-    findings = build_findings(run.baseline, per_line, reveal, suite.text, baseline_detects=bool(why),
-                              unstable=unstable,
-                              unsettled={c.id for c, _ in run.results if effective[c.id] == "unstable"})
+    findings = build_findings(
+        run.baseline,
+        per_line,
+        reveal,
+        suite.text,
+        baseline_detects=bool(why),
+        unstable=unstable,
+        unsettled={c.id for c, _ in run.results if effective[c.id] == "unstable"},
+    )
     findings += list(extra_findings or [])
     names = anonymous_ids([c for c, _ in run.results], reveal)
     candidates = []
@@ -205,19 +250,46 @@ def build_report(task: Task, suite: Suite, run: PanelRun, *, reveal: str = "full
         verdict = {"pass": "accepted", "fail": "rejected"}.get(effective[c.id])
         correct = verdict == ("accepted" if c.valid else "rejected")
         out = program_out(r, with_values).model_dump()
-        candidates.append(CandidateOut(**out, id=names[c.id],
-                                       label=c.label, reference=c.reference and with_values, verdict=verdict,
-                                       correct=correct, note=c.note if with_values else "",
-                                       unstable=effective[c.id] == "unstable"))
+        candidates.append(
+            CandidateOut(
+                **out,
+                id=names[c.id],
+                label=c.label,
+                reference=c.reference and with_values,
+                verdict=verdict,
+                correct=correct,
+                note=c.note if with_values else "",
+                unstable=effective[c.id] == "unstable",
+            )
+        )
     return PanelReport(
-        task=task.id, suite=suite.rel_path, baseline=program_out(run.baseline, True), candidates=candidates,
+        task=task.id,
+        suite=suite.rel_path,
+        baseline=program_out(run.baseline, True),
+        candidates=candidates,
         metrics=Metrics(**metrics),
-        findings=[FindingOut(kind=f.kind, line=f.line, end_line=f.end_line,
-                             candidates=f.candidates if reveal == "full" else [],
-                             message=f.message, tests=f.tests, rule=f.rule, count=f.count) for f in findings],
-        timing_ms={"total": round(run.elapsed_ms, 1)}, sandbox=sandbox, warnings=list(warnings or []),
-        reveal=reveal, panel=panel_counts(run, effective) if reveal in PANEL_SHOWN_AT else None, detection=why,
-        seeds=list(run.seeds), confirmed_with=list(run.confirmed_with), reruns=run.reruns,
+        findings=[
+            FindingOut(
+                kind=f.kind,
+                line=f.line,
+                end_line=f.end_line,
+                candidates=f.candidates if reveal == "full" else [],
+                message=f.message,
+                tests=f.tests,
+                rule=f.rule,
+                count=f.count,
+            )
+            for f in findings
+        ],
+        timing_ms={"total": round(run.elapsed_ms, 1)},
+        sandbox=sandbox,
+        warnings=list(warnings or []),
+        reveal=reveal,
+        panel=panel_counts(run, effective) if reveal in PANEL_SHOWN_AT else None,
+        detection=why,
+        seeds=list(run.seeds),
+        confirmed_with=list(run.confirmed_with),
+        reruns=run.reruns,
     )
 
 
@@ -227,6 +299,10 @@ def panel_counts(run: PanelRun, effective: dict[str, str] | None = None) -> Pane
     outcome = {c.id: (effective or {}).get(c.id, r.outcome) for c, r in run.results}
     valid = [outcome[c.id] for c, _ in run.results if c.valid and not c.reference]
     invalid = [outcome[c.id] for c, _ in run.results if not c.valid]
-    return PanelCounts(valid_accepted=valid.count("pass"), valid=len(valid),
-                       invalid_rejected=invalid.count("fail"), invalid=len(invalid),
-                       errors=sum(r.outcome == "error" for _, r in run.results))
+    return PanelCounts(
+        valid_accepted=valid.count("pass"),
+        valid=len(valid),
+        invalid_rejected=invalid.count("fail"),
+        invalid=len(invalid),
+        errors=sum(r.outcome == "error" for _, r in run.results),
+    )

@@ -103,7 +103,7 @@ class _Worker:
         data = b"".join(chunks)
         if newline > MAX_LINE:
             raise RunnerMisbehaved(f"the runner wrote a line longer than {MAX_LINE >> 20} MiB")
-        self._buf = data[newline + 1:]
+        self._buf = data[newline + 1 :]
         return data[:newline]
 
     def _read_message(self, deadline: float, expected: type):
@@ -127,8 +127,9 @@ class _Worker:
         except (TimeoutError, RunnerGone, RunnerMisbehaved) as exc:
             tail = self.runner.stderr_tail() if self.runner else ""
             self.stop()
-            raise RunnerStartFailed(f"the runner did not start in the {self.backend.name} sandbox: "
-                                    f"{tail.strip() or repr(exc)}") from None
+            raise RunnerStartFailed(
+                f"the runner did not start in the {self.backend.name} sandbox: {tail.strip() or repr(exc)}"
+            ) from None
 
     def run(self, request: RunRequest | ProbeRequest) -> Result | ProbeResult:
         request.output_limit = self.limits.output_limit
@@ -167,8 +168,9 @@ class _Worker:
             return result
         except TimeoutError:
             self.stop()
-            return error_result(request.id, "timeout",
-                                timeout_message(request.timeout_s, " (the sandbox stopped answering)"))
+            return error_result(
+                request.id, "timeout", timeout_message(request.timeout_s, " (the sandbox stopped answering)")
+            )
         except RunnerMisbehaved as exc:
             self.stop()
             return error_result(request.id, "sandbox", f"{exc}; the runner was replaced")
@@ -195,8 +197,9 @@ class _Worker:
 class RunnerPool:
     """`workers` warm runners sharing one queue. Thread-safe; close() when done."""
 
-    def __init__(self, backend: Backend, *, workers: int | None = None, python: str | None = None,
-                 limits: Limits | None = None):
+    def __init__(
+        self, backend: Backend, *, workers: int | None = None, python: str | None = None, limits: Limits | None = None
+    ):
         self.backend = backend
         self.python = python or sys.executable
         self.limits = limits or Limits()
@@ -206,8 +209,10 @@ class RunnerPool:
         self.reference_seconds: dict[tuple, float] = {}
         self._queue: queue.Queue[_Job | None] = queue.Queue()
         self._workers = [_Worker(backend, self.python, self.limits) for _ in range(self.size)]
-        self._threads = [threading.Thread(target=self._loop, args=(w,), daemon=True, name=f"prism-runner-{i}")
-                         for i, w in enumerate(self._workers)]
+        self._threads = [
+            threading.Thread(target=self._loop, args=(w,), daemon=True, name=f"prism-runner-{i}")
+            for i, w in enumerate(self._workers)
+        ]
         self._closed = False
         for t in self._threads:
             t.start()
@@ -251,9 +256,14 @@ class RunnerPool:
             except RunnerStartFailed as exc:
                 job.future.set_result(error_result(request_id, "sandbox", str(exc)))
             except RunnerGone as exc:
-                job.future.set_result(error_result(
-                    request_id, "sandbox", f"the sandbox ended while running this program "
-                                           f"(did the program kill its runner?) {str(exc).strip()}".strip()))
+                job.future.set_result(
+                    error_result(
+                        request_id,
+                        "sandbox",
+                        f"the sandbox ended while running this program "
+                        f"(did the program kill its runner?) {str(exc).strip()}".strip(),
+                    )
+                )
             except Exception as exc:  # a worker must never die silently
                 job.future.set_result(error_result(request_id, "runner", f"internal error: {exc!r}"))
 

@@ -35,11 +35,30 @@ from prism_lsp.model.outcome import AssertionResult, ProgramResult, TestResult
 UNKNOWN_TEST = "(a test the suite text does not define)"
 
 # Every reason the runner, the pool and the engine give; a program may write any other word.
-REASONS = frozenset({
-    "cancelled", "collection", "crash", "error", "exited", "fixture", "interrupted", "killed", "materialize",
-    "memory", "no-tests", "output-limit", "process-limit", "protocol", "pytest", "runner", "sandbox", "skipped",
-    "test-setup", "timeout",
-})
+REASONS = frozenset(
+    {
+        "cancelled",
+        "collection",
+        "crash",
+        "error",
+        "exited",
+        "fixture",
+        "interrupted",
+        "killed",
+        "materialize",
+        "memory",
+        "no-tests",
+        "output-limit",
+        "process-limit",
+        "protocol",
+        "pytest",
+        "runner",
+        "sandbox",
+        "skipped",
+        "test-setup",
+        "timeout",
+    }
+)
 
 
 def redact_run(run: PanelRun, reveal: str, suite_text: str) -> PanelRun:
@@ -51,8 +70,7 @@ def redact_run(run: PanelRun, reveal: str, suite_text: str) -> PanelRun:
     if reveal == "counts":
         return replace(run, results=[(c, outcome_only(r)) for c, r in run.results])
     suite_map = parse_suite(suite_text)
-    assert_lines = {line for a in suite_map.all_assertions()
-                    for line in range(a.span.start_line, a.span.end_line + 1)}
+    assert_lines = {line for a in suite_map.all_assertions() for line in range(a.span.start_line, a.span.end_line + 1)}
     results = [(c, redact_result(r, suite_map, assert_lines)) for c, r in run.results]
     return replace(run, results=results)
 
@@ -70,8 +88,15 @@ def redact_result(result: ProgramResult, suite_map: SuiteMap, assert_lines: set[
         info = test_for_name(suite_map, t.name)
         tests.append(_test(t, info, cases, assert_lines))
     line = result.line if result.line in assert_lines else None
-    return ProgramResult(outcome=result.outcome, tests=tuple(tests), reason=_reason(result.reason), message="",
-                         line=line, duration_ms=result.duration_ms, cached=result.cached)
+    return ProgramResult(
+        outcome=result.outcome,
+        tests=tuple(tests),
+        reason=_reason(result.reason),
+        message="",
+        line=line,
+        duration_ms=result.duration_ms,
+        cached=result.cached,
+    )
 
 
 def _test(t: TestResult, info: TestInfo | None, cases: Counter[str], assert_lines: set[int]) -> TestResult:
@@ -87,8 +112,13 @@ def _test(t: TestResult, info: TestInfo | None, cases: Counter[str], assert_line
         return line if line is not None and (start <= line <= end or line in assert_lines) else None
 
     return TestResult(
-        name=name, outcome=t.outcome, line=ours(t.line), message="", reason=_reason(t.reason),
-        reached_change=t.reached_change, def_line=info.name_span.start_line,
+        name=name,
+        outcome=t.outcome,
+        line=ours(t.line),
+        message="",
+        reason=_reason(t.reason),
+        reached_change=t.reached_change,
+        def_line=info.name_span.start_line,
         assertions=tuple(AssertionResult(a.line, a.outcome) for a in t.assertions if ours(a.line) is not None),
         duration_ms=t.duration_ms,
     )

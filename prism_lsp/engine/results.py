@@ -39,30 +39,61 @@ def program_from_runner(result: Result) -> ProgramResult:
     """The `ProgramResult` of one runner answer (types validated by the protocol; text made plain here).
 
     A test or assertion with an outcome outside the vocabulary is dropped; a program's, an error."""
-    tests = tuple(TestResult(
-        name=plain(t.name, NAME_LIMIT), outcome=t.outcome, line=_line(t.line),  # type: ignore[arg-type]
-        message=plain(t.message), reason=_reason(t.reason),
-        reached_change=t.reached_change if isinstance(t.reached_change, bool) else None,
-        def_line=_line(t.def_line), duration_ms=_ms(t.duration_ms),
-        assertions=tuple(AssertionResult(_line(a.line) or 0, a.outcome, plain(a.explanation))  # type: ignore[arg-type]
-                         for a in t.assertions if a.outcome in ("pass", "fail")),
-    ) for t in result.tests if t.outcome in _OUTCOMES)
+    tests = tuple(
+        TestResult(
+            name=plain(t.name, NAME_LIMIT),
+            outcome=t.outcome,
+            line=_line(t.line),  # type: ignore[arg-type]
+            message=plain(t.message),
+            reason=_reason(t.reason),
+            reached_change=t.reached_change if isinstance(t.reached_change, bool) else None,
+            def_line=_line(t.def_line),
+            duration_ms=_ms(t.duration_ms),
+            assertions=tuple(
+                AssertionResult(_line(a.line) or 0, a.outcome, plain(a.explanation))  # type: ignore[arg-type]
+                for a in t.assertions
+                if a.outcome in ("pass", "fail")
+            ),
+        )
+        for t in result.tests
+        if t.outcome in _OUTCOMES
+    )
     if result.outcome not in _OUTCOMES:
         return ProgramResult.error("runner", f"the runner answered an unknown outcome {result.outcome!r:.40}")
-    return ProgramResult(outcome=result.outcome, tests=tests, reason=_reason(result.reason),  # type: ignore[arg-type]
-                         message=plain(result.message), line=_line(result.line), duration_ms=_ms(result.duration_ms))
+    return ProgramResult(
+        outcome=result.outcome,
+        tests=tests,
+        reason=_reason(result.reason),  # type: ignore[arg-type]
+        message=plain(result.message),
+        line=_line(result.line),
+        duration_ms=_ms(result.duration_ms),
+    )
 
 
 def test_out(t: TestResult, with_values: bool = True) -> TestOut:
-    return TestOut(name=t.name, outcome=t.outcome, line=t.line, message=t.message if with_values else "",
-                   reason=t.reason, def_line=t.def_line, reached_change=t.reached_change,
-                   assertions=[AssertionOut(line=a.line, outcome=a.outcome, explanation=a.explanation if with_values else "")
-                               for a in t.assertions])
+    return TestOut(
+        name=t.name,
+        outcome=t.outcome,
+        line=t.line,
+        message=t.message if with_values else "",
+        reason=t.reason,
+        def_line=t.def_line,
+        reached_change=t.reached_change,
+        assertions=[
+            AssertionOut(line=a.line, outcome=a.outcome, explanation=a.explanation if with_values else "")
+            for a in t.assertions
+        ],
+    )
 
 
 def program_out(r: ProgramResult, with_values: bool = True) -> ProgramOut:
-    return ProgramOut(outcome=r.outcome, reason=r.reason, message=r.message, line=r.line,
-                      tests=[test_out(t, with_values) for t in r.tests])
+    return ProgramOut(
+        outcome=r.outcome,
+        reason=r.reason,
+        message=r.message,
+        line=r.line,
+        tests=[test_out(t, with_values) for t in r.tests],
+    )
 
 
 def outcome_of(tests: list[TestResult] | tuple[TestResult, ...]) -> tuple[Outcome, str | None, str, int | None]:
@@ -97,5 +128,6 @@ def merge_results(cached: dict[str, TestResult], fresh: ProgramResult, keep: lis
         # The run itself broke (a timeout, an exit) after some tests finished: that stays an
         # error, as it is for a whole-suite run, even when a finished test failed.
         outcome, reason, message, line = "error", fresh.reason, fresh.message, fresh.line
-    return ProgramResult(outcome=outcome, tests=tests, reason=reason, message=message, line=line,
-                         duration_ms=fresh.duration_ms)
+    return ProgramResult(
+        outcome=outcome, tests=tests, reason=reason, message=message, line=line, duration_ms=fresh.duration_ms
+    )

@@ -97,18 +97,41 @@ class EngineSession:
             backend = None
             resolved = self._auto.get(brings_image) if name == "auto" else name
             if resolved is None:
-                backend = resolve_backend(name, self.cache.root, image=task.image, dockerfile=task.dockerfile,
-                                          python=task.python, python_source=f"{task.manifest}: task.python")
+                backend = resolve_backend(
+                    name,
+                    self.cache.root,
+                    image=task.image,
+                    dockerfile=task.dockerfile,
+                    python=task.python,
+                    python_source=f"{task.manifest}: task.python",
+                )
                 resolved = self._auto[brings_image] = backend.name
-            key = (resolved, task.python, task.image, str(task.dockerfile), task.memory_mb, task.pids_max,
-                   str(task.root) if resolved == "docker" else None, hash_seed)
+            key = (
+                resolved,
+                task.python,
+                task.image,
+                str(task.dockerfile),
+                task.memory_mb,
+                task.pids_max,
+                str(task.root) if resolved == "docker" else None,
+                hash_seed,
+            )
             pool = self._pools.get(key)
             if pool is None:
-                backend = backend or resolve_backend(resolved, self.cache.root, image=task.image,
-                                                     dockerfile=task.dockerfile, python=task.python,
-                                                     python_source=f"{task.manifest}: task.python")
-                pool = RunnerPool(backend, workers=self.workers, python=task.python,
-                                  limits=Limits(memory_mb=task.memory_mb, pids_max=task.pids_max, hash_seed=hash_seed))
+                backend = backend or resolve_backend(
+                    resolved,
+                    self.cache.root,
+                    image=task.image,
+                    dockerfile=task.dockerfile,
+                    python=task.python,
+                    python_source=f"{task.manifest}: task.python",
+                )
+                pool = RunnerPool(
+                    backend,
+                    workers=self.workers,
+                    python=task.python,
+                    limits=Limits(memory_mb=task.memory_mb, pids_max=task.pids_max, hash_seed=hash_seed),
+                )
                 self._pools[key] = pool
             elif backend is not None:
                 backend.close()  # only resolved `auto`; it never started anything
@@ -137,8 +160,15 @@ class EngineSession:
         now rather than at the first run)."""
         self.pool_for(task, sandbox).start()
 
-    def run(self, task: Task, suite: Suite, options: RunOptions = RunOptions(), *,
-            progress: Progress | None = None, cancel: threading.Event | None = None) -> PanelRun:
+    def run(
+        self,
+        task: Task,
+        suite: Suite,
+        options: RunOptions = RunOptions(),
+        *,
+        progress: Progress | None = None,
+        cancel: threading.Event | None = None,
+    ) -> PanelRun:
         with self._lease(task, options.sandbox, options.hash_seed) as pool:
             return self._run(task, suite, options, pool, progress, cancel)
 
@@ -151,39 +181,71 @@ class EngineSession:
         task = panel_to_run(task, options.level(task))  # at `sealed`, the initial program only
 
         def programs(on: RunnerPool, on_result=None) -> PanelRun:
-            return run_programs(task, suite, on, self.cache, timeout_s=options.timeout_s,
-                                tests=list(options.tests) if options.tests else None, progress=progress, cancel=cancel,
-                                on_result=on_result)
+            return run_programs(
+                task,
+                suite,
+                on,
+                self.cache,
+                timeout_s=options.timeout_s,
+                tests=list(options.tests) if options.tests else None,
+                progress=progress,
+                cancel=cancel,
+                on_result=on_result,
+            )
 
         def pool_for(seed: int) -> RunnerPool:
             return pool if seed == options.hash_seed else self.pool_for(task, options.sandbox, seed)
 
         seed = options.hash_seed
-        confirmer = Confirmer(task, suite, pool_for, seed, timeout_s=options.timeout_s, cancel=cancel) \
-            if options.confirm and options.repeat == 1 else None
+        confirmer = (
+            Confirmer(task, suite, pool_for, seed, timeout_s=options.timeout_s, cancel=cancel)
+            if options.confirm and options.repeat == 1
+            else None
+        )
         run = replace(programs(pool, confirmer), seeds=(seed,))
         if options.repeat > 1:
             runs = [(seed, run)] + [(seed + i, programs(pool_for(seed + i))) for i in range(1, options.repeat)]
             return merge_repeats(task, suite, runs, pool_for, timeout_s=options.timeout_s, cancel=cancel)
         return confirmer.finish(run) if confirmer is not None else run
 
-    def report(self, task: Task, suite: Suite, options: RunOptions = RunOptions(), *,
-               progress: Progress | None = None, cancel: threading.Event | None = None,
-               extra_findings: list[Finding] | None = None) -> PanelReport:
+    def report(
+        self,
+        task: Task,
+        suite: Suite,
+        options: RunOptions = RunOptions(),
+        *,
+        progress: Progress | None = None,
+        cancel: threading.Event | None = None,
+        extra_findings: list[Finding] | None = None,
+    ) -> PanelReport:
         """Run the panel and build its report (what `prism run` prints)."""
         with self._lease(task, options.sandbox, options.hash_seed) as pool:
             run = self._run(task, suite, options, pool, progress, cancel)
         return self.report_of(task, suite, run, options, extra_findings=extra_findings)
 
-    def report_of(self, task: Task, suite: Suite, run: PanelRun, options: RunOptions = RunOptions(), *,
-                  extra_findings: list[Finding] | None = None) -> PanelReport:
+    def report_of(
+        self,
+        task: Task,
+        suite: Suite,
+        run: PanelRun,
+        options: RunOptions = RunOptions(),
+        *,
+        extra_findings: list[Finding] | None = None,
+    ) -> PanelReport:
         """The report of a finished `run` (callers that also need the raw run: `prism run`, suggestions)."""
         backend = self.pool_for(task, options.sandbox, options.hash_seed).backend
         warning = backend.warning
         from prism_lsp.engine.panel import build_report
 
-        return build_report(task, suite, run, reveal=options.level(task),
-                            extra_findings=extra_findings, sandbox=backend.name, warnings=[warning] if warning else [])
+        return build_report(
+            task,
+            suite,
+            run,
+            reveal=options.level(task),
+            extra_findings=extra_findings,
+            sandbox=backend.name,
+            warnings=[warning] if warning else [],
+        )
 
     def close(self) -> None:
         with self._lock:

@@ -32,17 +32,21 @@ class Instability:
     def_line: int | None = None
 
     def differed(self, program_name: str) -> str:
-        """"passes with hash seed 1 and fails with seed 0 on `ref`: depends on hash order..."."""
+        """ "passes with hash seed 1 and fails with seed 0 on `ref`: depends on hash order..."."""
         first_seed, first = self.seen[0]
         other_seed, other = next((s, o) for s, o in self.seen if o != first)
         where = f" on {program_name}" if program_name else ""
         if self.cause == HASH_ORDER:
             # Said from the passing side first: "passes with hash seed 1 and fails with seed 0".
             (a_seed, a), (b_seed, b) = sorted([(first_seed, first), (other_seed, other)], key=lambda s: s[1] != "pass")
-            return (f"{_verb(a)} with hash seed {a_seed} and {_verb(b)} with seed {b_seed}{where}: "
-                    "depends on the hash order of strings (set or dict order); plain pytest draws a new seed each run")
-        return (f"{_verb(first)}, then {_verb(other)}{where} under the same hash seed {first_seed}: depends on "
-                "something that changes between runs (time, randomness, test order), not on the hash seed")
+            return (
+                f"{_verb(a)} with hash seed {a_seed} and {_verb(b)} with seed {b_seed}{where}: "
+                "depends on the hash order of strings (set or dict order); plain pytest draws a new seed each run"
+            )
+        return (
+            f"{_verb(first)}, then {_verb(other)}{where} under the same hash seed {first_seed}: depends on "
+            "something that changes between runs (time, randomness, test order), not on the hash seed"
+        )
 
 
 def _verb(outcome: str) -> str:
@@ -69,8 +73,11 @@ def to_confirm(results: dict[str, tuple[bool, ProgramResult]], known: set[str]) 
 def differing(first: ProgramResult, again: ProgramResult) -> list[tuple[str, str, str]]:
     """(test, first outcome, outcome again) of the tests both runs ran with different outcomes."""
     before = outcomes(first)
-    return [(name, before[name], outcome) for name, outcome in outcomes(again).items()
-            if name in before and outcome != before[name]]
+    return [
+        (name, before[name], outcome)
+        for name, outcome in outcomes(again).items()
+        if name in before and outcome != before[name]
+    ]
 
 
 def settled(result: ProgramResult, unstable: set[str]) -> str:

@@ -9,6 +9,7 @@ from prism_lsp.engine.findings import Finding
 
 def weak_assertion_findings(text: str) -> list[Finding]:
     """One `weak-assertion` finding per weak test, with the rule that fired."""
-    return [Finding("weak-assertion", f.span.start_line, f.span.end_line, f.message, tests=[f.test_name or ""],
-                    rule=f.rule)
-            for f in static_findings(parse_suite(text))]
+    return [
+        Finding("weak-assertion", f.span.start_line, f.span.end_line, f.message, tests=[f.test_name or ""], rule=f.rule)
+        for f in static_findings(parse_suite(text))
+    ]

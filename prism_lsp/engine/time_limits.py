@@ -46,9 +46,16 @@ def timed_out(result: ProgramResult) -> bool:
     return result.outcome == "error" and result.reason == "timeout"
 
 
-def settle(ready: dict[str, ProgramResult], limits: dict[str, float], reference: str | None, floor: float,
-           measured: dict, key: tuple, rerun: Callable[[str, float], Future],
-           convert: Callable[[Any], ProgramResult]) -> None:
+def settle(
+    ready: dict[str, ProgramResult],
+    limits: dict[str, float],
+    reference: str | None,
+    floor: float,
+    measured: dict,
+    key: tuple,
+    rerun: Callable[[str, float], Future],
+    convert: Callable[[Any], ProgramResult],
+) -> None:
     """Run again, in place in `ready`, what timed out below the limit the reference's run allows.
 
     `limits[name]` is the limit program `name` ran with; `rerun(name, limit)` submits it again
@@ -66,8 +73,11 @@ def settle(ready: dict[str, ProgramResult], limits: dict[str, float], reference:
     while len(measured) > _REMEMBERED:
         measured.pop(next(iter(measured)))
     limit = derived(floor, seconds)
-    again = {name: rerun(name, limit) for name, result in ready.items()
-             if name != reference and name in limits and limits[name] < limit and timed_out(result)}
+    again = {
+        name: rerun(name, limit)
+        for name, result in ready.items()
+        if name != reference and name in limits and limits[name] < limit and timed_out(result)
+    }
     for name, future in again.items():
         limits[name] = limit
         ready[name] = convert(future.result())

@@ -95,14 +95,14 @@ def _comparison_line(message: str) -> tuple[str, str] | None:
         return None
     first = lines[0]
     if first.startswith("assert "):
-        return "", first[len("assert "):]
+        return "", first[len("assert ") :]
     if first.count(_JOIN) == 1:  # one line from the runner: "<note> — assert 2 == 3"
         note, body = first.split(_JOIN)
         return note, body
     # pytest's own multi-line form: the note's lines, then the comparison line
     found = [ln for ln in lines[1:] if ln.startswith("assert ")]
     if len(found) == 1:
-        return first, found[0][len("assert "):]
+        return first, found[0][len("assert ") :]
     return None
 
 
@@ -116,9 +116,10 @@ def _split(body: str, expected: ast.expr, on_right: bool) -> tuple[str, str] | N
     try:
         value = ast.literal_eval(expected)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        return (body[:cuts[0]], body[cuts[0] + len(_EQ):]) if len(cuts) == 1 else None
-    fits = [(body[:i], body[i + len(_EQ):]) for i in cuts
-            if _shows(body[i + len(_EQ):] if on_right else body[:i], value)]
+        return (body[: cuts[0]], body[cuts[0] + len(_EQ) :]) if len(cuts) == 1 else None
+    fits = [
+        (body[:i], body[i + len(_EQ) :]) for i in cuts if _shows(body[i + len(_EQ) :] if on_right else body[:i], value)
+    ]
     return fits[0] if len(fits) == 1 else None
 
 

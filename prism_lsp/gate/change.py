@@ -30,7 +30,7 @@ class Change:
     base: str
     fix: str
     init: InitResult
-    mutants_built: int | None = None      # None: the panel had invalid candidates of the author's
+    mutants_built: int | None = None  # None: the panel had invalid candidates of the author's
     notes: list[str] = field(default_factory=list)
 
 
@@ -43,8 +43,9 @@ def resolve_base(repo: git.Repo, base: str | None, fix: str | None) -> str | Non
     tip = git.commit_of(repo, fix or "HEAD", "--fix" if fix else "HEAD")
     merged = git.git(repo.root, "merge-base", base_commit, tip, check=False).strip()
     if not merged:
-        raise InitError(f"--base {base} and {fix or 'HEAD'} have no common ancestor: name the commit the "
-                        "change starts from")
+        raise InitError(
+            f"--base {base} and {fix or 'HEAD'} have no common ancestor: name the commit the change starts from"
+        )
     return merged
 
 
@@ -62,17 +63,32 @@ def _drop_generated_mutants(root: Path) -> None:
         replace_mutants(task, [])
 
 
-def prepare(path: Path, session: EngineSession, *, base: str | None, fix: str | None,
-            sandbox: str | None = None, timeout_s: float | None = None, seed: int = 0,
-            max_invalid: int = 5, mutate: str = "changed") -> Change:
+def prepare(
+    path: Path,
+    session: EngineSession,
+    *,
+    base: str | None,
+    fix: str | None,
+    sandbox: str | None = None,
+    timeout_s: float | None = None,
+    seed: int = 0,
+    max_invalid: int = 5,
+    mutate: str = "changed",
+) -> Change:
     """Make the task of the change and its panel; `InitError` (nothing judged) when there is no change."""
     repo = git.open_repo(path)
     merged = resolve_base(repo, base, fix)
     _drop_generated_mutants(repo.root)
     result = init_task(repo.root, base=merged, fix=fix)
     task = load_task(result.root)
-    change = Change(task=task, suites=[result.root / rel for rel in result.suites], base=merged or "HEAD",
-                    fix=fix or "working tree", init=result, notes=list(result.notes))
+    change = Change(
+        task=task,
+        suites=[result.root / rel for rel in result.suites],
+        base=merged or "HEAD",
+        fix=fix or "working tree",
+        init=result,
+        notes=list(result.notes),
+    )
     if any(not c.valid for c in task.candidates) or not change.suites:
         return change
     import importlib.util
@@ -83,8 +99,11 @@ def prepare(path: Path, session: EngineSession, *, base: str | None, fix: str | 
         return change
     from prism_lsp.panel.build import BuildOptions, build_panel, write_panel
 
-    built = build_panel(session, task, BuildOptions(max_invalid=max_invalid, seed=seed, sandbox=sandbox,
-                                                    timeout_s=timeout_s, mutate=mutate))
+    built = build_panel(
+        session,
+        task,
+        BuildOptions(max_invalid=max_invalid, seed=seed, sandbox=sandbox, timeout_s=timeout_s, mutate=mutate),
+    )
     change.notes += built.notes
     change.mutants_built = len(built.kept)
     change.task = write_panel(task, built)

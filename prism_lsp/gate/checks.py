@@ -17,8 +17,13 @@ from prism_lsp.engine.metrics import aggregate
 from prism_lsp.gate import DEFAULT_INVALID_REJECTION, DEFAULT_VALID_ACCEPTANCE
 
 RATES = ("detects_baseline", "rar", "valid_acceptance", "invalid_rejection", "jsf")
-RATE_NAMES = {"detects_baseline": "detects the bug", "rar": "reference accepted",
-              "valid_acceptance": "valid acceptance", "invalid_rejection": "invalid rejection", "jsf": "joint success"}
+RATE_NAMES = {
+    "detects_baseline": "detects the bug",
+    "rar": "reference accepted",
+    "valid_acceptance": "valid acceptance",
+    "invalid_rejection": "invalid rejection",
+    "jsf": "joint success",
+}
 
 
 class BaselineError(Exception):
@@ -81,8 +86,9 @@ def load_baseline(path: Path) -> dict:
     except ValidationError as exc:
         first = exc.errors()[0]
         key = ".".join(str(p) for p in first["loc"]) or "(top level)"
-        raise BaselineError(f"--baseline {path}: key `{key}`: {first['msg']} (expected a `prism gate --json` "
-                            "report)") from None
+        raise BaselineError(
+            f"--baseline {path}: key `{key}`: {first['msg']} (expected a `prism gate --json` report)"
+        ) from None
 
 
 def _pct(value: float | None) -> str:
@@ -95,16 +101,27 @@ def judge(records: list[dict], thresholds: Thresholds, baseline: dict | None = N
     verdict = GateVerdict(summary=aggregate(r["report"]["metrics"] for r in scored))
     add = verdict.checks.append
     if not scored:
-        add(Check(False, "judged nothing: no changed test module could be judged" if records else
-                  "judged nothing: the change adds or changes no test module"))
+        add(
+            Check(
+                False,
+                "judged nothing: no changed test module could be judged"
+                if records
+                else "judged nothing: the change adds or changes no test module",
+            )
+        )
         return verdict
     for r in records:
         if r["status"] != "ok":
             add(Check(False, f"{r['suite']} could not be judged: {r['error']}"))
     s = verdict.summary
     if s["invalid_rejection"] is None:
-        add(Check(False, "judged nothing against invalid candidates: the panel has none (no mutant of the changed "
-                         "lines was kept); add invalid candidates to prism.toml"))
+        add(
+            Check(
+                False,
+                "judged nothing against invalid candidates: the panel has none (no mutant of the changed "
+                "lines was kept); add invalid candidates to prism.toml",
+            )
+        )
     if baseline is not None:
         for key in RATES:
             before, now = baseline.get(key), s[key]
@@ -123,8 +140,10 @@ def judge(records: list[dict], thresholds: Thresholds, baseline: dict | None = N
             add(Check(False, f"{r['suite']} rejects the fix itself (the reference)"))
         if thresholds.require_jsf and not m["jsf"]:
             add(Check(False, f"{r['suite']} has no joint success (--require-jsf)"))
-    for key, floor, option in (("invalid_rejection", thresholds.invalid_rejection, "--fail-under-invalid-rejection"),
-                               ("valid_acceptance", thresholds.valid_acceptance, "--fail-under-valid-acceptance")):
+    for key, floor, option in (
+        ("invalid_rejection", thresholds.invalid_rejection, "--fail-under-invalid-rejection"),
+        ("valid_acceptance", thresholds.valid_acceptance, "--fail-under-valid-acceptance"),
+    ):
         if s[key] is None:
             continue
         ok = s[key] >= floor

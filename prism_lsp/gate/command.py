@@ -36,32 +36,60 @@ def add_gate_parser(sub, common) -> None:
 
     g = sub.add_parser("gate", help="judge a change's test modules on the panel of its fix; exit 1 below the gate")
     g.add_argument("path", nargs="?", default=".", help="a folder of the repository (default: here)")
-    g.add_argument("--base", help="where the change starts: a revision, or the branch it will merge into "
-                                  "(their merge base is taken; default: HEAD, or the fix's parent)")
+    g.add_argument(
+        "--base",
+        help="where the change starts: a revision, or the branch it will merge into "
+        "(their merge base is taken; default: HEAD, or the fix's parent)",
+    )
     g.add_argument("--fix", help="the commit holding the change (default: the working tree)")
-    g.add_argument("--fail-under-invalid-rejection", type=percent, metavar="PCT",
-                   help=f"fail when under PCT%% of the invalid candidates are rejected (default {DEFAULT_INVALID_REJECTION:g})")
-    g.add_argument("--fail-under-valid-acceptance", type=percent, metavar="PCT",
-                   help="fail when under PCT%% of the other valid candidates are accepted "
-                        f"(default {DEFAULT_VALID_ACCEPTANCE:g}; not checked when there are none)")
-    g.add_argument("--require-jsf", action="store_true", default=None,
-                   help="fail unless every suite reaches joint success")
-    g.add_argument("--baseline", metavar="FILE", help="a stored `prism gate --json` report: fail only where a "
-                                                      "rate went down from it (thresholds are not applied)")
+    g.add_argument(
+        "--fail-under-invalid-rejection",
+        type=percent,
+        metavar="PCT",
+        help=f"fail when under PCT%% of the invalid candidates are rejected (default {DEFAULT_INVALID_REJECTION:g})",
+    )
+    g.add_argument(
+        "--fail-under-valid-acceptance",
+        type=percent,
+        metavar="PCT",
+        help="fail when under PCT%% of the other valid candidates are accepted "
+        f"(default {DEFAULT_VALID_ACCEPTANCE:g}; not checked when there are none)",
+    )
+    g.add_argument(
+        "--require-jsf", action="store_true", default=None, help="fail unless every suite reaches joint success"
+    )
+    g.add_argument(
+        "--baseline",
+        metavar="FILE",
+        help="a stored `prism gate --json` report: fail only where a "
+        "rate went down from it (thresholds are not applied)",
+    )
     g.add_argument("--sandbox", choices=SANDBOXES, help="override the manifest's sandbox")
     g.add_argument("--timeout", type=seconds, help="seconds per program run, > 0")
     g.add_argument("--workers", type=positive_int, help="programs run at once, >= 1 (default: cores)")
     g.add_argument("--max-invalid", type=positive_int, help="mutants to keep when building (default 5)")
     g.add_argument("--seed", type=int, help="mutants drawn by this seed (default 0)")
-    g.add_argument("--mutate", choices=("changed", "all"),
-                   help="mutate only the lines the fix changed (default) or every line of the files it changed")
+    g.add_argument(
+        "--mutate",
+        choices=("changed", "all"),
+        help="mutate only the lines the fix changed (default) or every line of the files it changed",
+    )
     add_report_options(g)
     common(g)
     g.set_defaults(func=cmd_gate)
 
 
-CONFIGURABLE = ("sandbox", "timeout", "workers", "fail_under_invalid_rejection", "fail_under_valid_acceptance",
-                "require_jsf", "mutate", "max_invalid", "seed")
+CONFIGURABLE = (
+    "sandbox",
+    "timeout",
+    "workers",
+    "fail_under_invalid_rejection",
+    "fail_under_valid_acceptance",
+    "require_jsf",
+    "mutate",
+    "max_invalid",
+    "seed",
+)
 
 
 def _given(value, default):
@@ -97,8 +125,10 @@ def _print(out: Console, change, records: list[dict], verdict) -> None:
     said = lambda text, style=None: out.print(escape(text), style=style, highlight=False, soft_wrap=True)  # noqa: E731
     cands = change.task.candidates
     built = "" if change.mutants_built is None else f", {change.mutants_built} of them mutants of the changed lines"
-    said(f"gate: task {change.task.id} (base {change.base[:12]}, fix {change.fix}); panel: "
-         f"{sum(c.valid for c in cands)} valid, {sum(not c.valid for c in cands)} invalid{built}")
+    said(
+        f"gate: task {change.task.id} (base {change.base[:12]}, fix {change.fix}); panel: "
+        f"{sum(c.valid for c in cands)} valid, {sum(not c.valid for c in cands)} invalid{built}"
+    )
     for note in change.notes:
         said(f"note: {note}", "yellow")
     for r in records:
@@ -107,9 +137,11 @@ def _print(out: Console, change, records: list[dict], verdict) -> None:
             continue
         m, report = r["report"]["metrics"], r["report"]
         pct = lambda v: "n/a" if v is None else f"{100 * v:.0f}%"  # noqa: E731
-        said(f"  {r['suite']}: detects the bug {'yes' if m['detects_baseline'] else 'no'} · reference "
-             f"{'accepted' if m['rar'] else 'rejected'} · invalid rejection {pct(m['invalid_rejection'])} · "
-             f"valid acceptance {pct(m['valid_acceptance'])} · JSF {'yes' if m['jsf'] else 'no'}")
+        said(
+            f"  {r['suite']}: detects the bug {'yes' if m['detects_baseline'] else 'no'} · reference "
+            f"{'accepted' if m['rar'] else 'rejected'} · invalid rejection {pct(m['invalid_rejection'])} · "
+            f"valid acceptance {pct(m['valid_acceptance'])} · JSF {'yes' if m['jsf'] else 'no'}"
+        )
         for f in report["findings"]:
             said(f"    line {f['line']} [{f['kind']}] {f['message']}")
     for check in verdict.checks:
@@ -137,25 +169,58 @@ def cmd_gate(args: argparse.Namespace, out: Console, err: Console) -> int:
     thresholds = Thresholds(
         invalid_rejection=_given(args.fail_under_invalid_rejection, d.invalid_rejection),
         valid_acceptance=_given(args.fail_under_valid_acceptance, d.valid_acceptance),
-        require_jsf=bool(args.require_jsf))
+        require_jsf=bool(args.require_jsf),
+    )
     base, fix = _range(args)
     options = RunOptions(sandbox=args.sandbox, timeout_s=args.timeout)
     with EngineSession(usable_cache_dir(args.cache_dir), args.workers or default_runners(long_lived=False)) as session:
-        change = prepare(Path(args.path), session, base=base, fix=fix, sandbox=args.sandbox, timeout_s=args.timeout,
-                         seed=_given(args.seed, 0), max_invalid=_given(args.max_invalid, 5),
-                         mutate=_given(args.mutate, "changed"))
+        change = prepare(
+            Path(args.path),
+            session,
+            base=base,
+            fix=fix,
+            sandbox=args.sandbox,
+            timeout_s=args.timeout,
+            seed=_given(args.seed, 0),
+            max_invalid=_given(args.max_invalid, 5),
+            mutate=_given(args.mutate, "changed"),
+        )
         records = _judge_suites(session, change, options)
     verdict = judge(records, thresholds, baseline)
-    write_reports(records, args, command="gate", root=change.init.root, title="prism gate",
-                  checks=verdict.lines(), task=change.task, cache=session.cache)
+    write_reports(
+        records,
+        args,
+        command="gate",
+        root=change.init.root,
+        title="prism gate",
+        checks=verdict.lines(),
+        task=change.task,
+        cache=session.cache,
+    )
     if args.json:
         cands = change.task.candidates
-        print(json.dumps({"schema_version": SCHEMA_VERSION, "command": "gate", "passed": verdict.passed,
-                          "task": change.task.id, "base": change.base, "fix": change.fix,
-                          "panel": {"valid": sum(c.valid for c in cands), "invalid": sum(not c.valid for c in cands),
-                                    "mutants_built": change.mutants_built},
-                          "checks": [{"passed": c.passed, "text": c.text} for c in verdict.checks],
-                          "summary": verdict.summary, "notes": change.notes, "suites": records}, indent=2))
+        print(
+            json.dumps(
+                {
+                    "schema_version": SCHEMA_VERSION,
+                    "command": "gate",
+                    "passed": verdict.passed,
+                    "task": change.task.id,
+                    "base": change.base,
+                    "fix": change.fix,
+                    "panel": {
+                        "valid": sum(c.valid for c in cands),
+                        "invalid": sum(not c.valid for c in cands),
+                        "mutants_built": change.mutants_built,
+                    },
+                    "checks": [{"passed": c.passed, "text": c.text} for c in verdict.checks],
+                    "summary": verdict.summary,
+                    "notes": change.notes,
+                    "suites": records,
+                },
+                indent=2,
+            )
+        )
     else:
         _print(out, change, records, verdict)
     return 0 if verdict.passed else 1

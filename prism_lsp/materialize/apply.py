@@ -63,15 +63,21 @@ def apply_patch(diff: Path, tree: Path) -> None:
     Raises `ApplyError` naming the file and hunk that failed.
     """
     if os.path.lexists(tree / ".git"):
-        raise ApplyError("the tree holds a .git entry: git would read it as a repository's (and run the filters "
-                         "its config names); refused")
+        raise ApplyError(
+            "the tree holds a .git entry: git would read it as a repository's (and run the filters "
+            "its config names); refused"
+        )
     env = dict(os.environ, GIT_CEILING_DIRECTORIES=str(tree.parent), LC_ALL="C")
     git = shutil.which("git")
     git_msg = ""
     if git:
         proc = subprocess.run(
             [git, "apply", "--whitespace=nowarn", "-p1", str(diff)],
-            cwd=tree, env=env, capture_output=True, text=True, timeout=60,
+            cwd=tree,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
         )
         if proc.returncode == 0:
             return
@@ -80,12 +86,18 @@ def apply_patch(diff: Path, tree: Path) -> None:
     if patch:
         proc = subprocess.run(
             [patch, "--batch", "--forward", "-p1", "--no-backup-if-mismatch", "-r", "-", "-i", str(diff)],
-            cwd=tree, env=env, capture_output=True, text=True, timeout=60,
+            cwd=tree,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
         )
         if proc.returncode == 0:
             return
         patch_msg = _first_error(proc.stdout + "\n" + proc.stderr)
-        raise ApplyError(f"the diff does not apply: {git_msg or patch_msg}" + (f" (patch: {patch_msg})" if git_msg else ""))
+        raise ApplyError(
+            f"the diff does not apply: {git_msg or patch_msg}" + (f" (patch: {patch_msg})" if git_msg else "")
+        )
     if not git:
         raise ApplyError("neither git nor patch is installed; cannot apply diffs")
     raise ApplyError(f"the diff does not apply: {git_msg}")
@@ -105,7 +117,9 @@ def apply_overlay(overlay: Path, tree: Path, initial: Path) -> dict[str, set[int
             rel = full.relative_to(overlay).as_posix()
             st = os.lstat(full)
             if stat.S_ISLNK(st.st_mode):
-                raise ApplyError(f"overlay file {rel!r} is a symlink (to {os.readlink(full)!r}); only regular files are allowed")
+                raise ApplyError(
+                    f"overlay file {rel!r} is a symlink (to {os.readlink(full)!r}); only regular files are allowed"
+                )
             if not (stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode)):
                 raise ApplyError(f"overlay entry {rel!r} is not a regular file (device, socket or fifo); refused")
             try:

@@ -190,8 +190,11 @@ class TreeCache:
             except (ApplyError, UnsafeDiff) as exc:
                 self._errors[digest] = str(exc)
                 raise
-            meta = {"format": _FORMAT, "changed": {k: sorted(v) for k, v in changed.items()},
-                    "content": tree_digest(tree)}
+            meta = {
+                "format": _FORMAT,
+                "changed": {k: sorted(v) for k, v in changed.items()},
+                "content": tree_digest(tree),
+            }
             (staging / "meta.json").write_text(json.dumps(meta))
             _seal(staging)
             try:

@@ -39,17 +39,17 @@ def unquote_c(text: str) -> tuple[str, str]:
     while i < len(text):
         ch = text[i]
         if ch == '"':
-            return out.decode("utf-8", errors="surrogateescape"), text[i + 1:]
+            return out.decode("utf-8", errors="surrogateescape"), text[i + 1 :]
         if ch != "\\":
             out += ch.encode("utf-8", errors="surrogateescape")
             i += 1
             continue
-        nxt = text[i + 1: i + 2]
+        nxt = text[i + 1 : i + 2]
         if nxt in _ESCAPES:
             out.append(_ESCAPES[nxt])
             i += 2
-        elif re.fullmatch(r"[0-3][0-7][0-7]", text[i + 1: i + 4]):
-            out.append(int(text[i + 1: i + 4], 8))
+        elif re.fullmatch(r"[0-3][0-7][0-7]", text[i + 1 : i + 4]):
+            out.append(int(text[i + 1 : i + 4], 8))
             i += 4
         else:
             raise UnsafeDiff(f"malformed quoted path {text!r}: unknown escape \\{nxt}")
@@ -86,7 +86,7 @@ def check_path(path: str) -> None:
 
 def _git_header_path(raw: str) -> str | None:
     """The file of a `diff --git a/PATH b/PATH` header when both sides name the same path (checked)."""
-    rest = raw[len("diff --git "):]
+    rest = raw[len("diff --git ") :]
     if '"' in rest:
         if rest.startswith('"'):
             left, after = unquote_c(rest)
@@ -96,9 +96,9 @@ def _git_header_path(raw: str) -> str | None:
         right = unquote_c(after)[0] if after.startswith('"') else after
     else:
         half = (len(rest) - 1) // 2
-        if rest[half:half + 1] != " ":
+        if rest[half : half + 1] != " ":
             return None
-        left, right = rest[:half], rest[half + 1:]
+        left, right = rest[:half], rest[half + 1 :]
     if not (left.startswith("a/") and right.startswith("b/")) or left[2:] != right[2:]:
         return None  # renamed: the `rename to`/`+++` lines name the file
     check_path(left[2:])
@@ -139,8 +139,11 @@ def summarize_diff(text: str) -> DiffSummary:
         in_hunk = False
         for header in _PATH_HEADERS:
             if raw.startswith(header):
-                path = (_strip_prefix(raw[len(header):]) if header.startswith(("---", "+++"))
-                        else _path_field(raw[len(header):]))
+                path = (
+                    _strip_prefix(raw[len(header) :])
+                    if header.startswith(("---", "+++"))
+                    else _path_field(raw[len(header) :])
+                )
                 if path is not None:
                     check_path(path)
                     if header == "+++ " or header in ("rename to ", "copy to "):
@@ -152,7 +155,9 @@ def summarize_diff(text: str) -> DiffSummary:
             if raw.startswith(("new file mode ", "new mode ", "old mode ", "deleted file mode ")):
                 mode = raw.rsplit(" ", 1)[-1]
                 if mode.startswith("12") or mode.startswith("16"):
-                    raise UnsafeDiff(f"the diff creates a symlink or submodule (mode {mode}); only regular files are allowed")
+                    raise UnsafeDiff(
+                        f"the diff creates a symlink or submodule (mode {mode}); only regular files are allowed"
+                    )
             elif raw.startswith("GIT binary patch"):
                 # git apply writes the file the header names (or `rename to`): it must be checked.
                 target = current or header_path

@@ -60,8 +60,10 @@ def check_links(root: Path) -> None:
                 rel = path.relative_to(root).as_posix()
                 why = leaves_tree(root, rel)
                 if why:
-                    raise UnsafeLink(f"{rel!r} links to {os.readlink(path)!r}, outside the tree once it is "
-                                     f"complete ({why}); refused: a program tree may only link inside itself")
+                    raise UnsafeLink(
+                        f"{rel!r} links to {os.readlink(path)!r}, outside the tree once it is "
+                        f"complete ({why}); refused: a program tree may only link inside itself"
+                    )
 
 
 def write_target(root: Path, rel: str) -> Path:
@@ -74,8 +76,10 @@ def write_target(root: Path, rel: str) -> Path:
     for part in parts[:-1]:
         folder = folder / part
         if folder.is_symlink():
-            raise UnsafeLink(f"{rel!r}: {folder.relative_to(root).as_posix()} is a link in the tree; refused "
-                             "(Prism never writes through a link)")
+            raise UnsafeLink(
+                f"{rel!r}: {folder.relative_to(root).as_posix()} is a link in the tree; refused "
+                "(Prism never writes through a link)"
+            )
         if not folder.exists():
             folder.mkdir()
         elif not folder.is_dir():

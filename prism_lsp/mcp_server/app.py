@@ -50,24 +50,32 @@ def build_server(config: judge.JudgeConfig, session: EngineSession):
         return guarded(lambda: judge.list_tasks(config))
 
     @server.tool(annotations=judging)
-    def run_suite(task: str, suite_path: str | None = None, suite_text: str | None = None,
-                  suite_rel: str | None = None) -> judge.SuiteJudgement:
+    def run_suite(
+        task: str, suite_path: str | None = None, suite_text: str | None = None, suite_rel: str | None = None
+    ) -> judge.SuiteJudgement:
         """Run a pytest suite on the task's initial program and panel.
 
         task: the task folder (holding prism.toml), absolute or relative to the server's first folder.
         suite_path: a test file under the task folder; or suite_text: the suite's source, run at
         suite_rel (a path inside the program tree, default tests/test_agent.py).
         """
-        return guarded(lambda: judge.run_suite(session, config, task, suite_path=suite_path,
-                                               suite_text=suite_text, suite_rel=suite_rel))
+        return guarded(
+            lambda: judge.run_suite(
+                session, config, task, suite_path=suite_path, suite_text=suite_text, suite_rel=suite_rel
+            )
+        )
 
     @server.tool(annotations=judging)
-    def list_suggestions(task: str, suite_path: str | None = None, suite_text: str | None = None,
-                         suite_rel: str | None = None) -> judge.Suggestions:
+    def list_suggestions(
+        task: str, suite_path: str | None = None, suite_text: str | None = None, suite_rel: str | None = None
+    ) -> judge.Suggestions:
         """Verified edits of the suite that fix its findings (each run on the panel before it is offered),
         with a unified diff each. None at reveal `counts` or `sealed`. Arguments as for run_suite."""
-        return guarded(lambda: judge.list_suggestions(session, config, task, suite_path=suite_path,
-                                                      suite_text=suite_text, suite_rel=suite_rel))
+        return guarded(
+            lambda: judge.list_suggestions(
+                session, config, task, suite_path=suite_path, suite_text=suite_text, suite_rel=suite_rel
+            )
+        )
 
     return server
 
@@ -85,8 +93,9 @@ def cmd_mcp(args: argparse.Namespace, out, err) -> int:
         raise UsageError("`prism mcp` needs the MCP SDK: pip install 'prism-lsp[mcp]'") from None
     cache_dir = usable_cache_dir(args.cache_dir)
     budget = RunBudget(cache_dir / "mcp-budget", args.budget) if args.budget else None
-    config = judge.JudgeConfig(roots=roots, reveal=args.reveal, sandbox=args.sandbox, cache_dir=cache_dir,
-                               budget=budget)
+    config = judge.JudgeConfig(
+        roots=roots, reveal=args.reveal, sandbox=args.sandbox, cache_dir=cache_dir, budget=budget
+    )
     with EngineSession(config.cache_dir) as session:
         build_server(config, session).run("stdio")
     return 0

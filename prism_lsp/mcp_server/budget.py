@@ -82,6 +82,8 @@ def _used(text: str, path: Path) -> int:
         runs = None
     if not isinstance(runs, int) or isinstance(runs, bool) or runs < 0:
         # Fail closed: a count that cannot be read is no reason for a fresh budget.
-        raise BudgetSpent(f"the run count in {path} cannot be read (expected {{\"runs\": N}}); "
-                          "no run is allowed until the operator removes the file")
+        raise BudgetSpent(
+            f'the run count in {path} cannot be read (expected {{"runs": N}}); '
+            "no run is allowed until the operator removes the file"
+        )
     return runs

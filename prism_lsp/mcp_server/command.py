@@ -19,13 +19,26 @@ def _runs(text: str) -> int:
 def add_mcp_parser(sub) -> None:
     """`prism mcp` on the `prism` command line."""
     p = sub.add_parser("mcp", help="serve Prism's tools to coding agents over MCP (stdio)")
-    p.add_argument("--root", action="append", default=None,
-                   help="a folder whose tasks agents may name (repeatable; default: the current folder)")
-    p.add_argument("--reveal", choices=REVEAL_LEVELS, default="sealed",
-                   help="what agents may learn of the panel (default sealed: only the initial program's outcome "
-                        "and the static hints; a task's own level can only lower it)")
-    p.add_argument("--budget", type=_runs, default=None, metavar="N",
-                   help="at most N runs per task, counted in the cache folder across restarts (default: no limit)")
+    p.add_argument(
+        "--root",
+        action="append",
+        default=None,
+        help="a folder whose tasks agents may name (repeatable; default: the current folder)",
+    )
+    p.add_argument(
+        "--reveal",
+        choices=REVEAL_LEVELS,
+        default="sealed",
+        help="what agents may learn of the panel (default sealed: only the initial program's outcome "
+        "and the static hints; a task's own level can only lower it)",
+    )
+    p.add_argument(
+        "--budget",
+        type=_runs,
+        default=None,
+        metavar="N",
+        help="at most N runs per task, counted in the cache folder across restarts (default: no limit)",
+    )
     p.add_argument("--sandbox", choices=("auto", "bubblewrap", "docker", "none"))
     p.add_argument("--cache-dir")
     p.set_defaults(func=_cmd_mcp)

@@ -168,24 +168,52 @@ def judgement(report: PanelReport, reveal: str, runs_left: int | None = None) ->
     for f in report.findings:
         tests = f.tests if tests_ok else []
         if f.kind == "rejects-valid":
-            over.append(OverSpecification(line=f.line, end_line=f.end_line, valid_rejected=f.count or 0,
-                                          message=f.message, tests=tests))
+            over.append(
+                OverSpecification(
+                    line=f.line, end_line=f.end_line, valid_rejected=f.count or 0, message=f.message, tests=tests
+                )
+            )
         elif f.kind == "accepts-invalid":
             # A finding on a test that reached the change names that test; the others say why not.
             reached = True if f.tests else (False if TEACH_UNREACHED in f.message else None)
-            under.append(UnderAssertion(line=f.line, invalid_accepted=f.count or 0, reached=reached,
-                                        message=f.message, tests=tests, witness=f.witness))
+            under.append(
+                UnderAssertion(
+                    line=f.line,
+                    invalid_accepted=f.count or 0,
+                    reached=reached,
+                    message=f.message,
+                    tests=tests,
+                    witness=f.witness,
+                )
+            )
         else:
             other.append(OtherFinding(kind=f.kind, line=f.line, end_line=f.end_line, message=f.message))
-    return SuiteJudgement(task=report.task, suite=report.suite, reveal=reveal,
-                          initial_outcome=report.baseline.outcome, metrics=report.metrics, runs_left=runs_left,
-                          valid_accepted=va, valid_total=vt,
-                          invalid_rejected=ir, invalid_total=it, over_specification=over, under_assertion=under,
-                          other_findings=other)
+    return SuiteJudgement(
+        task=report.task,
+        suite=report.suite,
+        reveal=reveal,
+        initial_outcome=report.baseline.outcome,
+        metrics=report.metrics,
+        runs_left=runs_left,
+        valid_accepted=va,
+        valid_total=vt,
+        invalid_rejected=ir,
+        invalid_total=it,
+        over_specification=over,
+        under_assertion=under,
+        other_findings=other,
+    )
 
 
-def run_suite(session: EngineSession, config: JudgeConfig, task_name: str, *, suite_path: str | None = None,
-              suite_text: str | None = None, suite_rel: str | None = None) -> SuiteJudgement:
+def run_suite(
+    session: EngineSession,
+    config: JudgeConfig,
+    task_name: str,
+    *,
+    suite_path: str | None = None,
+    suite_text: str | None = None,
+    suite_rel: str | None = None,
+) -> SuiteJudgement:
     """Run a suite on the task's initial program and panel; the answer at the server's reveal level."""
     task = resolve_task(config, task_name)
     suite = resolve_suite(task, suite_path, suite_text, suite_rel)
@@ -226,15 +254,27 @@ class Suggestions(BaseModel):
     note: str = ""
 
 
-def list_suggestions(session: EngineSession, config: JudgeConfig, task_name: str, *, suite_path: str | None = None,
-                     suite_text: str | None = None, suite_rel: str | None = None) -> Suggestions:
+def list_suggestions(
+    session: EngineSession,
+    config: JudgeConfig,
+    task_name: str,
+    *,
+    suite_path: str | None = None,
+    suite_text: str | None = None,
+    suite_rel: str | None = None,
+) -> Suggestions:
     """Verified edits of the suite (none at reveal `counts` or `sealed`: there the panel is an answer key)."""
     task = resolve_task(config, task_name)
     suite = resolve_suite(task, suite_path, suite_text, suite_rel)
     reveal = strictest(config.reveal, task.reveal)
     if reveal not in WITNESSES_SHOWN_AT:
-        return Suggestions(task=task.id, suite=suite.rel_path, reveal=reveal, suggestions=[],
-                           note=f"reveal level `{reveal}` shows no suggestions: the panel is an answer key here")
+        return Suggestions(
+            task=task.id,
+            suite=suite.rel_path,
+            reveal=reveal,
+            suggestions=[],
+            note=f"reveal level `{reveal}` shows no suggestions: the panel is an answer key here",
+        )
     spend(config, task)
     from prism_lsp.suggest import suggest
     from prism_lsp.suggest.data import as_data
@@ -242,9 +282,13 @@ def list_suggestions(session: EngineSession, config: JudgeConfig, task_name: str
     options = RunOptions(sandbox=config.sandbox, timeout_s=config.timeout_s, reveal=reveal)
     run = session.run(task, suite, options)
     found = suggest(session, task, suite, run, options)
-    return Suggestions(task=task.id, suite=suite.rel_path, reveal=reveal,
-                       suggestions=[SuggestionOut(**as_data(s, suite, reveal)) for s in found],
-                       note="" if found else "no verified suggestion for this suite")
+    return Suggestions(
+        task=task.id,
+        suite=suite.rel_path,
+        reveal=reveal,
+        suggestions=[SuggestionOut(**as_data(s, suite, reveal)) for s in found],
+        note="" if found else "no verified suggestion for this suite",
+    )
 
 
 def list_tasks(config: JudgeConfig) -> list[TaskInfo]:
@@ -259,9 +303,15 @@ def list_tasks(config: JudgeConfig) -> list[TaskInfo]:
                 continue
             reveal = strictest(config.reveal, task.reveal)
             shown = reveal in PANEL_SHOWN_AT
-            found.append(TaskInfo(task=task.id, path=str(task.root), statement=task.statement,
-                                  valid=sum(c.valid for c in task.candidates) if shown else None,
-                                  invalid=sum(not c.valid for c in task.candidates) if shown else None,
-                                  reveal=reveal,
-                                  runs_left=config.budget.left(task) if config.budget is not None else None))
+            found.append(
+                TaskInfo(
+                    task=task.id,
+                    path=str(task.root),
+                    statement=task.statement,
+                    valid=sum(c.valid for c in task.candidates) if shown else None,
+                    invalid=sum(not c.valid for c in task.candidates) if shown else None,
+                    reveal=reveal,
+                    runs_left=config.budget.left(task) if config.budget is not None else None,
+                )
+            )
     return found

@@ -91,7 +91,7 @@ class TaskSection(BaseModel):
         for item in v or []:
             module, sep, func = item.partition(":")
             if not sep or not all(p.isidentifier() for p in module.split(".") + func.split(".")):
-                raise ValueError(f"expected \"module:function\" entries such as \"solution:mean_rounded\", got {item!r}")
+                raise ValueError(f'expected "module:function" entries such as "solution:mean_rounded", got {item!r}')
         return v
 
 
@@ -232,7 +232,7 @@ def _check_panel(path: Path, m: Manifest) -> None:
         if (c.patch is None) == (c.overlay is None):
             raise ManifestError(path, key, "expected exactly one of `patch` or `overlay`")
         if c.reference and c.label != "valid":
-            raise ManifestError(path, f"{key}.label", "the reference must be labelled \"valid\"")
+            raise ManifestError(path, f"{key}.label", 'the reference must be labelled "valid"')
     refs = [c.id for c in m.candidate if c.reference]
     if len(refs) != 1:
         found = ", ".join(refs) if refs else "none"

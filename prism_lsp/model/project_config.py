@@ -48,8 +48,11 @@ def _message(err: ErrorDetails) -> str:
     if err["type"] == "extra_forbidden":
         return f"unknown key (known: {', '.join(f.alias or name for name, f in ProjectConfig.model_fields.items())})"
     if err["type"] == "literal_error":
-        extra = " (`none` only from the command line: the project cannot turn the sandbox off)" \
-            if err.get("input") == "none" else ""
+        extra = (
+            " (`none` only from the command line: the project cannot turn the sandbox off)"
+            if err.get("input") == "none"
+            else ""
+        )
         return f"{err['msg']}, got {err.get('input')!r}{extra}"
     if err["type"] in _EXPECTED:
         return f"expected {_EXPECTED[err['type']]}, got {_got(err.get('input'))}"

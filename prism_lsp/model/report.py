@@ -12,8 +12,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from prism_lsp.model.reveal import RevealLevel
 
-FindingKind = Literal["rejects-valid", "accepts-invalid", "misses-baseline", "execution-error", "weak-assertion",
-                      "unstable"]
+FindingKind = Literal[
+    "rejects-valid", "accepts-invalid", "misses-baseline", "execution-error", "weak-assertion", "unstable"
+]
 FINDING_KINDS: tuple[str, ...] = FindingKind.__args__  # type: ignore[attr-defined]
 # Findings about the suite as a whole (a new test anywhere can change them), shown on a test's name.
 SUITE_LEVEL_KINDS = ("accepts-invalid", "misses-baseline")
@@ -135,5 +136,9 @@ class PanelReport(_Out):
             return p.valid_accepted, p.valid, p.invalid_rejected, p.invalid
         valid = [c for c in self.candidates if c.label == "valid" and not c.reference]
         invalid = [c for c in self.candidates if c.label == "invalid"]
-        return (sum(c.verdict == "accepted" for c in valid), len(valid),
-                sum(c.verdict == "rejected" for c in invalid), len(invalid))
+        return (
+            sum(c.verdict == "accepted" for c in valid),
+            len(valid),
+            sum(c.verdict == "rejected" for c in invalid),
+            len(invalid),
+        )

@@ -15,9 +15,9 @@ REVEAL_LEVELS: tuple[str, ...] = RevealLevel.__args__  # type: ignore[attr-defin
 INFERABLE: dict[str, str] = {
     "full": "everything: candidates by id, their diffs, values and witnesses (a teaching aid, not a benchmark)",
     "labels": "every candidate's label: findings per line with a count, so one run of a suite that branches "
-              "on the program's source hash names each line's candidates",
+    "on the program's source hash names each line's candidates",
     "counts": "a few bits per run: whole-suite numbers (valid rejected, invalid accepted) are a subset-sum "
-              "oracle, and bisection over source hashes finds every label in about 20 runs",
+    "oracle, and bisection over source hashes finds every label in about 20 runs",
     "sealed": "only the suite's outcome on the initial program and the static hints: no candidate runs "
-              "while the suite is written, so nothing depends on the panel",
+    "while the suite is written, so nothing depends on the panel",
 }

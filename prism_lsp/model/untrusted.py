@@ -45,8 +45,8 @@ def plain(text: object, limit: int = TEXT_LIMIT) -> str:
     value = text if isinstance(text, str) else str(text)
     # Cap before scanning too: a sandbox may send megabytes; the regexes stay linear either way.
     if len(value) > 4 * limit:
-        value = value[:4 * limit]
+        value = value[: 4 * limit]
     value = _CONTROL.sub("", _SEQUENCE.sub("", value))
     # Lone surrogates (from a file name that is not UTF-8) cannot be encoded for a terminal or JSON.
     value = value.encode("utf-8", "replace").decode("utf-8")
-    return value if len(value) <= limit else value[:limit - 1] + ELLIPSIS
+    return value if len(value) <= limit else value[: limit - 1] + ELLIPSIS

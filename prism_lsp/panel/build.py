@@ -29,7 +29,7 @@ from prism_lsp.panel.write import NewCandidate, candidates_folder, replace_mutan
 from prism_lsp.witness import Witness
 
 MIN_MUTANT_TIMEOUT_S = 2.0
-BATCH = 40            # mutants labelled and probed together; the budget is checked between batches
+BATCH = 40  # mutants labelled and probed together; the budget is checked between batches
 DEFAULT_BUDGET_S = 60.0
 
 
@@ -37,7 +37,7 @@ DEFAULT_BUDGET_S = 60.0
 class BuildOptions:
     max_invalid: int = 5
     seed: int = 0
-    max_tried: int = 120        # mutants run at most (drawn by `seed` when there are more)
+    max_tried: int = 120  # mutants run at most (drawn by `seed` when there are more)
     sandbox: str | None = None
     timeout_s: float | None = None
     # Where to mutate: "changed" = only lines the reference changed (where the bug was), "all" = every
@@ -56,16 +56,16 @@ class Kept:
     mutant: Mutant
     diff: str
     witness: Witness
-    failed: tuple[str, ...]     # verifier tests it fails (empty without a verifier)
+    failed: tuple[str, ...]  # verifier tests it fails (empty without a verifier)
 
 
 @dataclass
 class BuildResult:
-    labelled_by: str                       # "verifier" or "witnesses"
-    generated: int = 0      # mutants made (distinct, compiling, not the initial program)
-    sites: int = 0          # mutation sites on the lines mutated
+    labelled_by: str  # "verifier" or "witnesses"
+    generated: int = 0  # mutants made (distinct, compiling, not the initial program)
+    sites: int = 0  # mutation sites on the lines mutated
     tried: int = 0
-    dropped: Counter = field(default_factory=Counter)   # reason -> how many
+    dropped: Counter = field(default_factory=Counter)  # reason -> how many
     kept: list[Kept] = field(default_factory=list)
     elapsed_s: float = 0.0
     notes: list[str] = field(default_factory=list)
@@ -100,17 +100,26 @@ class _Source:
 
     texts: dict[str, str]
     initial: dict[str, str | None]
-    sites: list[tuple[str, _Chunk, Site]]    # (file, statement, site), in traversal order
+    sites: list[tuple[str, _Chunk, Site]]  # (file, statement, site), in traversal order
 
 
 def _sites(session: EngineSession, task: Task, changed_only: bool) -> _Source:
     tree = session.cache.candidate(task, task.reference)
-    texts = {rel: (tree.path / rel).read_text(encoding="utf-8") for rel in sorted(tree.changed)
-             if (tree.path / rel).is_file()}
-    initial = {rel: (task.initial / rel).read_text(encoding="utf-8") if (task.initial / rel).is_file() else None
-               for rel in texts}
-    sites = [(rel, chunk, site) for rel in texts if rel.endswith(".py")
-             for chunk, site in sites_of(texts[rel], tree.changed.get(rel, ()) if changed_only else None)]
+    texts = {
+        rel: (tree.path / rel).read_text(encoding="utf-8")
+        for rel in sorted(tree.changed)
+        if (tree.path / rel).is_file()
+    }
+    initial = {
+        rel: (task.initial / rel).read_text(encoding="utf-8") if (task.initial / rel).is_file() else None
+        for rel in texts
+    }
+    sites = [
+        (rel, chunk, site)
+        for rel in texts
+        if rel.endswith(".py")
+        for chunk, site in sites_of(texts[rel], tree.changed.get(rel, ()) if changed_only else None)
+    ]
     return _Source(texts, initial, sites)
 
 
@@ -127,8 +136,9 @@ def _mutants(source: _Source, order: list[int]) -> Iterator[Mutant]:
         yield m
 
 
-def generate_mutants(session: EngineSession, task: Task,
-                     changed_only: bool = False) -> tuple[list[str], list[Mutant], dict[str, str]]:
+def generate_mutants(
+    session: EngineSession, task: Task, changed_only: bool = False
+) -> tuple[list[str], list[Mutant], dict[str, str]]:
     """Every mutant of the reference's changed Python files (`changed_only`: on the lines it changed
     only): (ids, mutants, id -> diff)."""
     source = _sites(session, task, changed_only)
@@ -149,8 +159,9 @@ def _choose(order: list[Kept], n: int) -> list[Kept]:
                 continue
             sets = {c.failed or (c.witness.call,) for c in chosen}
             lines = {(c.mutant.file, c.mutant.line) for c in chosen}
-            if (not need_set or (k.failed or (k.witness.call,)) not in sets) and \
-                    (not need_line or (k.mutant.file, k.mutant.line) not in lines):
+            if (not need_set or (k.failed or (k.witness.call,)) not in sets) and (
+                not need_line or (k.mutant.file, k.mutant.line) not in lines
+            ):
                 chosen.append(k)
     return chosen
 
@@ -173,8 +184,12 @@ def build_panel(session: EngineSession, task: Task, options: BuildOptions = Buil
     start = time.perf_counter()
     # A rebuild replaces the generated mutants: they must not count as the panel it builds on.
     generated = (task.root / candidates_folder(task) / "mutants").resolve()
-    task = replace(task, candidates=tuple(c for c in task.candidates if not (
-        c.origin == "mutant" and c.source.resolve().is_relative_to(generated))))
+    task = replace(
+        task,
+        candidates=tuple(
+            c for c in task.candidates if not (c.origin == "mutant" and c.source.resolve().is_relative_to(generated))
+        ),
+    )
     result = BuildResult(labelled_by="verifier" if task.verifier else "witnesses")
     timeout_s = options.timeout_s
     if task.verifier is not None:
@@ -185,8 +200,11 @@ def build_panel(session: EngineSession, task: Task, options: BuildOptions = Buil
     changed_only = mutates_changed_lines(task, options.mutate)
     source = _sites(session, task, changed_only)
     result.sites = len(source.sites)
-    _say(options, f"{result.sites} mutation sites on {'the lines the fix changed' if changed_only else 'the changed files'} "
-                  f"of {', '.join(sorted(source.texts)) or 'no file'} ({time.perf_counter() - start:.1f} s)")
+    _say(
+        options,
+        f"{result.sites} mutation sites on {'the lines the fix changed' if changed_only else 'the changed files'} "
+        f"of {', '.join(sorted(source.texts)) or 'no file'} ({time.perf_counter() - start:.1f} s)",
+    )
     order = list(range(len(source.sites)))
     random.Random(options.seed).shuffle(order)
     mutants = _mutants(source, order)
@@ -197,8 +215,10 @@ def build_panel(session: EngineSession, task: Task, options: BuildOptions = Buil
     batch_no = 0
     while result.tried < options.max_tried and len(kept) < 2 * options.max_invalid:
         if batch_no and time.perf_counter() - start > options.budget_s:
-            result.notes.append(f"stopped at the time budget ({options.budget_s:g} s) after {result.tried} mutants: "
-                                "the panel has the mutants kept so far (raise it with --budget-s)")
+            result.notes.append(
+                f"stopped at the time budget ({options.budget_s:g} s) after {result.tried} mutants: "
+                "the panel has the mutants kept so far (raise it with --budget-s)"
+            )
             break
         batch = [m for _, m in zip(range(min(BATCH, options.max_tried - result.tried)), mutants)]
         if not batch:
@@ -207,19 +227,31 @@ def build_panel(session: EngineSession, task: Task, options: BuildOptions = Buil
         made += batch
         result.generated += len(batch)
         result.tried += len(batch)
-        ids = _ids(made, files)[-len(batch):]
-        _judge_batch(session, task, options, timeout_s, dict(zip(ids, batch)), source.texts, result, kept,
-                     seen_signatures)
-        _say(options, f"batch {batch_no}: {result.tried} mutants tried, {len(kept)} kept, dropped: {_dropped(result)} "
-                      f"({time.perf_counter() - start:.1f} s)")
+        ids = _ids(made, files)[-len(batch) :]
+        _judge_batch(
+            session, task, options, timeout_s, dict(zip(ids, batch)), source.texts, result, kept, seen_signatures
+        )
+        _say(
+            options,
+            f"batch {batch_no}: {result.tried} mutants tried, {len(kept)} kept, dropped: {_dropped(result)} "
+            f"({time.perf_counter() - start:.1f} s)",
+        )
     result.kept = _choose(kept, options.max_invalid)
     result.elapsed_s = time.perf_counter() - start
     return result
 
 
-def _judge_batch(session: EngineSession, task: Task, options: BuildOptions, timeout_s: float | None,
-                 by_id: dict[str, Mutant], texts: dict[str, str], result: BuildResult, kept: list[Kept],
-                 seen_signatures: set) -> None:
+def _judge_batch(
+    session: EngineSession,
+    task: Task,
+    options: BuildOptions,
+    timeout_s: float | None,
+    by_id: dict[str, Mutant],
+    texts: dict[str, str],
+    result: BuildResult,
+    kept: list[Kept],
+    seen_signatures: set,
+) -> None:
     """Label (with the verifier) and probe one batch of mutants; add the keepers to `kept`."""
     tried = {cid: tree_diff(task.initial, {**texts, m.file: m.source}) for cid, m in by_id.items()}
     failed: dict[str, tuple[str, ...]] = {}
@@ -239,8 +271,10 @@ def _judge_batch(session: EngineSession, task: Task, options: BuildOptions, time
         staged = staged_candidates(Path(tmp), tried, "mutant")
         probing = probe_candidates(session, task, staged, sandbox=options.sandbox)
     if tried and not probing.entries and not any("no entry point" in n for n in result.notes):
-        result.notes.append("no entry point called with literal arguments in the verifier or the task's "
-                            "suites: witness search has no inputs, so no mutant can be kept")
+        result.notes.append(
+            "no entry point called with literal arguments in the verifier or the task's "
+            "suites: witness search has no inputs, so no mutant can be kept"
+        )
     panel_signatures = {probing.signatures.get(c.id) for c in task.candidates}
     for cid in tried:  # in the seeded order
         sig = probing.signatures.get(cid)
@@ -260,12 +294,16 @@ def _judge_batch(session: EngineSession, task: Task, options: BuildOptions, time
 def _note(k: Kept) -> str:
     w = k.witness
     got = next(iter(w.got.values()), "?")
-    return (f"mutant of the reference, {k.mutant.description} (line {k.mutant.line} of {k.mutant.file}); "
-            f"witness: {w.assertion_call} is {w.expected} for every valid candidate, this one gives {got}")
+    return (
+        f"mutant of the reference, {k.mutant.description} (line {k.mutant.line} of {k.mutant.file}); "
+        f"witness: {w.assertion_call} is {w.expected} for every valid candidate, this one gives {got}"
+    )
 
 
 def write_panel(task: Task, result: BuildResult) -> Task:
     """Replace the task's generated mutants with `result.kept`; return the reloaded task."""
-    new = [NewCandidate(id=k.id, label="invalid", origin="mutant", diff=k.diff, note=_note(k))
-           for k in sorted(result.kept, key=lambda k: k.id)]
+    new = [
+        NewCandidate(id=k.id, label="invalid", origin="mutant", diff=k.diff, note=_note(k))
+        for k in sorted(result.kept, key=lambda k: k.id)
+    ]
     return replace_mutants(task, new)

@@ -23,8 +23,9 @@ def _shape(node: ast.AST, depth: int) -> str:
         name = f"Attribute.{node.attr}"  # the method or field used is behaviour, not a name choice
     if depth == 0:
         return name
-    children = [_shape(c, depth - 1) for c in ast.iter_child_nodes(node)
-                if not isinstance(c, (ast.Load, ast.Store, ast.Del))]
+    children = [
+        _shape(c, depth - 1) for c in ast.iter_child_nodes(node) if not isinstance(c, (ast.Load, ast.Store, ast.Del))
+    ]
     return f"{name}({','.join(children)})" if children else name
 
 

@@ -47,16 +47,30 @@ def verifier_rules(session: EngineSession, task: Task, sandbox: str | None) -> l
     """Labels re-verified; invalid ones each rejected by a verifier test (raises `VerifierError`)."""
     if task.verifier is None:
         why = "no [verifier] suite in the manifest"
-        return [Rule("labels agree with the verifier", "skipped", why),
-                Rule("each invalid candidate rejected by a verifier test", "skipped", why)]
+        return [
+            Rule("labels agree with the verifier", "skipped", why),
+            Rule("each invalid candidate rejected by a verifier test", "skipped", why),
+        ]
     judged = [j for j in run_verifier(session, task, sandbox=sandbox) if not j.candidate.reference]
-    wrong = [f"`{j.candidate.id}` is labelled {j.candidate.label}, the verifier says "
-             f"{j.label or 'nothing (' + j.error + ')'}" for j in judged if not j.agrees]
+    wrong = [
+        f"`{j.candidate.id}` is labelled {j.candidate.label}, the verifier says "
+        f"{j.label or 'nothing (' + j.error + ')'}"
+        for j in judged
+        if not j.agrees
+    ]
     unrejected = [j.candidate.id for j in judged if not j.candidate.valid and not j.failed]
-    return [Rule("labels agree with the verifier", "unfit" if wrong else "ok",
-                 "; ".join(wrong) or f"{len(judged)} candidates re-verified"),
-            Rule("each invalid candidate rejected by a verifier test", "unfit" if unrejected else "ok",
-                 f"not rejected: {_ids(unrejected)}" if unrejected else "")]
+    return [
+        Rule(
+            "labels agree with the verifier",
+            "unfit" if wrong else "ok",
+            "; ".join(wrong) or f"{len(judged)} candidates re-verified",
+        ),
+        Rule(
+            "each invalid candidate rejected by a verifier test",
+            "unfit" if unrejected else "ok",
+            f"not rejected: {_ids(unrejected)}" if unrejected else "",
+        ),
+    ]
 
 
 def behaviour_rule(session: EngineSession, task: Task, sandbox: str | None) -> Rule:
@@ -77,10 +91,15 @@ def behaviour_rule(session: EngineSession, task: Task, sandbox: str | None) -> R
             groups.setdefault(probing.signatures[c.id], []).append(c)
     same = [cs for cs in groups.values() if len(cs) > 1]
     unfit = [cs for cs in same if any(not c.valid for c in cs)]
-    detail = "; ".join(_ids(c.id for c in cs) + " behave the same" for cs in unfit + [s for s in same if s not in unfit])
+    detail = "; ".join(
+        _ids(c.id for c in cs) + " behave the same" for cs in unfit + [s for s in same if s not in unfit]
+    )
     status: Status = "unfit" if unfit else "warning" if same else "ok"
-    return Rule(name, status, detail or f"{len(probing.signatures)} programs on {probing.inputs} inputs "
-                                        f"of {', '.join(probing.entries)}")
+    return Rule(
+        name,
+        status,
+        detail or f"{len(probing.signatures)} programs on {probing.inputs} inputs of {', '.join(probing.entries)}",
+    )
 
 
 def diversity(session: EngineSession, task: Task) -> float | None:
@@ -95,8 +114,11 @@ def diversity(session: EngineSession, task: Task) -> float | None:
     files = sorted({rel for t in trees.values() for rel in t.changed if rel.endswith(".py")})
     sets = []
     for tree in trees.values():
-        text = "\n".join((tree.path / rel).read_text(encoding="utf-8", errors="replace")
-                         for rel in files if (tree.path / rel).is_file())
+        text = "\n".join(
+            (tree.path / rel).read_text(encoding="utf-8", errors="replace")
+            for rel in files
+            if (tree.path / rel).is_file()
+        )
         sets.append(features(text))
     return mean_pairwise_distance(sets)
 
@@ -112,6 +134,10 @@ def diversity_rule(value: float | None) -> Rule:
 
 def panel_rules(session: EngineSession, task: Task, sandbox: str | None = None) -> tuple[list[Rule], float | None]:
     value = diversity(session, task)
-    rules = [reference_rule(task), *verifier_rules(session, task, sandbox), behaviour_rule(session, task, sandbox),
-             diversity_rule(value)]
+    rules = [
+        reference_rule(task),
+        *verifier_rules(session, task, sandbox),
+        behaviour_rule(session, task, sandbox),
+        diversity_rule(value),
+    ]
     return rules, value

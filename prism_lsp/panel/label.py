@@ -22,8 +22,15 @@ def staged_candidates(folder: Path, diffs: dict[str, str], origin: Origin) -> li
     return out
 
 
-def label_diffs(session: EngineSession, task: Task, diffs: dict[str, str], origin: Origin, *,
-                sandbox: str | None = None, timeout_s: float | None = None) -> dict[str, Judgement]:
+def label_diffs(
+    session: EngineSession,
+    task: Task,
+    diffs: dict[str, str],
+    origin: Origin,
+    *,
+    sandbox: str | None = None,
+    timeout_s: float | None = None,
+) -> dict[str, Judgement]:
     """The verifier's judgement of each diff (id -> judgement), in one panel run."""
     if not diffs:
         run_verifier(session, task, [], sandbox=sandbox, timeout_s=timeout_s)  # still check the verifier
@@ -34,8 +41,9 @@ def label_diffs(session: EngineSession, task: Task, diffs: dict[str, str], origi
     return {j.candidate.id: j for j in judgements}
 
 
-def label_by_witnesses(session: EngineSession, task: Task, diffs: dict[str, str], origin: Origin, *,
-                       sandbox: str | None = None) -> dict[str, Judgement]:
+def label_by_witnesses(
+    session: EngineSession, task: Task, diffs: dict[str, str], origin: Origin, *, sandbox: str | None = None
+) -> dict[str, Judgement]:
     """Without a verifier: invalid when a witness tells it apart from every valid candidate, valid
     when none does (it differs at most where they disagree), no label when it could not be probed."""
     with tempfile.TemporaryDirectory(prefix="prism-label-") as tmp:
@@ -46,8 +54,11 @@ def label_by_witnesses(session: EngineSession, task: Task, diffs: dict[str, str]
         signature = probing.signatures.get(c.id)
         witness = probing.witnesses.get(c.id)
         if c.id in probing.unprobed:
-            out[c.id] = Judgement(c, None, error=f"its smallest probe calls all failed ({probing.unprobed[c.id]}): "
-                                                 "it does not import, or hangs")
+            out[c.id] = Judgement(
+                c,
+                None,
+                error=f"its smallest probe calls all failed ({probing.unprobed[c.id]}): it does not import, or hangs",
+            )
         elif witness is not None:
             got = next(iter(witness.got.values()), "?")
             out[c.id] = Judgement(c, "invalid", failed=(f"{witness.assertion_call} == {witness.expected}, got {got}",))

@@ -22,10 +22,30 @@ import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 _BOUNDARY = {"<": "<=", "<=": "<", ">": ">=", ">=": ">"}
-_FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "!=", "!=": "==", "in": "not in",
-         "not in": "in", "is": "is not", "is not": "is"}
-_OPS = {"<": cst.LessThan, "<=": cst.LessThanEqual, ">": cst.GreaterThan, ">=": cst.GreaterThanEqual,
-        "==": cst.Equal, "!=": cst.NotEqual, "in": cst.In, "not in": cst.NotIn, "is": cst.Is, "is not": cst.IsNot}
+_FLIP = {
+    "<": ">",
+    "<=": ">=",
+    ">": "<",
+    ">=": "<=",
+    "==": "!=",
+    "!=": "==",
+    "in": "not in",
+    "not in": "in",
+    "is": "is not",
+    "is not": "is",
+}
+_OPS = {
+    "<": cst.LessThan,
+    "<=": cst.LessThanEqual,
+    ">": cst.GreaterThan,
+    ">=": cst.GreaterThanEqual,
+    "==": cst.Equal,
+    "!=": cst.NotEqual,
+    "in": cst.In,
+    "not in": cst.NotIn,
+    "is": cst.Is,
+    "is not": cst.IsNot,
+}
 _SYMBOL = {cls: sym for sym, cls in _OPS.items()}
 # Calls whose loss is a classic bug: the argument (or the object) is returned unchanged instead.
 _DROPPABLE_FUNCS = {"sorted", "set", "reversed", "abs", "round", "int", "list", "tuple"}
@@ -36,10 +56,10 @@ _DROPPABLE_METHODS = {"strip", "lstrip", "rstrip", "lower", "upper", "casefold",
 class Mutant:
     """One mutation of one file of the reference: where, which operator, and the new file text."""
 
-    file: str          # path relative to the program tree
+    file: str  # path relative to the program tree
     line: int
     operator: str
-    description: str   # e.g. "boundary: `a < b` -> `a <= b`"
+    description: str  # e.g. "boundary: `a < b` -> `a <= b`"
     source: str
 
 
@@ -81,7 +101,7 @@ class _Sites(cst.CSTVisitor):
         self.offsets = _Offsets(source)
         self.lines = lines
         self.sites: list[Site] = []
-        self._names: list[list[str]] = []              # per enclosing function: names it binds
+        self._names: list[list[str]] = []  # per enclosing function: names it binds
 
     # -- bookkeeping ------------------------------------------------------------------------
     def _range(self, node: cst.CSTNode) -> CodeRange:
@@ -94,11 +114,19 @@ class _Sites(cst.CSTVisitor):
         return self.module.code_for_node(node)
 
     def _add(self, at: cst.CSTNode, operator: str, old: str, new: str, start: int, end: int, text: str) -> None:
-        self.sites.append(Site(self._range(at).start.line, operator, f"{operator}: `{old}` -> `{new}`",
-                               start, end, text))
+        self.sites.append(
+            Site(self._range(at).start.line, operator, f"{operator}: `{old}` -> `{new}`", start, end, text)
+        )
 
-    def _replace(self, original: cst.CSTNode, whole: cst.CSTNode, operator: str, new_code: str | None = None,
-                 span_of: cst.CSTNode | None = None, piece: cst.CSTNode | None = None) -> None:
+    def _replace(
+        self,
+        original: cst.CSTNode,
+        whole: cst.CSTNode,
+        operator: str,
+        new_code: str | None = None,
+        span_of: cst.CSTNode | None = None,
+        piece: cst.CSTNode | None = None,
+    ) -> None:
         """Offer `whole` in place of `original` (or, with `span_of`, `piece` in place of that part of it:
         the same mutant, a smaller edit); described as `original` -> `whole`."""
         target, replacement = (original, whole) if span_of is None or piece is None else (span_of, piece)
@@ -107,9 +135,15 @@ class _Sites(cst.CSTVisitor):
         lpar = getattr(target, "lpar", None)
         if lpar and getattr(replacement, "lpar", None) is lpar:
             replacement = replacement.with_changes(lpar=[], rpar=[])
-        self._add(original, operator, self._line_of(original), self._line_of(whole) if new_code is None else new_code,
-                  self.offsets.at(r.start.line, r.start.column), self.offsets.at(r.end.line, r.end.column),
-                  self._code(replacement))
+        self._add(
+            original,
+            operator,
+            self._line_of(original),
+            self._line_of(whole) if new_code is None else new_code,
+            self.offsets.at(r.start.line, r.start.column),
+            self.offsets.at(r.end.line, r.end.column),
+            self._code(replacement),
+        )
 
     def _line_of(self, node: cst.CSTNode) -> str:
         """The first line of `node`'s code (what a description shows)."""
@@ -151,9 +185,15 @@ class _Sites(cst.CSTVisitor):
         variants = [(negated, "negate-condition")] + ([] if first_only else [(cst.Name("True"), "drop-condition")])
         for piece, operator in variants:
             r = self._range(test)
-            self._add(original, operator, old, f"{keyword} {self._line_of(piece)}:",
-                      self.offsets.at(r.start.line, r.start.column), self.offsets.at(r.end.line, r.end.column),
-                      self._code(piece))
+            self._add(
+                original,
+                operator,
+                old,
+                f"{keyword} {self._line_of(piece)}:",
+                self.offsets.at(r.start.line, r.start.column),
+                self.offsets.at(r.end.line, r.end.column),
+                self._code(piece),
+            )
 
     def leave_If(self, original):
         if not self._wanted(original):
@@ -162,8 +202,15 @@ class _Sites(cst.CSTVisitor):
         if original.orelse is not None:
             # The whole lines of the `else`/`elif` clause go (it starts and ends on lines of its own).
             r = self._range(original.orelse)
-            self._add(original, "drop-branch", f"if {self._line_of(original.test)}:", "(else/elif branch removed)",
-                      self.offsets.line_start(r.start.line), self.offsets.line_start(r.end.line + 1), "")
+            self._add(
+                original,
+                "drop-branch",
+                f"if {self._line_of(original.test)}:",
+                "(else/elif branch removed)",
+                self.offsets.line_start(r.start.line),
+                self.offsets.line_start(r.end.line + 1),
+                "",
+            )
 
     def leave_While(self, original):
         # `while True` stays: negating it skips the loop, which "dropped statement" already covers.
@@ -173,22 +220,30 @@ class _Sites(cst.CSTVisitor):
     def leave_IfExp(self, original):
         if not self._wanted(original):
             return
-        self._replace(original, original.with_changes(test=cst.UnaryOperation(cst.Not(), _paren(original.test))),
-                      "negate-condition")
+        self._replace(
+            original,
+            original.with_changes(test=cst.UnaryOperation(cst.Not(), _paren(original.test))),
+            "negate-condition",
+        )
         self._replace(original, original.body, "drop-branch")
         self._replace(original, original.orelse, "drop-branch")
 
     def leave_IndentedBlock(self, original):
         for stmt in original.body:
-            if not isinstance(stmt, cst.SimpleStatementLine) or _is_docstring_or_pass(stmt) \
-                    or not self._wanted(stmt):
+            if not isinstance(stmt, cst.SimpleStatementLine) or _is_docstring_or_pass(stmt) or not self._wanted(stmt):
                 continue
             # `pass` in its place: the block stays a block, whatever else it holds.
             r = self._range(stmt)
             removed = "(" + self._line_of(stmt) + " removed)"
-            self._add(stmt, "drop-statement", self._line_of(stmt), removed,
-                      self.offsets.at(r.start.line, r.start.column), self.offsets.at(r.end.line, r.end.column),
-                      "pass")
+            self._add(
+                stmt,
+                "drop-statement",
+                self._line_of(stmt),
+                removed,
+                self.offsets.at(r.start.line, r.start.column),
+                self.offsets.at(r.end.line, r.end.column),
+                "pass",
+            )
 
     def leave_Call(self, original):
         if not self._wanted(original):
@@ -208,8 +263,7 @@ class _Sites(cst.CSTVisitor):
             self._replace(original, func.value, "drop-call")
 
     def leave_Subscript(self, original):
-        if len(original.slice) != 1 or not isinstance(original.slice[0].slice, cst.Slice) \
-                or not self._wanted(original):
+        if len(original.slice) != 1 or not isinstance(original.slice[0].slice, cst.Slice) or not self._wanted(original):
             return
         element = original.slice[0]
         sl = element.slice
@@ -221,7 +275,9 @@ class _Sites(cst.CSTVisitor):
                     variants.append(sl.with_changes(lower=cst.Integer("1")))
             else:
                 for op in (cst.Add(), cst.Subtract()):
-                    variants.append(sl.with_changes(**{bound: cst.BinaryOperation(_paren(value), op, cst.Integer("1"))}))
+                    variants.append(
+                        sl.with_changes(**{bound: cst.BinaryOperation(_paren(value), op, cst.Integer("1"))})
+                    )
                 variants.append(sl.with_changes(**{bound: None}))
             for s in variants:
                 self._replace(original, original.with_changes(slice=[element.with_changes(slice=s)]), "slice")
@@ -242,10 +298,15 @@ class _Sites(cst.CSTVisitor):
         for child in _parts(value):
             self._replace(original, original.with_changes(value=child), "return-neighbour", span_of=value, piece=child)
         current = self._code(value).strip()
-        for name in (self._names[-1] if self._names else []):
+        for name in self._names[-1] if self._names else []:
             if name != current:
-                self._replace(original, original.with_changes(value=cst.Name(name)), "return-neighbour",
-                              span_of=value, piece=cst.Name(name))
+                self._replace(
+                    original,
+                    original.with_changes(value=cst.Name(name)),
+                    "return-neighbour",
+                    span_of=value,
+                    piece=cst.Name(name),
+                )
 
 
 class _Bound(cst.CSTVisitor):
@@ -272,8 +333,25 @@ class _Bound(cst.CSTVisitor):
 
 def _paren(node: cst.BaseExpression) -> cst.BaseExpression:
     """`node` safe to place where a tighter-binding operator expects an atom."""
-    if isinstance(node, (cst.Name, cst.Integer, cst.Float, cst.SimpleString, cst.Call, cst.Attribute,
-                         cst.Subscript, cst.List, cst.Tuple, cst.Dict, cst.Set)) or node.lpar:
+    if (
+        isinstance(
+            node,
+            (
+                cst.Name,
+                cst.Integer,
+                cst.Float,
+                cst.SimpleString,
+                cst.Call,
+                cst.Attribute,
+                cst.Subscript,
+                cst.List,
+                cst.Tuple,
+                cst.Dict,
+                cst.Set,
+            ),
+        )
+        or node.lpar
+    ):
         return node
     return node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
 
@@ -354,16 +432,17 @@ def sites_of(source: str, lines: Collection[int] | None = None) -> list[tuple[_C
 def mutant_at(file: str, source: str, chunk: _Chunk, site: Site) -> Mutant | None:
     """The mutant of one site (None when it does not compile or changes nothing): a splice of the
     statement's text, compiled as that statement alone."""
-    statement = chunk.text[:site.start] + site.text + chunk.text[site.end:]
+    statement = chunk.text[: site.start] + site.text + chunk.text[site.end :]
     if statement == chunk.text:
         return None
     try:
         compile(statement, file, "exec")
     except (SyntaxError, ValueError):
         return None
-    text = source[:chunk.offset] + statement + source[chunk.offset + len(chunk.text):]
-    return Mutant(file=file, line=chunk.first + site.line - 1, operator=site.operator,
-                  description=site.description, source=text)
+    text = source[: chunk.offset] + statement + source[chunk.offset + len(chunk.text) :]
+    return Mutant(
+        file=file, line=chunk.first + site.line - 1, operator=site.operator, description=site.description, source=text
+    )
 
 
 def iter_mutants(file: str, source: str, lines: Collection[int] | None = None) -> Iterator[Mutant]:

@@ -24,7 +24,7 @@ _ID = re.compile(r"^[a-z0-9._-]+$")
 class Sample:
     """One row: its id and, when it could be read, its diff against the initial state."""
 
-    row: int                 # 1-based line number in the file
+    row: int  # 1-based line number in the file
     id: str
     diff: str = ""
     error: str = ""
@@ -34,14 +34,22 @@ def _target_file(task: Task, cache: TreeCache, row: dict) -> str:
     if "file" in row:
         rel = row["file"]
         # A row is untrusted: its path must name a file inside the program tree.
-        if not isinstance(rel, str) or not rel or PurePosixPath(rel).is_absolute() or \
-                ".." in PurePosixPath(rel).parts or "\\" in rel or rel.split("/")[0] == ".git":
+        if (
+            not isinstance(rel, str)
+            or not rel
+            or PurePosixPath(rel).is_absolute()
+            or ".." in PurePosixPath(rel).parts
+            or "\\" in rel
+            or rel.split("/")[0] == ".git"
+        ):
             raise ValueError(f"`file` must be a relative path inside the program, got {rel!r}")
         return PurePosixPath(rel).as_posix()
     changed = sorted(rel for rel in cache.candidate(task, task.reference).changed if rel.endswith(".py"))
     if len(changed) != 1:
-        raise ValueError(f"`code` needs a `file` key: the reference changes {len(changed)} Python files "
-                         f"({', '.join(changed) or 'none'})")
+        raise ValueError(
+            f"`code` needs a `file` key: the reference changes {len(changed)} Python files "
+            f"({', '.join(changed) or 'none'})"
+        )
     return changed[0]
 
 
@@ -56,7 +64,11 @@ def _read_row(task: Task, cache: TreeCache, number: int, line: str, seen: set[st
     if not isinstance(cid, str) or not _ID.match(cid):
         return Sample(number, f"row-{number}", error=f"`id` must be a string matching [a-z0-9._-]+, got {cid!r}")
     if cid in seen or task.candidate(cid) is not None:
-        return Sample(number, cid, error=f"id {cid!r} is already {'in the panel' if cid not in seen else 'used by an earlier row'}")
+        return Sample(
+            number,
+            cid,
+            error=f"id {cid!r} is already {'in the panel' if cid not in seen else 'used by an earlier row'}",
+        )
     seen.add(cid)
     code, patch = row.get("code"), row.get("patch")
     if (code is None) == (patch is None):

@@ -23,21 +23,24 @@ from prism_lsp.model.report import PanelReport
 class Counts:
     """What the formula needs from one run of a suite on a panel."""
 
-    n_valid: int      # other valid candidates (the reference excluded)
+    n_valid: int  # other valid candidates (the reference excluded)
     n_invalid: int
-    s_valid: int      # of those, accepted (an error is not)
-    s_invalid: int    # invalid ones rejected (an error is not)
-    f: bool           # detects the baseline and accepts the reference
+    s_valid: int  # of those, accepted (an error is not)
+    s_invalid: int  # invalid ones rejected (an error is not)
+    f: bool  # detects the baseline and accepts the reference
 
 
 def counts_of(report: PanelReport) -> Counts:
     """The counts of a panel report (its verdicts, with errors as not correct)."""
     others = [c for c in report.candidates if c.label == "valid" and not c.reference]
     invalid = [c for c in report.candidates if c.label == "invalid"]
-    return Counts(n_valid=len(others), n_invalid=len(invalid),
-                  s_valid=sum(c.verdict == "accepted" for c in others),
-                  s_invalid=sum(c.verdict == "rejected" for c in invalid),
-                  f=bool(report.metrics.rar))
+    return Counts(
+        n_valid=len(others),
+        n_invalid=len(invalid),
+        s_valid=sum(c.verdict == "accepted" for c in others),
+        s_invalid=sum(c.verdict == "rejected" for c in invalid),
+        f=bool(report.metrics.rar),
+    )
 
 
 def expected_jsf(c: Counts, a: int, b: int) -> Fraction:
@@ -64,18 +67,26 @@ def curves(c: Counts) -> dict[str, list[tuple[int, int, Fraction]]]:
     while j // 2 <= c.n_valid and (j + 1) // 2 <= c.n_invalid:
         alternating.append((j // 2, (j + 1) // 2))
         j += 1
-    shapes = {"valid": [(a, 0) for a in range(c.n_valid + 1)],
-              "invalid": [(0, b) for b in range(c.n_invalid + 1)],
-              "alternating": alternating}
+    shapes = {
+        "valid": [(a, 0) for a in range(c.n_valid + 1)],
+        "invalid": [(0, b) for b in range(c.n_invalid + 1)],
+        "alternating": alternating,
+    }
     return {name: [(a, b, expected_jsf(c, a, b)) for a, b in points] for name, points in shapes.items()}
 
 
 def as_data(c: Counts) -> dict:
     """The whole table as JSON-ready data: each value as an exact fraction and a float."""
+
     def row(a: int, b: int, v: Fraction) -> dict:
         return {"a": a, "b": b, "size": a + b, "expected_jsf": round(float(v), 6), "exact": str(v)}
 
-    return {"n_valid": c.n_valid, "n_invalid": c.n_invalid, "s_valid": c.s_valid, "s_invalid": c.s_invalid,
-            "detects_baseline_and_accepts_reference": c.f,
-            "grid": [row(*r) for r in grid(c)],
-            "curves": {name: [row(*r) for r in rows] for name, rows in curves(c).items()}}
+    return {
+        "n_valid": c.n_valid,
+        "n_invalid": c.n_invalid,
+        "s_valid": c.s_valid,
+        "s_invalid": c.s_invalid,
+        "detects_baseline_and_accepts_reference": c.f,
+        "grid": [row(*r) for r in grid(c)],
+        "curves": {name: [row(*r) for r in rows] for name, rows in curves(c).items()},
+    }

@@ -23,10 +23,10 @@ class Judgement:
     """The verifier's word on one candidate."""
 
     candidate: Candidate
-    label: Literal["valid", "invalid"] | None   # None: the verifier could not judge it
-    failed: tuple[str, ...] = ()                 # verifier tests it failed (its failure set)
-    crash_only: bool = False                     # failed only by raising, never by a failed assertion
-    error: str = ""                              # why there is no label
+    label: Literal["valid", "invalid"] | None  # None: the verifier could not judge it
+    failed: tuple[str, ...] = ()  # verifier tests it failed (its failure set)
+    crash_only: bool = False  # failed only by raising, never by a failed assertion
+    error: str = ""  # why there is no label
 
     @property
     def agrees(self) -> bool:
@@ -52,8 +52,7 @@ def judge(candidate: Candidate, r: ProgramResult) -> Judgement:
     if r.outcome == "error":
         return Judgement(candidate, None, error=_why(r))
     failed = tuple(t.name for t in r.tests if t.outcome != "pass")
-    crash_only = all(not any(a.outcome == "fail" for a in t.assertions)
-                     for t in r.tests if t.outcome == "fail")
+    crash_only = all(not any(a.outcome == "fail" for a in t.assertions) for t in r.tests if t.outcome == "fail")
     return Judgement(candidate, "invalid", failed=failed, crash_only=crash_only)
 
 
@@ -61,8 +60,10 @@ def check_verifier(task: Task, run: PanelRun) -> None:
     """Raise `VerifierError` unless the verifier fails on the initial program and passes on the reference."""
     name = f"the verifier {task.verifier_rel}" if task.verifier else "the verifier"
     if run.baseline.outcome == "pass":
-        raise VerifierError(f"{name} passes on the initial program; a verifier must reject it "
-                            "(it would label a candidate that changes nothing as valid)")
+        raise VerifierError(
+            f"{name} passes on the initial program; a verifier must reject it "
+            "(it would label a candidate that changes nothing as valid)"
+        )
     if run.baseline.outcome == "error":
         raise VerifierError(f"{name} could not run on the initial program ({_why(run.baseline)})")
     ref = next(r for c, r in run.results if c.reference)
@@ -72,14 +73,21 @@ def check_verifier(task: Task, run: PanelRun) -> None:
 
 def reference_seconds(session: EngineSession, task: Task, *, sandbox: str | None = None) -> float:
     """Check the verifier on the initial program and the reference alone; the reference's run time."""
-    run = session.run(replace(task, candidates=(task.reference,)), verifier_suite(task),
-                      RunOptions(sandbox=sandbox, reveal="full"))
+    run = session.run(
+        replace(task, candidates=(task.reference,)), verifier_suite(task), RunOptions(sandbox=sandbox, reveal="full")
+    )
     check_verifier(task, run)
     return run.results[0][1].duration_ms / 1000
 
 
-def run_verifier(session: EngineSession, task: Task, candidates: list[Candidate] | None = None, *,
-                 sandbox: str | None = None, timeout_s: float | None = None) -> list[Judgement]:
+def run_verifier(
+    session: EngineSession,
+    task: Task,
+    candidates: list[Candidate] | None = None,
+    *,
+    sandbox: str | None = None,
+    timeout_s: float | None = None,
+) -> list[Judgement]:
     """Judge `candidates` (default: the whole panel) with the task's verifier, checked first.
 
     The candidates need not be in the manifest: they run as a panel of the task with its

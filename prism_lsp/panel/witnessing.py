@@ -78,13 +78,15 @@ class Probing:
     inputs: int = 0
     unprobed: dict[str, str] = field(default_factory=dict)  # new candidate id -> why it could not be probed
 
+
 # Calls tried first on each new candidate: one that fails all of them (does not import, hangs)
 # is left out of the search, where every one of hundreds of inputs would cost it a time-out.
 SCREEN_CALLS = 3
 
 
-def _screen(session: EngineSession, panel: Task, new: list[Candidate], text: str,
-            sandbox: str | None) -> dict[str, str]:
+def _screen(
+    session: EngineSession, panel: Task, new: list[Candidate], text: str, sandbox: str | None
+) -> dict[str, str]:
     """New candidates that fail every one of the suites' smallest calls: id -> the error."""
     entries, calls = seeded_entries(panel, text)
     programs = [p for p in programs_of(panel, session.cache) if p.id in {c.id for c in new}]
@@ -104,16 +106,16 @@ def _screen(session: EngineSession, panel: Task, new: list[Candidate], text: str
     return failing
 
 
-def probe_candidates(session: EngineSession, task: Task, new: list[Candidate], *,
-                     sandbox: str | None = None) -> Probing:
+def probe_candidates(
+    session: EngineSession, task: Task, new: list[Candidate], *, sandbox: str | None = None
+) -> Probing:
     """Witnesses, crash-only verdicts and signatures for `new` (and signatures for the panel)."""
     text = seed_text(task)
     unprobed = _screen(session, replace(task, candidates=(*task.candidates, *new)), new, text, sandbox)
     new = [c for c in new if c.id not in unprobed]
     panel = replace(task, candidates=(*task.candidates, *new))
     search = search_panel(session, panel, text, sandbox=sandbox, targets={c.id for c in new})
-    out = Probing(witnesses=dict(search.result.witnesses), entries=[e.spec for e in search.entries],
-                  unprobed=unprobed)
+    out = Probing(witnesses=dict(search.result.witnesses), entries=[e.spec for e in search.entries], unprobed=unprobed)
     programs = [p for p in programs_of(panel, session.cache) if p.id != BASELINE]
     if not search.entries or not programs:
         return out
@@ -135,9 +137,11 @@ def probe_candidates(session: EngineSession, task: Task, new: list[Candidate], *
         own = {repr(s) for s in seeds}
         reference = seen[task.reference.id]
         for pid in new_ids & seen.keys():
-            crashes[pid] += [seen[pid][i].exception is not None for i, a in enumerate(inputs)
-                             if repr(a) in own and reference[i].judged and reference[i].exception is None]
+            crashes[pid] += [
+                seen[pid][i].exception is not None
+                for i, a in enumerate(inputs)
+                if repr(a) in own and reference[i].judged and reference[i].exception is None
+            ]
     out.signatures = {pid: tuple(sig) for pid, sig in signatures.items()}
     out.crash_only = {pid for pid, flags in crashes.items() if flags and all(flags)}
     return out
-

@@ -55,8 +55,14 @@ def _entry(task: Task, c: NewCandidate, folder: str) -> str:
     path = task.root / rel
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(c.diff.encode("utf-8"))
-    fields = {"id": c.id, "label": c.label, "patch": rel, "sha256": file_digest(path), "origin": c.origin,
-              "note": c.note}
+    fields = {
+        "id": c.id,
+        "label": c.label,
+        "patch": rel,
+        "sha256": file_digest(path),
+        "origin": c.origin,
+        "note": c.note,
+    }
     return "[[candidate]]\n" + "".join(f"{k} = {_toml_value(v)}\n" for k, v in fields.items() if v != "")
 
 

@@ -40,10 +40,16 @@ def _version_files(root: Path) -> set[str]:
     scm = tool.get("setuptools_scm", {})
     hatch = tool.get("hatch", {})
     hooks = [hatch.get("build", {}).get("hooks", {}).get("vcs", {})]
-    hooks += [t.get("hooks", {}).get("vcs", {}) for t in hatch.get("build", {}).get("targets", {}).values()
-              if isinstance(t, dict)]
-    names = [scm.get("write_to"), scm.get("version_file"),
-             *(h.get("version-file") for h in hooks if isinstance(h, dict))]
+    hooks += [
+        t.get("hooks", {}).get("vcs", {})
+        for t in hatch.get("build", {}).get("targets", {}).values()
+        if isinstance(t, dict)
+    ]
+    names = [
+        scm.get("write_to"),
+        scm.get("version_file"),
+        *(h.get("version-file") for h in hooks if isinstance(h, dict)),
+    ]
     return {PurePosixPath(n).as_posix() for n in names if isinstance(n, str) and n}
 
 
@@ -72,6 +78,9 @@ def environment_paths(repo: git.Repo) -> list[str]:
             out.append(entry)
         elif folder:  # a venv inside a wholly untracked folder, which git lists as one entry
             for depth in range(1, _NESTED_VENV_DEPTH + 1):
-                out += sorted(p.relative_to(repo.root).as_posix() + "/"
-                              for p in (repo.root / rel).glob("/".join(["*"] * depth)) if p.is_dir() and is_venv(p))
+                out += sorted(
+                    p.relative_to(repo.root).as_posix() + "/"
+                    for p in (repo.root / rel).glob("/".join(["*"] * depth))
+                    if p.is_dir() and is_venv(p)
+                )
     return out

@@ -26,16 +26,18 @@ def _guarded(repo: Path) -> list[str]:
     `core.fsmonitor` (run by status and add) and each filter driver's clean/smudge/process (run by
     add and status). A repository's `.git/config` comes with a folder that was copied, not cloned;
     it is the repository's, so untrusted. (Diffs pass --no-ext-diff and --no-textconv.)"""
-    proc = subprocess.run(["git", "-C", str(repo), "config", "-z", "--get-regexp",
-                           r"^filter\..*\.(clean|smudge|process)$"], capture_output=True, timeout=60)
+    proc = subprocess.run(
+        ["git", "-C", str(repo), "config", "-z", "--get-regexp", r"^filter\..*\.(clean|smudge|process)$"],
+        capture_output=True,
+        timeout=60,
+    )
     keys = {entry.split("\n", 1)[0] for entry in proc.stdout.decode("utf-8", "surrogateescape").split("\0") if entry}
     return ["git", "-C", str(repo), "-c", "core.fsmonitor=false", *(a for k in sorted(keys) for a in ("-c", f"{k}="))]
 
 
 def git(repo: Path, *args: str, env: dict | None = None, check: bool = True) -> str:
     """Run git in `repo`; its stdout as text. A failure is an `InitError` with git's own message."""
-    proc = subprocess.run([*_guarded(repo), *args], capture_output=True, timeout=300,
-                          env={**os.environ, **(env or {})})
+    proc = subprocess.run([*_guarded(repo), *args], capture_output=True, timeout=300, env={**os.environ, **(env or {})})
     if check and proc.returncode != 0:
         raise InitError(f"git {args[0]} failed: {proc.stderr.decode(errors='replace').strip()}")
     return proc.stdout.decode("utf-8", errors="surrogateescape")
@@ -63,11 +65,16 @@ def open_repo(path: Path) -> Repo:
     path = Path(path).resolve()
     if not path.is_dir():
         raise InitError(f"{path} is not a folder")
-    proc = subprocess.run(["git", "-C", str(path), "rev-parse", "--show-toplevel", "--absolute-git-dir",
-                           "--git-common-dir"], capture_output=True, timeout=60)
+    proc = subprocess.run(
+        ["git", "-C", str(path), "rev-parse", "--show-toplevel", "--absolute-git-dir", "--git-common-dir"],
+        capture_output=True,
+        timeout=60,
+    )
     if proc.returncode != 0:
-        raise InitError(f"{path} is not inside a git repository (prism init makes a task from a fix "
-                        "in a git repository; for a task folder from scratch, use --scaffold)")
+        raise InitError(
+            f"{path} is not inside a git repository (prism init makes a task from a fix "
+            "in a git repository; for a task folder from scratch, use --scaffold)"
+        )
     lines = proc.stdout.decode().splitlines()
     if len(lines) < 3 or not lines[0]:
         raise InitError(f"{path} is inside a git folder or a bare repository, not a work tree")
@@ -77,8 +84,11 @@ def open_repo(path: Path) -> Repo:
 
 def commit_of(repo: Repo, rev: str, option: str) -> str:
     """The commit id `rev` names, or an `InitError` naming the option."""
-    proc = subprocess.run(["git", "-C", str(repo.root), "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"],
-                          capture_output=True, timeout=60)
+    proc = subprocess.run(
+        ["git", "-C", str(repo.root), "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"],
+        capture_output=True,
+        timeout=60,
+    )
     if proc.returncode != 0 or not proc.stdout.strip():
         raise InitError(f"{option} {rev}: no such commit in {repo.root}")
     return proc.stdout.decode().strip()
@@ -115,9 +125,13 @@ def working_tree(repo: Repo, leave_out: Sequence[str] = ()) -> str:
         # The task's own files are in .git/info/exclude once made; `changes` leaves them out anyway.
         specs = [".", *(f":(exclude,top,literal){p.rstrip('/')}" for p in leave_out)]
         specs_nul = "".join(s + "\0" for s in specs).encode("utf-8", "surrogateescape")
-        proc = subprocess.run([*_guarded(repo.root), "add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul"],
-                              input=specs_nul,
-                              capture_output=True, timeout=300, env={**os.environ, **env})
+        proc = subprocess.run(
+            [*_guarded(repo.root), "add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul"],
+            input=specs_nul,
+            capture_output=True,
+            timeout=300,
+            env={**os.environ, **env},
+        )
         if proc.returncode != 0:
             raise InitError(f"git add failed: {proc.stderr.decode(errors='replace').strip()}")
         return git(repo.root, "write-tree", env=env).strip()
@@ -153,9 +167,23 @@ def diff(repo: Repo, base: str, fix: str, paths: list[str]) -> bytes:
         return b""
     # Prefixes and paths spelled out: a user's diff.noprefix, diff.mnemonicPrefix or diff.relative
     # would otherwise make a diff that `git apply -p1` in the tree cannot apply.
-    return git_bytes(repo.root, "diff", "--binary", "-M", "--no-ext-diff", "--no-textconv", "--no-color",
-                     "--full-index", "--src-prefix=a/", "--dst-prefix=b/", "--no-relative",
-                     base, fix, "--", *[f":(literal,top){p}" for p in paths])
+    return git_bytes(
+        repo.root,
+        "diff",
+        "--binary",
+        "-M",
+        "--no-ext-diff",
+        "--no-textconv",
+        "--no-color",
+        "--full-index",
+        "--src-prefix=a/",
+        "--dst-prefix=b/",
+        "--no-relative",
+        base,
+        fix,
+        "--",
+        *[f":(literal,top){p}" for p in paths],
+    )
 
 
 def submodules(repo: Repo, treeish: str) -> list[str]:
@@ -183,8 +211,12 @@ def export(repo: Repo, treeish: str, dest: Path, paths: list[str] | None = None)
         mode, kind, oid = meta.split()
         if kind == "blob":
             entries.append((mode, oid, rel))
-    proc = subprocess.run(["git", "-C", str(repo.root), "cat-file", "--batch"], capture_output=True, timeout=600,
-                          input="".join(f"{oid}\n" for _, oid, _ in entries).encode())
+    proc = subprocess.run(
+        ["git", "-C", str(repo.root), "cat-file", "--batch"],
+        capture_output=True,
+        timeout=600,
+        input="".join(f"{oid}\n" for _, oid, _ in entries).encode(),
+    )
     if proc.returncode != 0:
         raise InitError(f"git cat-file failed: {proc.stderr.decode(errors='replace').strip()}")
     data, at = proc.stdout, 0
@@ -192,13 +224,15 @@ def export(repo: Repo, treeish: str, dest: Path, paths: list[str] | None = None)
         for mode, _, rel in entries:
             header_end = data.index(b"\n", at)
             size = int(data[at:header_end].split()[2])
-            content, at = data[header_end + 1: header_end + 1 + size], header_end + 2 + size
+            content, at = data[header_end + 1 : header_end + 1 + size], header_end + 2 + size
             target = write_target(dest, rel)
             if mode == "120000":
                 link = content.decode("utf-8", errors="surrogateescape")
                 if os.path.isabs(link):
-                    raise InitError(f"{rel!r} at {treeish[:12]} links outside the repository ({link!r}); refused: "
-                                    "a program tree may only link inside itself")
+                    raise InitError(
+                        f"{rel!r} at {treeish[:12]} links outside the repository ({link!r}); refused: "
+                        "a program tree may only link inside itself"
+                    )
                 os.symlink(link, target)
             else:
                 target.write_bytes(content)
@@ -214,7 +248,9 @@ def export(repo: Repo, treeish: str, dest: Path, paths: list[str] | None = None)
 def ignored_files(repo: Repo) -> list[str]:
     """Files of the work tree git ignores (generated files, caches, venvs), relative to the root."""
     out = git(repo.root, "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory")
-    return [p for p in out.split("\0") if p and not p.endswith("/")]  # a whole ignored folder (a venv) is not generated code
+    return [
+        p for p in out.split("\0") if p and not p.endswith("/")
+    ]  # a whole ignored folder (a venv) is not generated code
 
 
 def tracked_files(repo: Repo, treeish: str) -> list[str]:
@@ -229,5 +265,8 @@ def exclude(repo: Repo, patterns: list[str]) -> None:
     if missing:
         path.parent.mkdir(parents=True, exist_ok=True)
         sep = "" if not text or text.endswith("\n") else "\n"
-        path.write_text(text + sep + "# the Prism task of `prism init`\n" + "".join(p + "\n" for p in missing),
-                        encoding="utf-8", errors="surrogateescape")
+        path.write_text(
+            text + sep + "# the Prism task of `prism init`\n" + "".join(p + "\n" for p in missing),
+            encoding="utf-8",
+            errors="surrogateescape",
+        )

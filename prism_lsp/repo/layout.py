@@ -63,8 +63,12 @@ def generated_files(ignored: list[str], tracked: list[str]) -> list[str]:
     out = []
     for rel in ignored:
         p = PurePosixPath(rel)
-        if p.suffix == ".py" and str(p.parent) in code_dirs and "__pycache__" not in p.parts \
-                and p.parts[0] not in (".prism", *VENV_NAMES):
+        if (
+            p.suffix == ".py"
+            and str(p.parent) in code_dirs
+            and "__pycache__" not in p.parts
+            and p.parts[0] not in (".prism", *VENV_NAMES)
+        ):
             out.append(rel)
     return sorted(out)
 

@@ -20,9 +20,11 @@ from prism_lsp.tasks.pytest_config import nearest_config
 from prism_lsp.tasks.suites import matches
 
 TITLE = "Prism: create a task from this fix"
-MESSAGE = ("Prism: no task for this test file yet. Use the code lens \u201cPrism: create a task from this "
-           "fix\u201d to make one from the fix in this git repository (the working tree against HEAD; "
-           "nothing of the repository is changed) and judge the file against it.")
+MESSAGE = (
+    "Prism: no task for this test file yet. Use the code lens \u201cPrism: create a task from this "
+    "fix\u201d to make one from the fix in this git repository (the working tree against HEAD; "
+    "nothing of the repository is changed) and judge the file against it."
+)
 
 
 @dataclass(frozen=True)
@@ -33,8 +35,9 @@ class Offer:
 
 def _repo_root(folder: Path) -> Path | None:
     try:
-        proc = subprocess.run(["git", "-C", str(folder), "rev-parse", "--show-toplevel"],
-                              capture_output=True, timeout=30)
+        proc = subprocess.run(
+            ["git", "-C", str(folder), "rev-parse", "--show-toplevel"], capture_output=True, timeout=30
+        )
     except (OSError, subprocess.TimeoutExpired):
         return None
     return Path(proc.stdout.decode().strip()) if proc.returncode == 0 else None

@@ -46,9 +46,9 @@ def stub_source(source: str, name: str) -> str:
         body = [f"{indent}raise NotImplementedError\n"]
         if fn.body[0].lineno == fn.lineno:  # `def f(): return 1` on one line
             header = lines[fn.lineno - 1][: first.col_offset].rstrip() + "\n"
-            lines[fn.lineno - 1: last.end_lineno] = [header, " " * (fn.col_offset + 4) + "raise NotImplementedError\n"]
+            lines[fn.lineno - 1 : last.end_lineno] = [header, " " * (fn.col_offset + 4) + "raise NotImplementedError\n"]
             continue
-        lines[start: last.end_lineno] = body
+        lines[start : last.end_lineno] = body
     return "".join(lines)
 
 
@@ -72,14 +72,27 @@ def scaffold_task(dest: Path, reference: Path, *, statement: str = "") -> Task:
         raise InitError(f"the reference {reference} is not a Python file (.py)")
     module = file_name[:-3]
     stub = stub_source(source, str(reference))
-    public = [n.name for n in ast.parse(source).body
-              if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and not n.name.startswith("_")]
+    public = [
+        n.name
+        for n in ast.parse(source).body
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and not n.name.startswith("_")
+    ]
     suite = _suite_text(module, public)
-    spec = TaskSpec(id=slug(module), source=Path(reference).resolve(), statement=statement,
-                    initial_files={file_name: stub},
-                    candidates=[CandidateSpec(id="reference", label="valid", reference=True,
-                                              files={file_name: source}, note="the reference solution")],
-                    suites={f"suites/test_{module}.py": suite,
-                            "verifier/test_verifier.py": suite.replace("Write the tests here",
-                                                                       "The trusted judge of validity: write it here")})
+    spec = TaskSpec(
+        id=slug(module),
+        source=Path(reference).resolve(),
+        statement=statement,
+        initial_files={file_name: stub},
+        candidates=[
+            CandidateSpec(
+                id="reference", label="valid", reference=True, files={file_name: source}, note="the reference solution"
+            )
+        ],
+        suites={
+            f"suites/test_{module}.py": suite,
+            "verifier/test_verifier.py": suite.replace(
+                "Write the tests here", "The trusted judge of validity: write it here"
+            ),
+        },
+    )
     return write_native(spec, dest)

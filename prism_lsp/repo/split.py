@@ -22,15 +22,18 @@ TEST_FOLDERS = {"tests", "test", "testing"}
 
 def is_test_file(path: str, patterns: tuple[str, ...]) -> bool:
     p = PurePosixPath(path)
-    return (p.name == "conftest.py" or (p.suffix == ".py" and matches(p, patterns))
-            or any(part in TEST_FOLDERS for part in p.parts[:-1]))
+    return (
+        p.name == "conftest.py"
+        or (p.suffix == ".py" and matches(p, patterns))
+        or any(part in TEST_FOLDERS for part in p.parts[:-1])
+    )
 
 
 @dataclass
 class Split:
-    suites: list[str] = field(default_factory=list)           # test modules added or changed
-    support: list[Change] = field(default_factory=list)       # other test files, joining the initial state
-    reference: list[Change] = field(default_factory=list)     # the fix proper
+    suites: list[str] = field(default_factory=list)  # test modules added or changed
+    support: list[Change] = field(default_factory=list)  # other test files, joining the initial state
+    reference: list[Change] = field(default_factory=list)  # the fix proper
 
     @property
     def reference_paths(self) -> list[str]:

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 VENV_NAMES = (".venv", "venv", "env")
-_MAX_PTH_FILES = 200          # a venv holds a handful; a folder of thousands is not read to the end
-_MAX_SMALL_FILE = 64 * 1024   # pyvenv.cfg, a .pth file, a METADATA header: small text
+_MAX_PTH_FILES = 200  # a venv holds a handful; a folder of thousands is not read to the end
+_MAX_SMALL_FILE = 64 * 1024  # pyvenv.cfg, a .pth file, a METADATA header: small text
 _DIST_INFO = re.compile(r"^pytest-([0-9][^-]*)\.dist-info$")
 
 
@@ -46,9 +46,17 @@ def _cfg(folder: Path) -> dict[str, str]:
 
 
 def _site_dirs(prefix: Path) -> list[Path]:
-    return sorted(d for pattern in ("lib/python3*/site-packages", "lib64/python3*/site-packages",
-                                    "lib/python3*/dist-packages", "local/lib/python3*/dist-packages")
-                  for d in prefix.glob(pattern) if d.is_dir())
+    return sorted(
+        d
+        for pattern in (
+            "lib/python3*/site-packages",
+            "lib64/python3*/site-packages",
+            "lib/python3*/dist-packages",
+            "local/lib/python3*/dist-packages",
+        )
+        for d in prefix.glob(pattern)
+        if d.is_dir()
+    )
 
 
 def _pth_dirs(site: Path) -> list[Path]:
@@ -97,8 +105,14 @@ def find_venv(repo_root: Path) -> Venv:
         version = _pytest_version([*sites, *(d for s in sites for d in _pth_dirs(s))])
         python_version = cfg.get("version_info") or cfg.get("version") or "?"
         if version is None:
-            return Venv(None, f"venv {name}/ found (Python {python_version}), but no pytest among its packages "
-                              "(pip install pytest there); using Prism's own Python")
-        return Venv(python, f"venv {name}/ (pytest {version}, Python {python_version}; read from its files, "
-                            "never run outside the sandbox)")
+            return Venv(
+                None,
+                f"venv {name}/ found (Python {python_version}), but no pytest among its packages "
+                "(pip install pytest there); using Prism's own Python",
+            )
+        return Venv(
+            python,
+            f"venv {name}/ (pytest {version}, Python {python_version}; read from its files, "
+            "never run outside the sandbox)",
+        )
     return Venv(None, "no venv at the repository root (.venv, venv, env); using Prism's own Python")

@@ -47,13 +47,28 @@ def _value(value) -> str:
 
 
 def write_manifest(staging: Path, m: Manifest) -> None:
-    task = {"id": m.id, "statement": m.statement, "initial": m.initial, "python": m.python,
-            "pythonpath": m.pythonpath or None}
-    lines = [f"{MARKER} ({m.origin}); run it again to update this task.",
-             "# Candidates added below (files under .prism/candidates/) are kept by `prism init`.", "[task]"]
+    task = {
+        "id": m.id,
+        "statement": m.statement,
+        "initial": m.initial,
+        "python": m.python,
+        "pythonpath": m.pythonpath or None,
+    }
+    lines = [
+        f"{MARKER} ({m.origin}); run it again to update this task.",
+        "# Candidates added below (files under .prism/candidates/) are kept by `prism init`.",
+        "[task]",
+    ]
     lines += [f"{k} = {_value(v)}" for k, v in task.items() if v is not None]
-    lines += ["", "[[candidate]]", 'id = "reference"', 'label = "valid"', "reference = true",
-              'patch = ".prism/candidates/reference.diff"', 'note = "the fix, without its test files"']
+    lines += [
+        "",
+        "[[candidate]]",
+        'id = "reference"',
+        'label = "valid"',
+        "reference = true",
+        'patch = ".prism/candidates/reference.diff"',
+        'note = "the fix, without its test files"',
+    ]
     for cand in m.kept:
         lines += ["", "[[candidate]]"] + [f"{k} = {_value(v)}" for k, v in cand.items() if v not in (None, "")]
     (staging / MANIFEST).write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -77,12 +92,16 @@ def kept_candidates(repo_root: Path, staging: Path) -> tuple[list[dict], str]:
     manifest = repo_root / MANIFEST
     if not manifest.exists():
         if (repo_root / ".prism").exists():
-            raise InitError(f"{repo_root / '.prism'} exists without a prism.toml beside it; move it away "
-                            "first (prism init will not overwrite it)")
+            raise InitError(
+                f"{repo_root / '.prism'} exists without a prism.toml beside it; move it away "
+                "first (prism init will not overwrite it)"
+            )
         return [], ""
     if not made_by_init(manifest):
-        raise InitError(f"{manifest} exists and was not made by prism init; refusing to overwrite it "
-                        "(move it away, or run prism init in another repository)")
+        raise InitError(
+            f"{manifest} exists and was not made by prism init; refusing to overwrite it "
+            "(move it away, or run prism init in another repository)"
+        )
     try:
         parsed = parse_manifest(manifest)
     except ManifestError as exc:
@@ -104,8 +123,9 @@ def kept_candidates(repo_root: Path, staging: Path) -> tuple[list[dict], str]:
             shutil.copytree(src, dest, symlinks=True)
         else:
             shutil.copy2(src, dest)
-        kept.append({"id": c.id, "label": c.label, "patch": c.patch, "overlay": c.overlay,
-                     "sha256": c.sha256, "note": c.note})
+        kept.append(
+            {"id": c.id, "label": c.label, "patch": c.patch, "overlay": c.overlay, "sha256": c.sha256, "note": c.note}
+        )
     auto = repo_root / AUTO_STATEMENT
     written_by_init = auto.is_file() and auto.read_text(encoding="utf-8") == parsed.task.statement
     return kept, "" if written_by_init else parsed.task.statement

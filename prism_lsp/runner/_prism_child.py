@@ -33,8 +33,18 @@ from _prism_protocol import ChildReport, CollectError, Fatal, RunRequest, TestEn
 # because suites commonly use their fixtures; `terminal` stays because assertion explanations ask
 # it for a terminal writer; `warnings` stays because `filterwarnings("error")` marks and ini
 # options turn warnings into failures, and verdicts must match plain pytest's.
-PLUGINS_OFF = ["doctest", "junitxml", "pastebin", "stepwise", "faulthandler", "cacheprovider",
-               "unraisableexception", "threadexception", "setuponly", "setupplan"]
+PLUGINS_OFF = [
+    "doctest",
+    "junitxml",
+    "pastebin",
+    "stepwise",
+    "faulthandler",
+    "cacheprovider",
+    "unraisableexception",
+    "threadexception",
+    "setuponly",
+    "setupplan",
+]
 
 
 def pytest_args(tree: str, config: str | None = None, plugins_off: list[str] = PLUGINS_OFF) -> list[str]:
@@ -100,8 +110,16 @@ def copy_work_tree(src: str, dst: str) -> None:
             os.chmod(target, stat.S_IMODE(entry.stat(follow_symlinks=False).st_mode) | stat.S_IWUSR)
 
 
-def run_child(req: RunRequest, wfd: int, scratch: str, tree_source: str, uid_private: bool,
-              isolate: bool, prepared=None, plugins_off: list[str] = PLUGINS_OFF) -> None:
+def run_child(
+    req: RunRequest,
+    wfd: int,
+    scratch: str,
+    tree_source: str,
+    uid_private: bool,
+    isolate: bool,
+    prepared=None,
+    plugins_off: list[str] = PLUGINS_OFF,
+) -> None:
     """Run one program in this forked process; write its report to `wfd`; never returns.
 
     With `prepared` (a `_prism_prepared.Prepared` the runner set up for this request's suite),
@@ -187,8 +205,20 @@ def enter_program(work: str, tree: str, pythonpath: list[str]) -> None:
         sys.path.insert(0, os.path.join(tree, rel))
 
 
-def _program(req: RunRequest, wfd: int, work: str, tree: str, suite_path: str, config: str, uid_private: bool,
-             isolate: bool, phases: dict[str, float], start: float, prepared, plugins_off: list[str]) -> None:
+def _program(
+    req: RunRequest,
+    wfd: int,
+    work: str,
+    tree: str,
+    suite_path: str,
+    config: str,
+    uid_private: bool,
+    isolate: bool,
+    phases: dict[str, float],
+    start: float,
+    prepared,
+    plugins_off: list[str],
+) -> None:
     phases["namespaces"] = round((time.perf_counter() - start) * 1000 - phases["copy"], 2)
     keep = {0, 1, 2, wfd}
     if prepared is not None:
@@ -206,21 +236,30 @@ def _program(req: RunRequest, wfd: int, work: str, tree: str, suite_path: str, c
         _run_command(req.command, wfd)
     changed = {os.path.join(tree, rel): lines for rel, lines in req.changed.items()}
     session_start = time.perf_counter()
-    collector, code = _session(req, wfd, tree, suite_path, changed, session_args(req, tree, config, plugins_off),
-                               prepared)
+    collector, code = _session(
+        req, wfd, tree, suite_path, changed, session_args(req, tree, config, plugins_off), prepared
+    )
     collector.finish_probes()
     phases["session"] = round((time.perf_counter() - session_start) * 1000, 2)
-    report = ChildReport(exit_code=int(code) if isinstance(code, int) else -1, finished=collector.session_finished,
-                         interrupted=collector.interrupted, tests=list(collector.tests.values()),
-                         collect_errors=collector.collect_errors, collected=collector.collected,
-                         duration_ms=phases["session"], phases=phases)
+    report = ChildReport(
+        exit_code=int(code) if isinstance(code, int) else -1,
+        finished=collector.session_finished,
+        interrupted=collector.interrupted,
+        tests=list(collector.tests.values()),
+        collect_errors=collector.collect_errors,
+        collected=collector.collected,
+        duration_ms=phases["session"],
+        phases=phases,
+    )
     write_message(wfd, report, tree)
     os._exit(0)
 
 
-def _session(req: RunRequest, wfd: int, tree: str, suite_path: str, changed: dict[str, list[int]], args: list[str],
-             prepared) -> tuple[Collector, int]:
+def _session(
+    req: RunRequest, wfd: int, tree: str, suite_path: str, changed: dict[str, list[int]], args: list[str], prepared
+) -> tuple[Collector, int]:
     """Run the program's pytest session: (its collector, pytest's exit code, -1 when it raised)."""
+
     def collector_for_this_program(collector: Collector | None = None) -> Collector:
         if collector is None:
             collector = Collector(suite_path, changed)
@@ -245,7 +284,9 @@ def _session(req: RunRequest, wfd: int, tree: str, suite_path: str, changed: dic
             code = pytest.main([a for a in args if not a.startswith("no:") and a != "-p"], plugins=[collector])
         return collector, code
     except BaseException as exc:  # the candidate may raise anything, SystemExit included
-        collector.collect_errors.append(CollectError(None, short("".join(traceback.format_exception_only(type(exc), exc)))))
+        collector.collect_errors.append(
+            CollectError(None, short("".join(traceback.format_exception_only(type(exc), exc))))
+        )
         return collector, -1
 
 
@@ -263,10 +304,21 @@ def _run_command(command: str, wfd: int) -> None:
 
     start = time.perf_counter()
     code = subprocess.call(["/bin/sh", "-c", command], stdin=subprocess.DEVNULL)
-    test = TestEntry(name="test command", outcome="pass" if code == 0 else "fail",
-                     message="" if code == 0 else f"`{command}` exited with status {code}")
-    write_message(wfd, ChildReport(exit_code=0, finished=True, tests=[test], collected=1,
-                                   duration_ms=round((time.perf_counter() - start) * 1000, 2)))
+    test = TestEntry(
+        name="test command",
+        outcome="pass" if code == 0 else "fail",
+        message="" if code == 0 else f"`{command}` exited with status {code}",
+    )
+    write_message(
+        wfd,
+        ChildReport(
+            exit_code=0,
+            finished=True,
+            tests=[test],
+            collected=1,
+            duration_ms=round((time.perf_counter() - start) * 1000, 2),
+        ),
+    )
     os._exit(0)
 
 

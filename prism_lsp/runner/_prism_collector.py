@@ -44,7 +44,6 @@ class Collector:
         # every frame of every traceback asks (measured: an eighth of a small suite's test time).
         self._suite_files: dict[str, bool] = {self.suite_path: True}
 
-
     # -- helpers ---------------------------------------------------------
     def _entry(self, item) -> TestEntry:
         name = item.nodeid.split("::", 1)[1] if "::" in item.nodeid else item.nodeid
@@ -123,8 +122,9 @@ class Collector:
         message = f"the session was stopped by {what}{where}; a pass needs every test to run"
         self.interrupted = message
         suite = [line for filename, line in frames if self._in_suite(filename)]
-        _update(entry, outcome="error", reason="interrupted", message=message,
-                line=suite[-1] if suite else entry.def_line)
+        _update(
+            entry, outcome="error", reason="interrupted", message=message, line=suite[-1] if suite else entry.def_line
+        )
 
     def pytest_keyboard_interrupt(self, excinfo):
         # Also outside any test (at collection): the session did not run to its end.
@@ -154,16 +154,22 @@ class Collector:
         if call.excinfo is None:
             if report.failed and report.when == "call":
                 # A strict xfail that passed: pytest fails it ([XPASS(strict)]), so do we.
-                _update(entry, outcome="fail", line=entry.def_line,
-                        message=short(str(report.longrepr or "[XPASS(strict)]")))
+                _update(
+                    entry, outcome="fail", line=entry.def_line, message=short(str(report.longrepr or "[XPASS(strict)]"))
+                )
             return
         if report.skipped:
             # The suite may skip or xfail; the program may not: a test it skips judged nothing.
             origin = self._skipped_by_program(call.excinfo)
             if origin is not None:
                 what = "xfail" if hasattr(report, "wasxfail") else "skip"
-                _update(entry, outcome="error", reason="skipped", line=self._suite_line(call.excinfo),
-                        message=f"the program called pytest.{what}() ({origin}); a pass needs the test to run")
+                _update(
+                    entry,
+                    outcome="error",
+                    reason="skipped",
+                    line=self._suite_line(call.excinfo),
+                    message=f"the program called pytest.{what}() ({origin}); a pass needs the test to run",
+                )
             return
         if report.when == "call" and hasattr(report, "wasxfail"):
             return
@@ -176,8 +182,13 @@ class Collector:
             return
         if report.when != "call":
             if entry.outcome != "fail":
-                _update(entry, outcome="error", reason="fixture", line=line,
-                        message=short(f"error in {report.when}: " + exc.exconly()))
+                _update(
+                    entry,
+                    outcome="error",
+                    reason="fixture",
+                    line=line,
+                    message=short(f"error in {report.when}: " + exc.exconly()),
+                )
             return
         if isinstance(exc.value, AssertionError):
             full = str(exc.value) or exc.exconly()
@@ -301,7 +312,9 @@ def _insert_probes(tree, lines: set[int], ast) -> None:
                 continue
             out = []
             for stmt in stmts:
-                if _covers(stmt, lines, ast) and not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                if _covers(stmt, lines, ast) and not isinstance(
+                    stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+                ):
                     call = ast.Expr(ast.Call(ast.Name("__prism_probe__", ast.Load()), [ast.Constant(stmt.lineno)], []))
                     out.append(ast.copy_location(call, stmt))
                 out.append(stmt)

@@ -47,8 +47,14 @@ _libc.prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_u
 
 CLONE_NEWNS, CLONE_NEWPID, CLONE_NEWIPC = 0x00020000, 0x20000000, 0x08000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 1, 2, 4, 8, 1 << 14, 1 << 18
-PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS, PR_SET_SECCOMP, PR_CAP_AMBIENT = \
-    1, 4, 24, 38, 22, 47
+PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS, PR_SET_SECCOMP, PR_CAP_AMBIENT = (
+    1,
+    4,
+    24,
+    38,
+    22,
+    47,
+)
 O_PATH = getattr(os, "O_PATH", 0o10000000)
 _NS_LAST_PID = "/proc/sys/kernel/ns_last_pid"
 SECCOMP_MODE_FILTER = 2
@@ -60,23 +66,81 @@ SECCOMP_MODE_FILTER = 2
 # iopl and ioperm exist on x86 only.
 _DENIED = {
     "x86_64": {
-        "ptrace": 101, "process_vm_readv": 310, "process_vm_writev": 311, "kcmp": 312, "pidfd_getfd": 438,
-        "mount": 165, "umount2": 166, "pivot_root": 155, "chroot": 161, "unshare": 272, "setns": 308,
-        "open_tree": 428, "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432, "fspick": 433,
-        "mount_setattr": 442, "swapon": 167, "swapoff": 168, "reboot": 169, "acct": 163, "iopl": 172,
-        "ioperm": 173, "init_module": 175, "delete_module": 176, "finit_module": 313, "kexec_load": 246,
-        "kexec_file_load": 320, "add_key": 248, "request_key": 249, "keyctl": 250, "bpf": 321,
-        "perf_event_open": 298, "userfaultfd": 323, "name_to_handle_at": 303, "open_by_handle_at": 304,
+        "ptrace": 101,
+        "process_vm_readv": 310,
+        "process_vm_writev": 311,
+        "kcmp": 312,
+        "pidfd_getfd": 438,
+        "mount": 165,
+        "umount2": 166,
+        "pivot_root": 155,
+        "chroot": 161,
+        "unshare": 272,
+        "setns": 308,
+        "open_tree": 428,
+        "move_mount": 429,
+        "fsopen": 430,
+        "fsconfig": 431,
+        "fsmount": 432,
+        "fspick": 433,
+        "mount_setattr": 442,
+        "swapon": 167,
+        "swapoff": 168,
+        "reboot": 169,
+        "acct": 163,
+        "iopl": 172,
+        "ioperm": 173,
+        "init_module": 175,
+        "delete_module": 176,
+        "finit_module": 313,
+        "kexec_load": 246,
+        "kexec_file_load": 320,
+        "add_key": 248,
+        "request_key": 249,
+        "keyctl": 250,
+        "bpf": 321,
+        "perf_event_open": 298,
+        "userfaultfd": 323,
+        "name_to_handle_at": 303,
+        "open_by_handle_at": 304,
         "quotactl": 179,
     },
     "aarch64": {
-        "ptrace": 117, "process_vm_readv": 270, "process_vm_writev": 271, "kcmp": 272, "pidfd_getfd": 438,
-        "mount": 40, "umount2": 39, "pivot_root": 41, "chroot": 51, "unshare": 97, "setns": 268,
-        "open_tree": 428, "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432, "fspick": 433,
-        "mount_setattr": 442, "swapon": 224, "swapoff": 225, "reboot": 142, "acct": 89,
-        "init_module": 105, "delete_module": 106, "finit_module": 273, "kexec_load": 104,
-        "kexec_file_load": 294, "add_key": 217, "request_key": 218, "keyctl": 219, "bpf": 280,
-        "perf_event_open": 241, "userfaultfd": 282, "name_to_handle_at": 264, "open_by_handle_at": 265,
+        "ptrace": 117,
+        "process_vm_readv": 270,
+        "process_vm_writev": 271,
+        "kcmp": 272,
+        "pidfd_getfd": 438,
+        "mount": 40,
+        "umount2": 39,
+        "pivot_root": 41,
+        "chroot": 51,
+        "unshare": 97,
+        "setns": 268,
+        "open_tree": 428,
+        "move_mount": 429,
+        "fsopen": 430,
+        "fsconfig": 431,
+        "fsmount": 432,
+        "fspick": 433,
+        "mount_setattr": 442,
+        "swapon": 224,
+        "swapoff": 225,
+        "reboot": 142,
+        "acct": 89,
+        "init_module": 105,
+        "delete_module": 106,
+        "finit_module": 273,
+        "kexec_load": 104,
+        "kexec_file_load": 294,
+        "add_key": 217,
+        "request_key": 218,
+        "keyctl": 219,
+        "bpf": 280,
+        "perf_event_open": 241,
+        "userfaultfd": 282,
+        "name_to_handle_at": 264,
+        "open_by_handle_at": 265,
         "quotactl": 60,
     },
 }
@@ -86,14 +150,44 @@ X86_ONLY = frozenset({"iopl", "ioperm"})
 # could not make one), they would pass messages to the next program or to another runner's.
 _IPC = {
     "x86_64": {
-        "shmget": 29, "shmat": 30, "shmctl": 31, "shmdt": 67, "semget": 64, "semop": 65, "semctl": 66,
-        "semtimedop": 220, "msgget": 68, "msgsnd": 69, "msgrcv": 70, "msgctl": 71, "mq_open": 240,
-        "mq_unlink": 241, "mq_timedsend": 242, "mq_timedreceive": 243, "mq_notify": 244, "mq_getsetattr": 245,
+        "shmget": 29,
+        "shmat": 30,
+        "shmctl": 31,
+        "shmdt": 67,
+        "semget": 64,
+        "semop": 65,
+        "semctl": 66,
+        "semtimedop": 220,
+        "msgget": 68,
+        "msgsnd": 69,
+        "msgrcv": 70,
+        "msgctl": 71,
+        "mq_open": 240,
+        "mq_unlink": 241,
+        "mq_timedsend": 242,
+        "mq_timedreceive": 243,
+        "mq_notify": 244,
+        "mq_getsetattr": 245,
     },
     "aarch64": {
-        "shmget": 194, "shmat": 196, "shmctl": 195, "shmdt": 197, "semget": 190, "semop": 193, "semctl": 191,
-        "semtimedop": 192, "msgget": 186, "msgsnd": 189, "msgrcv": 188, "msgctl": 187, "mq_open": 180,
-        "mq_unlink": 181, "mq_timedsend": 182, "mq_timedreceive": 183, "mq_notify": 184, "mq_getsetattr": 185,
+        "shmget": 194,
+        "shmat": 196,
+        "shmctl": 195,
+        "shmdt": 197,
+        "semget": 190,
+        "semop": 193,
+        "semctl": 191,
+        "semtimedop": 192,
+        "msgget": 186,
+        "msgsnd": 189,
+        "msgrcv": 188,
+        "msgctl": 187,
+        "mq_open": 180,
+        "mq_unlink": 181,
+        "mq_timedsend": 182,
+        "mq_timedreceive": 183,
+        "mq_notify": 184,
+        "mq_getsetattr": 185,
     },
 }
 # clone (its flags checked: no new namespaces) and clone3 (refused with ENOSYS: its flags are out of
@@ -147,9 +241,16 @@ def enter_runner_namespaces(hide: list[str], bare_waiter: bool = True) -> dict[s
         for folder in hide:
             if os.path.isdir(folder):
                 hidden[folder] = os.open(folder, O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
-                _check(_libc.mount(b"tmpfs", os.fsencode(folder), b"tmpfs",
-                                   MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, b"size=4k,mode=0555"),
-                       f"hide {folder}")
+                _check(
+                    _libc.mount(
+                        b"tmpfs",
+                        os.fsencode(folder),
+                        b"tmpfs",
+                        MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
+                        b"size=4k,mode=0555",
+                    ),
+                    f"hide {folder}",
+                )
         next_program_is_pid_2()
         return hidden
     except BaseException as exc:
@@ -250,14 +351,26 @@ def _filter(machine: str, denied: dict[str, int]) -> bytes:
     ld, jeq, jge, jset, ret = 0x20, 0x15, 0x35, 0x45, 0x06
     errno_ret = lambda e: 0x00050000 | e  # noqa: E731  (SECCOMP_RET_ERRNO)
     allow = 0x7FFF0000
-    prog = [(ld, 0, 0, 4), (jeq, 1, 0, _AUDIT_ARCH[machine]), (ret, 0, 0, errno_ret(_EPERM)),
-            (ld, 0, 0, 0), (jge, 0, 1, 0x40000000), (ret, 0, 0, errno_ret(_EPERM)),
-            (jeq, 0, 1, _CLONE3[machine]), (ret, 0, 0, errno_ret(_ENOSYS))]
+    prog = [
+        (ld, 0, 0, 4),
+        (jeq, 1, 0, _AUDIT_ARCH[machine]),
+        (ret, 0, 0, errno_ret(_EPERM)),
+        (ld, 0, 0, 0),
+        (jge, 0, 1, 0x40000000),
+        (ret, 0, 0, errno_ret(_EPERM)),
+        (jeq, 0, 1, _CLONE3[machine]),
+        (ret, 0, 0, errno_ret(_ENOSYS)),
+    ]
     for nr in sorted(denied.values()):
         prog += [(jeq, 0, 1, nr), (ret, 0, 0, errno_ret(_EPERM))]
     # clone's flags are its first argument on both (seccomp_data.args[0], low word, little-endian).
-    prog += [(jeq, 0, 3, _CLONE[machine]), (ld, 0, 0, 16), (jset, 0, 1, _CLONE_NEW_ANY),
-             (ret, 0, 0, errno_ret(_EPERM)), (ret, 0, 0, allow)]
+    prog += [
+        (jeq, 0, 3, _CLONE[machine]),
+        (ld, 0, 0, 16),
+        (jset, 0, 1, _CLONE_NEW_ANY),
+        (ret, 0, 0, errno_ret(_EPERM)),
+        (ret, 0, 0, allow),
+    ]
     return b"".join(struct.pack("HBBI", *ins) for ins in prog)
 
 
@@ -288,8 +401,7 @@ def seal(keep_fds: set[int], caps: bool, own_ipc: bool) -> list[str]:
 # Built once in the runner, before any fork (the machine check reads uname); keyed by `own_ipc`.
 # Empty on an architecture without a table: then no program gets a filter, and the runner says so.
 MACHINE = platform.machine()
-_FILTERS = {own_ipc: code for own_ipc in (True, False)
-            if (code := seccomp_filter(MACHINE, own_ipc)) is not None}
+_FILTERS = {own_ipc: code for own_ipc in (True, False) if (code := seccomp_filter(MACHINE, own_ipc)) is not None}
 
 
 def seccomp_installed() -> bool:

@@ -24,8 +24,10 @@ TIME_SETTING = "`--timeout`, the manifest's `timeout_s` or the editor setting `p
 
 def timeout_message(seconds: float, why: str = "") -> str:
     """What a run cut short at Prism's time limit says: the limit and how to raise it."""
-    return (f"timed out after {seconds:g} s{why}: Prism's time limit per program run (at least the configured one, "
-            f"longer when the reference's run is slow); raise it with {TIME_SETTING}")
+    return (
+        f"timed out after {seconds:g} s{why}: Prism's time limit per program run (at least the configured one, "
+        f"longer when the reference's run is slow); raise it with {TIME_SETTING}"
+    )
 
 
 def _own_user_namespace() -> bool:
@@ -43,6 +45,7 @@ IN_OWN_USER_NAMESPACE = _own_user_namespace()
 
 def set_limits(memory_mb: int, output_limit: int, pids_max: int, uid_private: bool) -> None:
     """Cap this process (the program's) at the request's limits; never above a hard limit already set."""
+
     def cap(kind, value):
         try:
             soft, hard = resource.getrlimit(kind)
@@ -82,10 +85,17 @@ def _thread_message() -> tuple[str, str] | None:
     stack, _ = resource.getrlimit(resource.RLIMIT_STACK)
     stack = stack if stack != resource.RLIM_INFINITY and stack > 0 else 8 << 20
     mb = _memory_mb()
-    memory_part = (f"Prism's memory limit per program ({mb} MiB; each thread's stack takes {stack >> 20} MiB of it; "
-                   f"raise it with {MEMORY_SETTING})" if mb else "")
-    tasks_part = (f"its limit on processes and threads per sandbox ({tasks}; raise it with {PROCESS_SETTING})"
-                  if tasks != resource.RLIM_INFINITY else "")
+    memory_part = (
+        f"Prism's memory limit per program ({mb} MiB; each thread's stack takes {stack >> 20} MiB of it; "
+        f"raise it with {MEMORY_SETTING})"
+        if mb
+        else ""
+    )
+    tasks_part = (
+        f"its limit on processes and threads per sandbox ({tasks}; raise it with {PROCESS_SETTING})"
+        if tasks != resource.RLIM_INFINITY
+        else ""
+    )
     if not (memory_part or tasks_part):
         return None
     reached = " or ".join(p for p in (memory_part, tasks_part) if p)
@@ -96,8 +106,10 @@ def _thread_message() -> tuple[str, str] | None:
 def _process_message() -> str:
     soft, _ = resource.getrlimit(resource.RLIMIT_NPROC)
     count = f" ({soft})" if soft != resource.RLIM_INFINITY else ""
-    return (f"the program could not start a process: it reached Prism's limit on processes and threads per "
-            f"sandbox{count}; raise it with {PROCESS_SETTING}")
+    return (
+        f"the program could not start a process: it reached Prism's limit on processes and threads per "
+        f"sandbox{count}; raise it with {PROCESS_SETTING}"
+    )
 
 
 # Functions of the standard library a process is started from, where EAGAIN means "no more processes".

@@ -47,16 +47,18 @@ def _parse(lines: list[bytes]) -> tuple[ChildReport | Fatal | None, dict[str, Te
     return final, done, running
 
 
-def _interrupted(base: Result, done: dict[str, TestEntry], running: TestStart | None, reason: str,
-                 message: str) -> Result:
+def _interrupted(
+    base: Result, done: dict[str, TestEntry], running: TestStart | None, reason: str, message: str
+) -> Result:
     """A run that never reported: an error, at the test it was in, keeping the tests it finished."""
     tests = list(done.values())
     line = None
     if running is not None:
         line = running.def_line
         message = f"{message} (in {running.name})"
-        tests.append(TestEntry(name=running.name, outcome="error", line=line, def_line=line,
-                               message=message, reason=reason))
+        tests.append(
+            TestEntry(name=running.name, outcome="error", line=line, def_line=line, message=message, reason=reason)
+        )
     return _with(base, outcome="error", reason=reason, message=message, line=line, tests=tests)
 
 
@@ -78,17 +80,34 @@ def interpret(req: RunRequest, lines: list[bytes], status: int | None, timed_out
         if status is not None and os.WIFSIGNALED(status):
             sig = os.WTERMSIG(status)
             if sig == signal.SIGXFSZ:
-                return _interrupted(base, done, running, "output-limit",
-                                    f"the program wrote more output than Prism's limit per program "
-                                    f"({req.output_limit / (1 << 20):g} MiB) allows")
+                return _interrupted(
+                    base,
+                    done,
+                    running,
+                    "output-limit",
+                    f"the program wrote more output than Prism's limit per program "
+                    f"({req.output_limit / (1 << 20):g} MiB) allows",
+                )
             if sig == signal.SIGKILL:
-                return _interrupted(base, done, running, "killed",
-                                    "the program was killed (SIGKILL: Prism's memory or process limit of its "
-                                    f"sandbox, or the program killed itself); raise memory with {MEMORY_SETTING}")
-            return _interrupted(base, done, running, "crash", f"the program crashed with signal {signal.Signals(sig).name}")
+                return _interrupted(
+                    base,
+                    done,
+                    running,
+                    "killed",
+                    "the program was killed (SIGKILL: Prism's memory or process limit of its "
+                    f"sandbox, or the program killed itself); raise memory with {MEMORY_SETTING}",
+                )
+            return _interrupted(
+                base, done, running, "crash", f"the program crashed with signal {signal.Signals(sig).name}"
+            )
         code = os.WEXITSTATUS(status) if status is not None and os.WIFEXITED(status) else None
-        return _interrupted(base, done, running, "exited",
-                            f"the program exited (status {code}) before pytest finished; a pass needs a completed session")
+        return _interrupted(
+            base,
+            done,
+            running,
+            "exited",
+            f"the program exited (status {code}) before pytest finished; a pass needs a completed session",
+        )
     if isinstance(data, Fatal):
         return _with(base, reason="runner", message="the runner failed: " + data.message)
     tests = data.tests

@@ -24,11 +24,25 @@ from collections import OrderedDict
 # test's end), cacheprovider ~13, stepwise ~10, faulthandler ~8, doctest ~5.
 _WORDS = {
     "doctest": ("doctest",),
-    "junitxml": ("record_property", "record_xml_attribute", "record_testsuite_property", "junit", "LogXML",
-                 "xml_key"),
-    "cacheprovider": ("cacheprovider", "cache_dir", "cacheshow", "cache-show", "cache-clear", "--lf", "--ff", "--nf",
-                      "last-failed", "last_failed", "failed-first", "failed_first", "new-first", "new_first",
-                      "--sw", "stepwise"),
+    "junitxml": ("record_property", "record_xml_attribute", "record_testsuite_property", "junit", "LogXML", "xml_key"),
+    "cacheprovider": (
+        "cacheprovider",
+        "cache_dir",
+        "cacheshow",
+        "cache-show",
+        "cache-clear",
+        "--lf",
+        "--ff",
+        "--nf",
+        "last-failed",
+        "last_failed",
+        "failed-first",
+        "failed_first",
+        "new-first",
+        "new_first",
+        "--sw",
+        "stepwise",
+    ),
     "stepwise": ("stepwise", "--sw"),
     "pastebin": ("pastebin",),
     "faulthandler": ("faulthandler",),
@@ -64,8 +78,9 @@ MAX_BYTES = 4 << 20
 _memo: OrderedDict[tuple, frozenset[str] | None] = OrderedDict()
 
 
-def switched_off(candidates: list[str], suite_rel: str, suite_text: str, config_text: str | None, tree: str,
-                 pythonpath: list[str]) -> list[str]:
+def switched_off(
+    candidates: list[str], suite_rel: str, suite_text: str, config_text: str | None, tree: str, pythonpath: list[str]
+) -> list[str]:
     """The plugins of `candidates` (names of built-in plugins) this run may switch off.
 
     What the tree's files name is read once per (tree, suite path, configuration): `tree` is the

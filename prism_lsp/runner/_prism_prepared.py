@@ -53,9 +53,13 @@ def supported() -> bool:
     from _pytest import config as config_module
     from _pytest import main as main_module
 
-    return (hasattr(main_module, "wrap_session") and hasattr(main_module.Session, "from_config")
-            and hasattr(config_module, "_prepareconfig") and hasattr(config_module.Config, "_do_configure")
-            and hasattr(config_module.Config, "_ensure_unconfigure"))
+    return (
+        hasattr(main_module, "wrap_session")
+        and hasattr(main_module.Session, "from_config")
+        and hasattr(config_module, "_prepareconfig")
+        and hasattr(config_module.Config, "_do_configure")
+        and hasattr(config_module.Config, "_ensure_unconfigure")
+    )
 
 
 def usable(suite_rel: str, config_text: str | None, tree_source: str, command: str | None) -> bool:

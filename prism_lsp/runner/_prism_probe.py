@@ -107,7 +107,7 @@ def _one_call(func, source: str, limit_s: float, repr_limit: int, owner=None, na
 def _write(wfd: int, obj: dict) -> None:
     view = memoryview((json.dumps(obj) + "\n").encode())
     while view:
-        view = view[os.write(wfd, view):]
+        view = view[os.write(wfd, view) :]
 
 
 def _child(req: ProbeRequest, wfd: int, settings: Settings) -> None:
@@ -148,8 +148,17 @@ def _calls(req: ProbeRequest, wfd: int) -> None:
     timeouts, flooded = 0, False
     for i, source in enumerate(req.calls):
         if timeouts >= _MAX_TIMEOUTS or flooded:  # too slow (or too loud) to probe: the rest stay unjudged
-            _write(wfd, {"call": i, "value": None, "type": None, "exception": None, "mutated": False,
-                         "error": "output-limit" if flooded else "timeout"})
+            _write(
+                wfd,
+                {
+                    "call": i,
+                    "value": None,
+                    "type": None,
+                    "exception": None,
+                    "mutated": False,
+                    "error": "output-limit" if flooded else "timeout",
+                },
+            )
             continue
         row = _one_call(func, source, limit_s, req.repr_limit, owner, attr.rsplit(".", 1)[-1])
         timeouts += row["error"] == "timeout"
@@ -180,17 +189,22 @@ def run_probe(req: ProbeRequest, settings: Settings, started) -> ProbeResult:
         finally:
             os._exit(70)
     os.close(wfd)
-    secret, (chunks, _status, timed_out, _ended) = sealed_wait(pid, rfd, req.id, start + float(req.timeout_s), started,
-                                                                 settings)
+    secret, (chunks, _status, timed_out, _ended) = sealed_wait(
+        pid, rfd, req.id, start + float(req.timeout_s), started, settings
+    )
     reap_all(settings.namespaces)
     result = _interpret(req, b"".join(chunks), timed_out, start)
     result.secret = secret
     try:
         clear_after_program(settings)
     except CleanupFailed as exc:
-        exc.result = ProbeResult(id=req.id, outcome="error", reason="sandbox",
-                                 message="the program left files that could not be removed; its runner was replaced",
-                                 secret=secret)
+        exc.result = ProbeResult(
+            id=req.id,
+            outcome="error",
+            reason="sandbox",
+            message="the program left files that could not be removed; its runner was replaced",
+            secret=secret,
+        )
         raise
     return result
 
@@ -212,13 +226,21 @@ def _interpret(req: ProbeRequest, raw: bytes, timed_out: bool, start: float) -> 
         elif isinstance(data.get("call"), int) and 0 <= data["call"] < len(req.calls):
             results[data["call"]] = {k: data.get(k) for k in ("value", "type", "exception", "mutated", "error")}
     lost = "batch-timeout" if timed_out else "exited"  # not this call's own doing: worth asking again
-    calls = [results.get(i) or {"value": None, "type": None, "exception": None, "mutated": False, "error": lost}
-             for i in range(len(req.calls))]
+    calls = [
+        results.get(i) or {"value": None, "type": None, "exception": None, "mutated": False, "error": lost}
+        for i in range(len(req.calls))
+    ]
     outcome, reason, message = "pass", None, ""
     if fatal:
         outcome, reason, message = "error", "entry", fatal
     elif not finished:
         outcome, reason = "error", lost
         message = "the probe timed out" if timed_out else "the program ended before finishing its calls"
-    return ProbeResult(id=req.id, outcome=outcome, reason=reason, message=message, calls=calls,
-                       duration_ms=round((time.perf_counter() - start) * 1000, 2))
+    return ProbeResult(
+        id=req.id,
+        outcome=outcome,
+        reason=reason,
+        message=message,
+        calls=calls,
+        duration_ms=round((time.perf_counter() - start) * 1000, 2),
+    )

@@ -111,10 +111,17 @@ class TestEntry(_Message):
 
     __test__ = False  # not a pytest test class, whatever its name
     kind: ClassVar[str] = "test"
-    _spec: ClassVar = {"name": ((str,), ...), "outcome": ((str,), ...), "line": (_OPT_INT, None),
-                       "def_line": (_OPT_INT, None), "message": ((str,), ""), "reason": (_OPT_STR, None),
-                       "reached_change": ((bool, type(None)), None), "assertions": ((list,), []),
-                       "duration_ms": (_NUM, 0.0)}
+    _spec: ClassVar = {
+        "name": ((str,), ...),
+        "outcome": ((str,), ...),
+        "line": (_OPT_INT, None),
+        "def_line": (_OPT_INT, None),
+        "message": ((str,), ""),
+        "reason": (_OPT_STR, None),
+        "reached_change": ((bool, type(None)), None),
+        "assertions": ((list,), []),
+        "duration_ms": (_NUM, 0.0),
+    }
     name: str
     outcome: str = "pass"
     line: int | None = None
@@ -140,12 +147,22 @@ class RunRequest(_Message):
     """Run a suite on one program tree. `id` is opaque (never a candidate's name)."""
 
     kind: ClassVar[str] = "run"
-    _spec: ClassVar = {"id": ((str,), ...), "tree": ((str,), ...), "suite_rel": ((str,), ...),
-                       "suite_text": ((str,), ...), "changed": ((dict,), {}), "timeout_s": (_NUM, 10),
-                       "memory_mb": ((int,), 1024), "output_limit": ((int,), 16 << 20), "pids_max": ((int,), 0),
-                       "tests": ((list, type(None)), None), "command": (_OPT_STR, None),
-                       "config_rel": (_OPT_STR, None), "config_text": (_OPT_STR, None),
-                       "pythonpath": ((list,), [])}
+    _spec: ClassVar = {
+        "id": ((str,), ...),
+        "tree": ((str,), ...),
+        "suite_rel": ((str,), ...),
+        "suite_text": ((str,), ...),
+        "changed": ((dict,), {}),
+        "timeout_s": (_NUM, 10),
+        "memory_mb": ((int,), 1024),
+        "output_limit": ((int,), 16 << 20),
+        "pids_max": ((int,), 0),
+        "tests": ((list, type(None)), None),
+        "command": (_OPT_STR, None),
+        "config_rel": (_OPT_STR, None),
+        "config_text": (_OPT_STR, None),
+        "pythonpath": ((list,), []),
+    }
     id: str
     tree: str
     suite_rel: str
@@ -180,8 +197,13 @@ class Ready(_Message):
     """The runner is warm and waits for requests."""
 
     kind: ClassVar[str] = "ready"
-    _spec: ClassVar = {"python": ((str,), ...), "pytest": ((str,), ...), "pid": ((int,), ...),
-                       "protocol": ((int,), PROTOCOL_VERSION), "isolation": ((list,), [])}
+    _spec: ClassVar = {
+        "python": ((str,), ...),
+        "pytest": ((str,), ...),
+        "pid": ((int,), ...),
+        "protocol": ((int,), PROTOCOL_VERSION),
+        "isolation": ((list,), []),
+    }
     python: str
     pytest: str
     pid: int
@@ -203,9 +225,17 @@ class Result(_Message):
     """The outcome of a suite on one program."""
 
     kind: ClassVar[str] = "result"
-    _spec: ClassVar = {"id": (_OPT_STR, None), "outcome": ((str,), ...), "reason": (_OPT_STR, None),
-                       "message": ((str,), ""), "line": (_OPT_INT, None), "tests": ((list,), []),
-                       "duration_ms": (_NUM, 0.0), "secret": ((str,), ""), "phases": ((dict,), {})}
+    _spec: ClassVar = {
+        "id": (_OPT_STR, None),
+        "outcome": ((str,), ...),
+        "reason": (_OPT_STR, None),
+        "message": ((str,), ""),
+        "line": (_OPT_INT, None),
+        "tests": ((list,), []),
+        "duration_ms": (_NUM, 0.0),
+        "secret": ((str,), ""),
+        "phases": ((dict,), {}),
+    }
     id: str | None
     outcome: str
     reason: str | None = None
@@ -222,8 +252,9 @@ class Result(_Message):
         self.tests = [t if isinstance(t, TestEntry) else TestEntry.from_dict(t) for t in self.tests]
 
 
-def error_result(request_id: str | None, reason: str, message: str, tests: list[TestEntry] | None = None,
-                 line: int | None = None) -> Result:
+def error_result(
+    request_id: str | None, reason: str, message: str, tests: list[TestEntry] | None = None, line: int | None = None
+) -> Result:
     """An `error` outcome: the program could not be judged, for `reason`."""
     return Result(id=request_id, outcome="error", reason=reason, message=message, line=line, tests=list(tests or []))
 
@@ -273,9 +304,16 @@ class ChildReport(_Message):
     """Child -> runner: pytest's session completed (or broke off) with these tests."""
 
     kind: ClassVar[str] = "report"
-    _spec: ClassVar = {"exit_code": ((int,), -1), "finished": ((bool,), False), "interrupted": (_OPT_STR, None),
-                       "tests": ((list,), []), "collect_errors": ((list,), []), "collected": ((int,), 0),
-                       "duration_ms": (_NUM, 0.0), "phases": ((dict,), {})}
+    _spec: ClassVar = {
+        "exit_code": ((int,), -1),
+        "finished": ((bool,), False),
+        "interrupted": (_OPT_STR, None),
+        "tests": ((list,), []),
+        "collect_errors": ((list,), []),
+        "collected": ((int,), 0),
+        "duration_ms": (_NUM, 0.0),
+        "phases": ((dict,), {}),
+    }
     exit_code: int = -1
     finished: bool = False
     interrupted: str | None = None
@@ -287,8 +325,9 @@ class ChildReport(_Message):
 
     def _validate_nested(self) -> None:
         self.tests = [t if isinstance(t, TestEntry) else TestEntry.from_dict(t) for t in self.tests]
-        self.collect_errors = [e if isinstance(e, CollectError) else CollectError.from_dict(e)
-                               for e in self.collect_errors]
+        self.collect_errors = [
+            e if isinstance(e, CollectError) else CollectError.from_dict(e) for e in self.collect_errors
+        ]
 
 
 @dataclass
@@ -306,10 +345,19 @@ class ProbeRequest(_Message):
     `calls` are the Python literals of argument tuples, e.g. `"([1, 2],)"`."""
 
     kind: ClassVar[str] = "probe"
-    _spec: ClassVar = {"id": ((str,), ...), "tree": ((str,), ...), "entry": ((str,), ...), "calls": ((list,), ...),
-                       "call_timeout_s": (_NUM, 1.0), "timeout_s": (_NUM, 10), "memory_mb": ((int,), 1024),
-                       "output_limit": ((int,), 16 << 20), "pids_max": ((int,), 0), "repr_limit": ((int,), 2000),
-                       "pythonpath": ((list,), [])}
+    _spec: ClassVar = {
+        "id": ((str,), ...),
+        "tree": ((str,), ...),
+        "entry": ((str,), ...),
+        "calls": ((list,), ...),
+        "call_timeout_s": (_NUM, 1.0),
+        "timeout_s": (_NUM, 10),
+        "memory_mb": ((int,), 1024),
+        "output_limit": ((int,), 16 << 20),
+        "pids_max": ((int,), 0),
+        "repr_limit": ((int,), 2000),
+        "pythonpath": ((list,), []),
+    }
     id: str
     tree: str
     entry: str
@@ -328,9 +376,15 @@ class ProbeResult(_Message):
     """What one program did on each call of a `ProbeRequest` (see `_prism_probe`)."""
 
     kind: ClassVar[str] = "probe-result"
-    _spec: ClassVar = {"id": (_OPT_STR, None), "outcome": ((str,), ...), "reason": (_OPT_STR, None),
-                       "message": ((str,), ""), "calls": ((list,), []), "duration_ms": (_NUM, 0.0),
-                       "secret": ((str,), "")}
+    _spec: ClassVar = {
+        "id": (_OPT_STR, None),
+        "outcome": ((str,), ...),
+        "reason": (_OPT_STR, None),
+        "message": ((str,), ""),
+        "calls": ((list,), []),
+        "duration_ms": (_NUM, 0.0),
+        "secret": ((str,), ""),
+    }
     id: str | None
     outcome: str
     reason: str | None = None

@@ -181,8 +181,9 @@ def _config_reuse() -> None:
             ready, _prebuilt, _use_prebuilt = _prebuilt, None, False  # a Config serves one session
             if ready is not None and ready[0] == _plugin_args(args) and ready[1] == kwargs:
                 config = ready[2]
-                config.invocation_params = config.InvocationParams(args=args or (), plugins=plugins,
-                                                                   dir=pathlib.Path.cwd())
+                config.invocation_params = config.InvocationParams(
+                    args=args or (), plugins=plugins, dir=pathlib.Path.cwd()
+                )
                 return config
         return original(args, plugins, **kwargs)
 

@@ -49,10 +49,10 @@ class Settings:
     def tree_path(self, path: str) -> str:
         """Where the runner reads the tree the host calls `path`."""
         if self.trees_map and _under(path, self.trees_map[0]):
-            return self.trees_map[1] + path[len(self.trees_map[0]):]
+            return self.trees_map[1] + path[len(self.trees_map[0]) :]
         for folder, fd in self.hidden.items():
             if _under(path, folder):
-                return f"/proc/self/fd/{fd}" + path[len(folder):]
+                return f"/proc/self/fd/{fd}" + path[len(folder) :]
         return path
 
 
@@ -72,14 +72,20 @@ def fork_program(settings: Settings) -> int:
 
 def _prepare(req: RunRequest, settings: Settings, plugins_off: list[str]):
     """The session set up in this runner for `req`'s suite, or None: the child then sets its own up."""
-    if not settings.prepare or not prepared_session.usable(req.suite_rel, req.config_text,
-                                                           settings.tree_path(req.tree), req.command):
+    if not settings.prepare or not prepared_session.usable(
+        req.suite_rel, req.config_text, settings.tree_path(req.tree), req.command
+    ):
         return None
     work, tree = run_paths(settings.scratch)
     key = (req.suite_rel, tuple(req.tests or ()), req.config_rel, req.config_text, tuple(plugins_off))
-    return prepared_session.prepare(key, session_args(req, tree, config_file(req, work, tree), plugins_off),
-                                    Collector(os.path.join(tree, req.suite_rel), {}), work, tree,
-                                    lambda: write_run_files(req, work, tree))
+    return prepared_session.prepare(
+        key,
+        session_args(req, tree, config_file(req, work, tree), plugins_off),
+        Collector(os.path.join(tree, req.suite_rel), {}),
+        work,
+        tree,
+        lambda: write_run_files(req, work, tree),
+    )
 
 
 def _fork(req: RunRequest, settings: Settings, prepared, plugins_off: list[str]) -> tuple[int, int]:
@@ -89,8 +95,16 @@ def _fork(req: RunRequest, settings: Settings, prepared, plugins_off: list[str])
     if pid == 0:
         try:
             os.close(rfd)
-            run_child(req, wfd, settings.scratch, settings.tree_path(req.tree), settings.uid_private,
-                      settings.namespaces, prepared, plugins_off)
+            run_child(
+                req,
+                wfd,
+                settings.scratch,
+                settings.tree_path(req.tree),
+                settings.uid_private,
+                settings.namespaces,
+                prepared,
+                plugins_off,
+            )
         except BaseException:
             report_fatal(wfd)
         finally:
@@ -157,8 +171,9 @@ def wait_child(pid: int, rfd: int, deadline: float) -> tuple[list[bytes], int | 
     return chunks, status, timed_out, ended or time.perf_counter()
 
 
-def sealed_wait(pid: int, rfd: int, request_id: str, deadline: float, started: Callable[[str], str],
-                settings: Settings):
+def sealed_wait(
+    pid: int, rfd: int, request_id: str, deadline: float, started: Callable[[str], str], settings: Settings
+):
     """Tell the host the program `pid` runs and take back the request's secret (the program never had it
     in its memory), then wait for the child: (secret, `wait_child`'s answer). A host that does not answer
     (or answers with a wrong seal) ends the program: it is killed with everything it started, and what
@@ -195,14 +210,16 @@ def run_one(req: RunRequest, settings: Settings, started: Callable[[str], str]) 
     suitecode.prepare(os.path.join(run_paths(settings.scratch)[1], req.suite_rel), req.suite_text)
     compiled = time.perf_counter()
     # Switched off only when nothing of the run's set-up can reach them (`_prism_plugins`).
-    plugins_off = plugins.switched_off(PLUGINS_OFF, req.suite_rel, req.suite_text, req.config_text,
-                                       settings.tree_path(req.tree), req.pythonpath)
+    plugins_off = plugins.switched_off(
+        PLUGINS_OFF, req.suite_rel, req.suite_text, req.config_text, settings.tree_path(req.tree), req.pythonpath
+    )
     prepared = _prepare(req, settings, plugins_off)
     set_up = time.perf_counter()
     pid, rfd = _fork(req, settings, prepared, plugins_off)
     forked = time.perf_counter()
-    secret, (chunks, status, timed_out, ended) = sealed_wait(pid, rfd, req.id, start + float(req.timeout_s), started,
-                                                             settings)
+    secret, (chunks, status, timed_out, ended) = sealed_wait(
+        pid, rfd, req.id, start + float(req.timeout_s), started, settings
+    )
     waited = time.perf_counter()
     reap_all(settings.namespaces)
     elapsed = (time.perf_counter() - start) * 1000
@@ -210,16 +227,24 @@ def run_one(req: RunRequest, settings: Settings, started: Callable[[str], str]) 
     try:
         clear_after_program(settings)
     except CleanupFailed as exc:
-        exc.result = error_result(req.id, "sandbox", short(f"the program left files that could not be removed "
-                                                          f"({exc}); its runner was replaced"))
+        exc.result = error_result(
+            req.id,
+            "sandbox",
+            short(f"the program left files that could not be removed ({exc}); its runner was replaced"),
+        )
         exc.result.secret = secret
         raise
     result.secret = secret
-    result.phases = {"compile": round((compiled - start) * 1000, 2), "prepare": round((set_up - compiled) * 1000, 2),
-                     "prepared": 1.0 if prepared is not None else 0.0, "fork": round((forked - set_up) * 1000, 2),
-                     **result.phases,
-                     "child": round((waited - start) * 1000, 2), "exit": round((waited - ended) * 1000, 2),
-                     "cleanup": round((time.perf_counter() - waited) * 1000, 2)}
+    result.phases = {
+        "compile": round((compiled - start) * 1000, 2),
+        "prepare": round((set_up - compiled) * 1000, 2),
+        "prepared": 1.0 if prepared is not None else 0.0,
+        "fork": round((forked - set_up) * 1000, 2),
+        **result.phases,
+        "child": round((waited - start) * 1000, 2),
+        "exit": round((waited - ended) * 1000, 2),
+        "cleanup": round((time.perf_counter() - waited) * 1000, 2),
+    }
     return result
 
 

@@ -53,8 +53,18 @@ for _name in _pytest.config.default_plugins:
 # program's `import` finds them loaded (measured: `fractions` alone cost a program 1.4 ms, most of
 # it compiling its regular expression). Only side-effect-free modules; each child gets its own copy
 # (fork), so nothing a program changes in them reaches another.
-for _name in ("fractions", "decimal", "statistics", "string", "textwrap", "heapq", "bisect", "datetime",
-              "unicodedata", "tokenize"):
+for _name in (
+    "fractions",
+    "decimal",
+    "statistics",
+    "string",
+    "textwrap",
+    "heapq",
+    "bisect",
+    "datetime",
+    "unicodedata",
+    "tokenize",
+):
     try:
         import_module(_name)
     except ImportError:
@@ -70,8 +80,11 @@ HANDLERS = {RunRequest.kind: (RunRequest, run_one), ProbeRequest.kind: (ProbeReq
 def _settings(argv: list[str]) -> Settings:
     # --scratch DIR, --trees HOST=HERE, --uid-private 1, --private-tmp 1, --hide DIR[:DIR...]
     opts = dict(zip(argv[1::2], argv[2::2]))
-    settings = Settings(scratch=opts.get("--scratch") or tempfile.gettempdir(),
-                        uid_private=opts.get("--uid-private") == "1", private_tmp=opts.get("--private-tmp") == "1")
+    settings = Settings(
+        scratch=opts.get("--scratch") or tempfile.gettempdir(),
+        uid_private=opts.get("--uid-private") == "1",
+        private_tmp=opts.get("--private-tmp") == "1",
+    )
     if "--scratch" in opts:
         scratch = settings.scratch
         # Private to this runner: other runners of a shared sandbox may run beside it under other uids.
@@ -143,14 +156,17 @@ def main() -> None:
     gc.freeze()
     channel = _Channel()
     # "seccomp" only where this architecture has a filter table: the host's guarantees read this.
-    mechanisms = ["non-dumpable-runner", "fds-closed", "no-new-privs",
-                  *(["seccomp"] if isolation.seccomp_installed() else [])]
+    mechanisms = [
+        "non-dumpable-runner",
+        "fds-closed",
+        "no-new-privs",
+        *(["seccomp"] if isolation.seccomp_installed() else []),
+    ]
     if settings.namespaces:
         mechanisms += ["pid-namespace", "mount-namespace", "hidepid", "ipc-namespace-per-program", "no-capabilities"]
     else:
         mechanisms += ["no-ipc"]
-    channel.say(Ready(python=sys.version.split()[0], pytest=pytest.__version__, pid=os.getpid(),
-                      isolation=mechanisms))
+    channel.say(Ready(python=sys.version.split()[0], pytest=pytest.__version__, pid=os.getpid(), isolation=mechanisms))
     kinds = {kind: cls for kind, (cls, _) in HANDLERS.items()}
     while True:
         line = channel.inp.readline()

@@ -68,16 +68,26 @@ def runner_environment(home: str, tmpdir: str, bin_dirs: tuple[str, ...] = (), h
     so `python` in a task's test command is that interpreter).
     """
     env = {k: v for k, v in os.environ.items() if k in _PASSED or k.startswith("LC_")}
-    env.update(PATH=":".join([*bin_dirs, "/usr/local/bin", "/usr/bin", "/bin"]), HOME=home, TMPDIR=tmpdir,
-               PYTHONHASHSEED=str(hash_seed), PYTHONDONTWRITEBYTECODE="1")
+    env.update(
+        PATH=":".join([*bin_dirs, "/usr/local/bin", "/usr/bin", "/bin"]),
+        HOME=home,
+        TMPDIR=tmpdir,
+        PYTHONHASHSEED=str(hash_seed),
+        PYTHONDONTWRITEBYTECODE="1",
+    )
     return env
 
 
 class RunnerProcess:
     """A started runner: a process speaking JSON lines, killable as a whole."""
 
-    def __init__(self, proc: subprocess.Popen, cgroup: Cgroup | None = None, cleanup: list[Path] | None = None,
-                 stderr_path: Path | None = None):
+    def __init__(
+        self,
+        proc: subprocess.Popen,
+        cgroup: Cgroup | None = None,
+        cleanup: list[Path] | None = None,
+        stderr_path: Path | None = None,
+    ):
         self.proc = proc
         self.cgroup = cgroup
         self._cleanup = cleanup or []
@@ -159,8 +169,9 @@ class Backend(Protocol):
     def close(self) -> None: ...
 
 
-def popen_runner(argv: list[str], cgroup: Cgroup | None, cleanup: list[Path] | None = None,
-                 env: dict[str, str] | None = None) -> RunnerProcess:
+def popen_runner(
+    argv: list[str], cgroup: Cgroup | None, cleanup: list[Path] | None = None, env: dict[str, str] | None = None
+) -> RunnerProcess:
     """Start `argv` in its own session, inside `cgroup` when given, with JSON-line pipes."""
     if cgroup is not None:
         # Join the cgroup before exec so every process the runner forks is counted.
@@ -170,7 +181,12 @@ def popen_runner(argv: list[str], cgroup: Cgroup | None, cleanup: list[Path] | N
     err_path = Path(err_name)
     with open(err_path, "wb") as err:
         proc = subprocess.Popen(
-            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err, start_new_session=True,
-            env=env, bufsize=0,
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=err,
+            start_new_session=True,
+            env=env,
+            bufsize=0,
         )
     return RunnerProcess(proc, cgroup, [*(cleanup or []), err_path], err_path)

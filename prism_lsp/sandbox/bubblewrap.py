@@ -73,17 +73,21 @@ def _check_sandbox() -> tuple[str | None, tuple[str, ...]]:
     for caps in (_RUNNER_CAPS, []):
         try:
             argv = _unprivileged([*_isolation_args(Limits(tmpfs_mb=64)), *caps, "--", "/bin/true"])
-            proc = subprocess.run(argv, capture_output=True, text=True, timeout=20,
-                                  env=runner_environment("/", "/tmp"))
+            proc = subprocess.run(argv, capture_output=True, text=True, timeout=20, env=runner_environment("/", "/tmp"))
         except (OSError, subprocess.TimeoutExpired) as exc:
             return f"bwrap failed to start: {exc}", ()
         if proc.returncode == 0:
             return None, tuple(caps)
-    hint = ("; as root, Prism starts bwrap as an unprivileged uid (so root-only files stay unreadable)"
-            if os.geteuid() == 0 else "")
-    hint += ("; unprivileged user namespaces may be disabled "
-             "(sysctl kernel.unprivileged_userns_clone=1, or on Ubuntu 24.04+ an AppArmor profile for bwrap),"
-             " or this is an unprivileged container (use the docker backend from the host)")
+    hint = (
+        "; as root, Prism starts bwrap as an unprivileged uid (so root-only files stay unreadable)"
+        if os.geteuid() == 0
+        else ""
+    )
+    hint += (
+        "; unprivileged user namespaces may be disabled "
+        "(sysctl kernel.unprivileged_userns_clone=1, or on Ubuntu 24.04+ an AppArmor profile for bwrap),"
+        " or this is an unprivileged container (use the docker backend from the host)"
+    )
     return f"bwrap cannot build the sandbox: {proc.stderr.strip() or proc.returncode}{hint}", ()
 
 
@@ -92,13 +96,35 @@ def _isolation_args(limits: Limits, mounts: list[str] | None = None) -> list[str
     read-only (so bwrap can still create their mount points in it)."""
     # `--size` sizes only the next tmpfs: each writable one gets its own share of the budget.
     tmp_mb, shm_mb = limits.tmpfs_sizes()
-    return [shutil.which("bwrap") or "bwrap", *system_args(), "--dev", "/dev", "--proc", "/proc",
-            "--size", str(tmp_mb << 20), "--tmpfs", "/tmp", "--size", str(shm_mb << 20), "--tmpfs", "/dev/shm",
-            *(mounts or []),
-            # Read-only /dev: nothing a program leaves there outlives it; /dev/shm, a mount of
-            # its own, stays writable, and writing to /dev/null still works.
-            "--remount-ro", "/dev", "--remount-ro", "/", "--clearenv",
-            "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
+    return [
+        shutil.which("bwrap") or "bwrap",
+        *system_args(),
+        "--dev",
+        "/dev",
+        "--proc",
+        "/proc",
+        "--size",
+        str(tmp_mb << 20),
+        "--tmpfs",
+        "/tmp",
+        "--size",
+        str(shm_mb << 20),
+        "--tmpfs",
+        "/dev/shm",
+        *(mounts or []),
+        # Read-only /dev: nothing a program leaves there outlives it; /dev/shm, a mount of
+        # its own, stays writable, and writing to /dev/null still works.
+        "--remount-ro",
+        "/dev",
+        "--remount-ro",
+        "/",
+        "--clearenv",
+        "--unshare-all",
+        "--die-with-parent",
+        "--new-session",
+        "--cap-drop",
+        "ALL",
+    ]
 
 
 def _unprivileged(argv: list[str]) -> list[str]:
@@ -143,13 +169,26 @@ class BubblewrapBackend:
         # The runner keeps CAP_SYS_ADMIN and CAP_SETPCAP inside the sandbox's own user namespace
         # (nothing on the host): it needs them to make its own pid and mount namespaces, an IPC
         # namespace per program, and to drop every capability in that program before its code runs.
-        return [*_isolation_args(limits, mounts), *runner_caps(), "--hostname", "prism-sandbox",
-                *[arg for key, value in env.items() for arg in ("--setenv", key, value)],
-                "--chdir", "/tmp", "--", resolve_python(python), str(AGENT), "--scratch", "/tmp/prism",
-                # /tmp and /dev/shm are this runner's own tmpfs: it may clear them between programs.
-                "--private-tmp", "1",
-                # Each program sees its own tree only: the cache is hidden in its mount namespace.
-                "--hide", str(self.cache_root / "trees")]
+        return [
+            *_isolation_args(limits, mounts),
+            *runner_caps(),
+            "--hostname",
+            "prism-sandbox",
+            *[arg for key, value in env.items() for arg in ("--setenv", key, value)],
+            "--chdir",
+            "/tmp",
+            "--",
+            resolve_python(python),
+            str(AGENT),
+            "--scratch",
+            "/tmp/prism",
+            # /tmp and /dev/shm are this runner's own tmpfs: it may clear them between programs.
+            "--private-tmp",
+            "1",
+            # Each program sees its own tree only: the cache is hidden in its mount namespace.
+            "--hide",
+            str(self.cache_root / "trees"),
+        ]
 
     def spawn(self, python: str, limits: Limits) -> RunnerProcess:
         # The trees folder must exist now to be bound: one made later would not appear inside.

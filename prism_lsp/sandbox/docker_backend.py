@@ -70,8 +70,10 @@ def _container_python(python: str) -> str:
 # that fails while a hostile candidate crowds the container is never read as a missing pytest;
 # root, so a runner's uid limit does not apply either.
 _TOOLS_PROBE = 'command -v "$1" >/dev/null 2>&1 || exit 3; exec "$1" -c "$2"'
-_IMPORT_PYTEST = ("import sys\ntry:\n    import pytest\nexcept ImportError as exc:\n"
-                  "    print(type(exc).__name__ + ': ' + str(exc), file=sys.stderr)\n    sys.exit(4)\n")
+_IMPORT_PYTEST = (
+    "import sys\ntry:\n    import pytest\nexcept ImportError as exc:\n"
+    "    print(type(exc).__name__ + ': ' + str(exc), file=sys.stderr)\n    sys.exit(4)\n"
+)
 
 
 def missing_tool(container: str, python: str, image: str) -> str | None:
@@ -82,18 +84,26 @@ def missing_tool(container: str, python: str, image: str) -> str | None:
     None also when the probe itself cannot run (container gone): nothing is known then.
     """
     try:
-        probe = subprocess.run(["docker", "exec", "--user", "0:0", container, "/bin/sh", "-c", _TOOLS_PROBE,
-                                "sh", python, _IMPORT_PYTEST],
-                               stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=_EXEC_TIMEOUT_S)
+        probe = subprocess.run(
+            ["docker", "exec", "--user", "0:0", container, "/bin/sh", "-c", _TOOLS_PROBE, "sh", python, _IMPORT_PYTEST],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=_EXEC_TIMEOUT_S,
+        )
     except (OSError, subprocess.TimeoutExpired):
         return None
     if probe.returncode == 3:
-        return (f"image {image} has no {python}: the runner needs a Python interpreter with pytest in the image "
-                "(e.g. RUN apt-get install -y python3 python3-pytest, or use a python base image)")
+        return (
+            f"image {image} has no {python}: the runner needs a Python interpreter with pytest in the image "
+            "(e.g. RUN apt-get install -y python3 python3-pytest, or use a python base image)"
+        )
     if probe.returncode == 4:
         error = (probe.stderr.strip().splitlines() or ["import failed"])[-1]
-        return (f"image {image} has no pytest for {python} ({error}): install it in the image "
-                "(e.g. RUN pip install pytest, or apt-get install -y python3-pytest)")
+        return (
+            f"image {image} has no pytest for {python} ({error}): install it in the image "
+            "(e.g. RUN pip install pytest, or apt-get install -y python3-pytest)"
+        )
     return None
 
 
@@ -101,8 +111,9 @@ class DockerRunner(RunnerProcess):
     """A runner started with `docker exec -i`, alone in `container`; kill() removes that container
     (`remove`), and with it every process of the runner."""
 
-    def __init__(self, base: RunnerProcess, container: str, python: str, stage: RunnerStage,
-                 diagnose=None, remove=None):
+    def __init__(
+        self, base: RunnerProcess, container: str, python: str, stage: RunnerStage, diagnose=None, remove=None
+    ):
         super().__init__(base.proc, None, base._cleanup, base.stderr_path)
         self.stage = stage
         self.container = container
@@ -195,7 +206,9 @@ class DockerBackend:
 
     def __init__(self, cache_root: Path, *, image: str | None = None, dockerfile: Path | None = None):
         if shutil.which("docker") is None:
-            raise SandboxUnavailable("the `docker` command-line client is not installed (Debian: apt-get install docker.io)")
+            raise SandboxUnavailable(
+                "the `docker` command-line client is not installed (Debian: apt-get install docker.io)"
+            )
         self.cache_root = Path(cache_root).resolve()
         self.client = connect()
         if dockerfile is not None:
@@ -221,18 +234,35 @@ class DockerBackend:
         environment = runner_environment("/tmp", "/tmp", hash_seed=limits.hash_seed)
         del environment["PATH"]
         kwargs = dict(
-            image=self.image, entrypoint=["/bin/sh", "-c", _KEEPALIVE], command=None, detach=True, init=True,
-            network_mode="none", mem_limit=f"{memory_mb}m", memswap_limit=f"{memory_mb}m",
-            pids_limit=limits.pids_max + 64, cpu_shares=512, cap_drop=["ALL"],
-            security_opt=["no-new-privileges"], read_only=read_only, working_dir="/tmp",
+            image=self.image,
+            entrypoint=["/bin/sh", "-c", _KEEPALIVE],
+            command=None,
+            detach=True,
+            init=True,
+            network_mode="none",
+            mem_limit=f"{memory_mb}m",
+            memswap_limit=f"{memory_mb}m",
+            pids_limit=limits.pids_max + 64,
+            cpu_shares=512,
+            cap_drop=["ALL"],
+            security_opt=["no-new-privileges"],
+            read_only=read_only,
+            working_dir="/tmp",
             # One tmpfs budget for the container, as in bubblewrap: /tmp and /dev/shm share it.
-            tmpfs={"/tmp": f"rw,nosuid,nodev,size={tmp_mb}m,mode=1777"}, shm_size=f"{shm_mb}m",
+            tmpfs={"/tmp": f"rw,nosuid,nodev,size={tmp_mb}m,mode=1777"},
+            shm_size=f"{shm_mb}m",
             # The image's PATH is kept: its interpreter may live anywhere (/opt/conda/bin...).
             environment=environment,
-            volumes={str(stage.host): {"bind": STAGE_DIR, "mode": "ro"},
-                     str(AGENT.parent): {"bind": RUNNER_DIR, "mode": "ro"}},
-            labels={OWNER_LABEL: str(os.getpid()), HOST_LABEL: socket.gethostname(), "prism.image": self.image,
-                    STAGE_LABEL: str(stage.host)},
+            volumes={
+                str(stage.host): {"bind": STAGE_DIR, "mode": "ro"},
+                str(AGENT.parent): {"bind": RUNNER_DIR, "mode": "ro"},
+            },
+            labels={
+                OWNER_LABEL: str(os.getpid()),
+                HOST_LABEL: socket.gethostname(),
+                "prism.image": self.image,
+                STAGE_LABEL: str(stage.host),
+            },
             name=name,
         )
         # A hard CPU quota (nano_cpus) throttles the runner's bursts of short forked runs:
@@ -257,8 +287,10 @@ class DockerBackend:
                 if container.status == "running":
                     self.read_only = read_only
                     if not read_only:
-                        self.warning = (f"image {self.image} cannot run with a read-only root; "
-                                        "its root filesystem is writable (inside the container only)")
+                        self.warning = (
+                            f"image {self.image} cannot run with a read-only root; "
+                            "its root filesystem is writable (inside the container only)"
+                        )
                     return container, stage
                 last = container.logs(tail=20).decode(errors="replace").strip() or f"status {container.status}"
             except DockerException as exc:
@@ -296,12 +328,26 @@ class DockerBackend:
             raise SandboxUnavailable("the docker backend was closed")
         stage = root.for_runner(uid)
         py = _container_python(python)
-        argv = ["docker", "exec", "-i", "--user", f"{uid}:{uid}", "-w", "/tmp", container.id,
-                py, f"{RUNNER_DIR}/{AGENT.name}", "--scratch", f"/tmp/prism-{uid}-{uuid.uuid4().hex[:8]}",
-                "--uid-private", "1",
-                # /tmp and /dev/shm are the container's, never the host's: the runner may clear
-                # what each program left there (its own uid's files only, so never a sibling's).
-                "--private-tmp", "1"]
+        argv = [
+            "docker",
+            "exec",
+            "-i",
+            "--user",
+            f"{uid}:{uid}",
+            "-w",
+            "/tmp",
+            container.id,
+            py,
+            f"{RUNNER_DIR}/{AGENT.name}",
+            "--scratch",
+            f"/tmp/prism-{uid}-{uuid.uuid4().hex[:8]}",
+            "--uid-private",
+            "1",
+            # /tmp and /dev/shm are the container's, never the host's: the runner may clear
+            # what each program left there (its own uid's files only, so never a sibling's).
+            "--private-tmp",
+            "1",
+        ]
         # `docker exec` passes none of the client's environment into the container (the runner
         # gets the container's, from `runner_environment`); the client keeps DOCKER_HOST & co.
         return DockerRunner(popen_runner(argv, None), container.id, py, stage, self._missing_tool, self._remove)

@@ -26,8 +26,14 @@ DEFAULT_IMAGE_ENV = "PRISM_DOCKER_IMAGE"
 DEFAULT_IMAGE = "prism-python:local"
 _IGNORED = {".git", "__pycache__", ".pytest_cache", ".mypy_cache"}
 # What the engine says when a build reaches for a registry it cannot resolve or may not read.
-_REGISTRY_SIGNS = ("registry-1.docker.io", "no such host", "dial tcp", "pull access denied",
-                   "failed to resolve source metadata", "server misbehaving")
+_REGISTRY_SIGNS = (
+    "registry-1.docker.io",
+    "no such host",
+    "dial tcp",
+    "pull access denied",
+    "failed to resolve source metadata",
+    "server misbehaving",
+)
 
 
 class ImageUnavailable(SandboxUnavailable):
@@ -80,8 +86,11 @@ def require_image(client, image: str) -> str:
     try:
         client.images.get(image)
     except ImageNotFound:
-        hint = ("build it with scripts/docker-image.sh" if image == DEFAULT_IMAGE
-                else f"run `docker pull {image}` (Prism never pulls) or build it")
+        hint = (
+            "build it with scripts/docker-image.sh"
+            if image == DEFAULT_IMAGE
+            else f"run `docker pull {image}` (Prism never pulls) or build it"
+        )
         raise ImageUnavailable(f"Docker image {image!r} is not present on the engine: {hint}") from None
     except DockerException as exc:
         raise SandboxUnavailable(f"cannot inspect Docker image {image!r}: {_short(exc)}") from None
@@ -144,7 +153,8 @@ def base_images(dockerfile: Path) -> list[str]:
 def _missing_base(base: str, dockerfile: Path) -> ImageUnavailable:
     return ImageUnavailable(
         f"base image {base!r} (FROM in {dockerfile}) is not available locally and Prism never pulls; "
-        "build or load it first (docker load / docker import)")
+        "build or load it first (docker load / docker import)"
+    )
 
 
 def _check_bases(client, dockerfile: Path) -> None:
@@ -199,19 +209,28 @@ def _build(client, dockerfile: Path, tag: str) -> str:
     try:
         # The Dockerfile is the task's (untrusted) and its RUN steps run as root in the build
         # container: with no network they reach neither the host's bridge address nor beyond.
-        client.images.build(path=str(dockerfile.parent), dockerfile=dockerfile.name, tag=tag, rm=True,
-                            forcerm=True, pull=False, network_mode="none",
-                            labels={"prism.context": str(dockerfile.parent)})
+        client.images.build(
+            path=str(dockerfile.parent),
+            dockerfile=dockerfile.name,
+            tag=tag,
+            rm=True,
+            forcerm=True,
+            pull=False,
+            network_mode="none",
+            labels={"prism.context": str(dockerfile.parent)},
+        )
     except BuildError as exc:
         tail = [str(chunk.get("stream", "") or chunk.get("error", "")).strip() for chunk in exc.build_log]
         tail = [line for line in tail if line][-8:]
         raise ImageUnavailable(
-            f"building the Docker image from {dockerfile} failed: {exc.msg}" + _registry_hint(exc.msg, tail)
+            f"building the Docker image from {dockerfile} failed: {exc.msg}"
+            + _registry_hint(exc.msg, tail)
             + ("\n" + "\n".join(tail) if tail else "")
         ) from None
     except DockerException as exc:
-        raise ImageUnavailable(f"building the Docker image from {dockerfile} failed: {_short(exc)}"
-                               + _registry_hint(str(exc), [])) from None
+        raise ImageUnavailable(
+            f"building the Docker image from {dockerfile} failed: {_short(exc)}" + _registry_hint(str(exc), [])
+        ) from None
     except Exception as exc:  # e.g. a read timeout on a build that never ends
         raise ImageUnavailable(f"building the Docker image from {dockerfile} failed: {_short(exc)}") from None
     return tag
@@ -222,5 +241,7 @@ def _registry_hint(message: str, log: list[str]) -> str:
     text = " ".join([message, *log]).lower()
     if not any(sign in text for sign in _REGISTRY_SIGNS):
         return ""
-    return (". An image it needs is not available locally and Prism never pulls (this engine tried a registry);"
-            " build or load it first (docker load / docker import)")
+    return (
+        ". An image it needs is not available locally and Prism never pulls (this engine tried a registry);"
+        " build or load it first (docker load / docker import)"
+    )

@@ -8,29 +8,34 @@ tests/docker, tests/engine/test_hostile.py).
 from __future__ import annotations
 
 TRUSTED = "whoever starts Prism: the command line, settings, environment and the interpreter Prism runs on"
-UNTRUSTED = ("suites, candidates, task folders (prism.toml with its `python`, image and patches) "
-             "and editor documents")
+UNTRUSTED = "suites, candidates, task folders (prism.toml with its `python`, image and patches) and editor documents"
 
 # The lines that hold only where the runner installed its seccomp filter (x86_64 and aarch64, the
 # architectures `runner/_prism_isolation.py` has a table for), and what holds instead elsewhere.
-_SEAL_BUBBLEWRAP = ("before any program code runs: inherited descriptors closed, no capabilities, no_new_privs, a "
-                    "seccomp filter (no ptrace, mount, unshare, setns); results sealed with a per-request secret "
-                    "the program never sees")
-_SEAL_DOCKER = ("each program sees only its own tree, staged for it in its runner's 0700 folder and cleared after "
-                "it; inherited descriptors closed, no_new_privs, the same seccomp filter and sealed results as "
-                "bubblewrap (no per-program namespaces: runners have no capabilities there), and System V IPC "
-                "and POSIX message queues refused (no IPC namespace per program to keep them apart)")
+_SEAL_BUBBLEWRAP = (
+    "before any program code runs: inherited descriptors closed, no capabilities, no_new_privs, a "
+    "seccomp filter (no ptrace, mount, unshare, setns); results sealed with a per-request secret "
+    "the program never sees"
+)
+_SEAL_DOCKER = (
+    "each program sees only its own tree, staged for it in its runner's 0700 folder and cleared after "
+    "it; inherited descriptors closed, no_new_privs, the same seccomp filter and sealed results as "
+    "bubblewrap (no per-program namespaces: runners have no capabilities there), and System V IPC "
+    "and POSIX message queues refused (no IPC namespace per program to keep them apart)"
+)
 WITHOUT_SECCOMP = {
     _SEAL_BUBBLEWRAP: (
         "before any program code runs: inherited descriptors closed, no capabilities, no_new_privs; NO seccomp "
         "filter (the runner installed none: Prism has a table for x86_64 and aarch64 only), so ptrace, mount, "
         "unshare and setns are refused only for want of capabilities; results sealed with a per-request secret "
-        "the program never sees"),
+        "the program never sees"
+    ),
     _SEAL_DOCKER: (
         "each program sees only its own tree, staged for it in its runner's 0700 folder and cleared after "
         "it; inherited descriptors closed, no_new_privs and sealed results as bubblewrap; NO seccomp filter "
         "(the runner installed none: Prism has a table for x86_64 and aarch64 only), so System V IPC and POSIX "
-        "message queues are NOT refused and may pass between programs of one runner"),
+        "message queues are NOT refused and may pass between programs of one runner"
+    ),
 }
 
 GUARANTEES: dict[str, tuple[str, ...]] = {
@@ -88,5 +93,9 @@ def guarantees(seccomp: bool) -> dict[str, tuple[str, ...]]:
 
 def threat_model(seccomp: bool = True) -> dict:
     """The trust split and every backend's guarantees, as `prism doctor --json` reports them."""
-    return {"trusted": TRUSTED, "untrusted": UNTRUSTED, "seccomp": seccomp,
-            "guarantees": {name: list(lines) for name, lines in guarantees(seccomp).items()}}
+    return {
+        "trusted": TRUSTED,
+        "untrusted": UNTRUSTED,
+        "seccomp": seccomp,
+        "guarantees": {name: list(lines) for name, lines in guarantees(seccomp).items()},
+    }

@@ -138,9 +138,16 @@ def _view(python: str) -> tuple[list[Path], list[tuple[str, Path]]]:
 def runner_paths(python: str, extra: list[Path]) -> list[Path]:
     """Host paths a runner started with `python` needs: that interpreter's, ours (whose pytest a
     task's venv may reuse), our site-packages, the runner folder, and `extra` (the tree cache)."""
-    paths = {*interpreter_view(python, extra)[0], *interpreter_view(sys.executable)[0], Path(sys.prefix),
-             Path(sys.base_prefix), Path(sys.exec_prefix), AGENT.parent,
-             *[Path(p) for p in site.getsitepackages()], *extra}
+    paths = {
+        *interpreter_view(python, extra)[0],
+        *interpreter_view(sys.executable)[0],
+        Path(sys.prefix),
+        Path(sys.base_prefix),
+        Path(sys.exec_prefix),
+        AGENT.parent,
+        *[Path(p) for p in site.getsitepackages()],
+        *extra,
+    }
     user_site = site.getusersitepackages()
     if isinstance(user_site, str):
         paths.add(Path(user_site))
@@ -155,8 +162,7 @@ def bind_args(paths: list[Path], hidden: list[Path], links: Sequence[tuple[str, 
     system = system_real_roots()
     mounts = [(h, "tmpfs", "") for h in hidden]
     mounts += [(p, "bind", "") for p in paths if not any(p.is_relative_to(r) for r in system)]
-    mounts += [(where, "link", target) for target, where in links
-               if not any(where.is_relative_to(r) for r in system)]
+    mounts += [(where, "link", target) for target, where in links if not any(where.is_relative_to(r) for r in system)]
     mounts.sort(key=lambda m: (m[0].parts, m[1] != "tmpfs"))
     args: list[str] = []
     done: list[tuple[Path, str]] = []

@@ -28,8 +28,21 @@ from prism_lsp.sandbox.base import SandboxUnavailable
 INSIDE_DENIED = ("/proc", "/sys", "/dev", "/run", "/var/run", "/var/lib", "/var/spool", "/etc")
 # These hold other people's files, other runs' sockets or the panel's trees: never shown whole
 # (a venv somewhere below them is fine, its folder is checked on its own).
-WHOLE_DENIED = ("/", "/tmp", "/var", "/var/tmp", "/dev/shm", "/home", "/root", "/srv", "/mnt", "/media", "/opt",
-                "/nix", "/gnu")
+WHOLE_DENIED = (
+    "/",
+    "/tmp",
+    "/var",
+    "/var/tmp",
+    "/dev/shm",
+    "/home",
+    "/root",
+    "/srv",
+    "/mnt",
+    "/media",
+    "/opt",
+    "/nix",
+    "/gnu",
+)
 # A bigger folder is not scanned to the end: refused rather than shown unchecked.
 MAX_ENTRIES = 200_000
 
@@ -93,7 +106,8 @@ def check_folder(folder: Path, python: str, keep_out: list[Path]) -> None:
         raise InterpreterRefused(
             f"{python!r} would show {folder} in the sandbox, refused: {why}. A task's interpreter "
             "must be a venv or Python installation of its own (bin/ and lib/python*), holding no sockets, FIFOs or "
-            "devices, outside /proc, /sys, /dev and /run; or leave `python` out to use Prism's own")
+            "devices, outside /proc, /sys, /dev and /run; or leave `python` out to use Prism's own"
+        )
 
 
 def installation(exe: Path, python: str) -> Path:
@@ -104,4 +118,5 @@ def installation(exe: Path, python: str) -> Path:
         return folder.parent
     raise InterpreterRefused(
         f"{python!r}: {exe} is not inside a Python installation (<prefix>/bin next to "
-        "<prefix>/lib/python*), so the sandbox would have to show the whole folder it sits in; refused")
+        "<prefix>/lib/python*), so the sandbox would have to show the whole folder it sits in; refused"
+    )

@@ -20,7 +20,8 @@ def chosen_sandbox(requested: str | None, task_sandbox: str, manifest: Path) -> 
     if task_sandbox == "none":
         raise SandboxUnavailable(
             f"{manifest}: task.sandbox: a task folder cannot choose 'none' (candidates would run unisolated, "
-            "with your files and network); if you trust this task's code, pass --sandbox none yourself")
+            "with your files and network); if you trust this task's code, pass --sandbox none yourself"
+        )
     return task_sandbox
 
 
@@ -37,8 +38,9 @@ def _environment(image: str | None, dockerfile: Path | None) -> str:
     return f"Docker image {image!r}" if image else f"Dockerfile {dockerfile}"
 
 
-def _bubblewrap(cache_root: Path, image: str | None, dockerfile: Path | None, why: str | None,
-               python: str | None = None) -> Backend:
+def _bubblewrap(
+    cache_root: Path, image: str | None, dockerfile: Path | None, why: str | None, python: str | None = None
+) -> Backend:
     """Bubblewrap on the host's Python; warned about in the report when the task brought an image.
 
     A task's image or Dockerfile is part of the task: verdicts computed on the host
@@ -50,13 +52,22 @@ def _bubblewrap(cache_root: Path, image: str | None, dockerfile: Path | None, wh
     backend = BubblewrapBackend(cache_root, python)
     if image or dockerfile:
         because = f" because Docker is unavailable ({why})" if why else ""
-        backend.warning = (f"the task brings its own environment ({_environment(image, dockerfile)}) but ran in "
-                           f"bubblewrap on the host's Python{because}; verdicts may differ from the task's environment")
+        backend.warning = (
+            f"the task brings its own environment ({_environment(image, dockerfile)}) but ran in "
+            f"bubblewrap on the host's Python{because}; verdicts may differ from the task's environment"
+        )
     return backend
 
 
-def resolve_backend(name: str, cache_root: Path, *, image: str | None = None,
-                    dockerfile: Path | None = None, python: str | None = None, python_source: str = "") -> Backend:
+def resolve_backend(
+    name: str,
+    cache_root: Path,
+    *,
+    image: str | None = None,
+    dockerfile: Path | None = None,
+    python: str | None = None,
+    python_source: str = "",
+) -> Backend:
     """The backend for `name`; raises `SandboxUnavailable` with how to get one.
 
     `python` is the task's own interpreter (untrusted): a backend that would show host
@@ -109,7 +120,8 @@ def _resolve(name: str, cache_root: Path, image: str | None, dockerfile: Path | 
         except SandboxUnavailable as exc:
             reasons.append(f"{candidate}: {exc}")
     raise SandboxUnavailable(
-        "no usable sandbox: " + "; ".join(reasons)
+        "no usable sandbox: "
+        + "; ".join(reasons)
         + ". Install bubblewrap (sudo apt-get install bubblewrap) or start a Docker engine;"
         " `--sandbox none` runs candidates unisolated (only for code you trust)."
     )

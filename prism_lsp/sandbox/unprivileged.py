@@ -80,8 +80,11 @@ def _user_and_mount_namespace(libc, uid: int) -> None:
     os.close(ready_w)
     _, status = os.waitpid(helper, 0)
     if not made:
-        raise OSError(err, f"unshare(CLONE_NEWNS): {os.strerror(errno.EPERM)}, and "
-                           f"unshare(CLONE_NEWUSER | CLONE_NEWNS): {os.strerror(err)}")
+        raise OSError(
+            err,
+            f"unshare(CLONE_NEWNS): {os.strerror(errno.EPERM)}, and "
+            f"unshare(CLONE_NEWUSER | CLONE_NEWNS): {os.strerror(err)}",
+        )
     if status != 0:
         raise OSError(errno.EPERM, "the user namespace's uid and gid maps could not be written")
 
@@ -89,7 +92,7 @@ def _user_and_mount_namespace(libc, uid: int) -> None:
 def main(argv: list[str]) -> None:
     uid = int(argv[0])
     split = argv.index("--")
-    command = argv[split + 1:]
+    command = argv[split + 1 :]
     libc = ctypes.CDLL(None, use_errno=True)
     _private_mount_namespace(libc, uid)
     _mount(libc, None, "/", MS_REC | MS_PRIVATE)  # nothing below propagates back to the host

@@ -14,8 +14,10 @@ from pathlib import Path
 from prism_lsp.sandbox.base import AGENT, Limits, RunnerProcess, popen_runner, runner_environment
 from prism_lsp.sandbox.cgroup import Cgroup
 
-WARNING = ("sandbox 'none': candidate code runs unisolated on this machine, with your user's rights "
-           "(network, files). Use it only for code you trust.")
+WARNING = (
+    "sandbox 'none': candidate code runs unisolated on this machine, with your user's rights "
+    "(network, files). Use it only for code you trust."
+)
 
 
 class UnsandboxedBackend:

@@ -9,5 +9,13 @@ from prism_lsp.scheduler.incremental import IncrementalScheduler, PanelEngine, R
 from prism_lsp.scheduler.scheduler import Job, Scheduler
 from prism_lsp.scheduler.test_cache import TestResultCache, test_key
 
-__all__ = ["IncrementalScheduler", "Job", "PanelEngine", "RunStats", "Scheduler", "SessionEngine", "TestResultCache",
-           "test_key"]
+__all__ = [
+    "IncrementalScheduler",
+    "Job",
+    "PanelEngine",
+    "RunStats",
+    "Scheduler",
+    "SessionEngine",
+    "TestResultCache",
+    "test_key",
+]

@@ -27,8 +27,15 @@ from prism_lsp.scheduler.test_cache import TestResultCache, test_key
 class PanelEngine(Protocol):
     """What the incremental scheduler needs from the engine (:class:`SessionEngine` over an `EngineSession`)."""
 
-    def run(self, task: Task, suite: Suite, options: RunOptions, *, progress: Progress | None,
-            cancel: threading.Event | None) -> PanelRun: ...
+    def run(
+        self,
+        task: Task,
+        suite: Suite,
+        options: RunOptions,
+        *,
+        progress: Progress | None,
+        cancel: threading.Event | None,
+    ) -> PanelRun: ...
 
     def trees(self, task: Task) -> dict[str, ProgramTree | ProgramResult]:
         """Program id -> its built tree, or the `error` result when it cannot be built."""
@@ -41,8 +48,15 @@ class SessionEngine:
     def __init__(self, session: EngineSession) -> None:
         self.session = session
 
-    def run(self, task: Task, suite: Suite, options: RunOptions, *, progress: Progress | None,
-            cancel: threading.Event | None) -> PanelRun:
+    def run(
+        self,
+        task: Task,
+        suite: Suite,
+        options: RunOptions,
+        *,
+        progress: Progress | None,
+        cancel: threading.Event | None,
+    ) -> PanelRun:
         return self.session.run(task, suite, options, progress=progress, cancel=cancel)
 
     def trees(self, task: Task) -> dict[str, ProgramTree | ProgramResult]:
@@ -72,8 +86,16 @@ class IncrementalScheduler:
         self.cache = cache if cache is not None else TestResultCache()
         self.enabled = enabled
 
-    def run(self, task: Task, suite: Suite, suite_map: SuiteMap, options: RunOptions = RunOptions(), *,
-            progress: Progress | None = None, cancel: threading.Event | None = None) -> tuple[PanelRun, RunStats]:
+    def run(
+        self,
+        task: Task,
+        suite: Suite,
+        suite_map: SuiteMap,
+        options: RunOptions = RunOptions(),
+        *,
+        progress: Progress | None = None,
+        cancel: threading.Event | None = None,
+    ) -> tuple[PanelRun, RunStats]:
         names = [t.name for t in suite_map.tests]
         if not self.enabled or suite_map.syntax_errors or not names or len(set(names)) != len(names):
             run = self.engine.run(task, suite, options, progress=progress, cancel=cancel)
@@ -81,8 +103,17 @@ class IncrementalScheduler:
         start = time.perf_counter()
         trees = self.engine.trees(task)
         starts = {t.name: t.span.start_line for t in suite_map.tests}
-        keys = {t.name: test_key(t.body_hash, suite_map.shared_hash, suite.rel_path, options.timeout_s,
-                                 options.sandbox, task.test_command) for t in suite_map.tests}
+        keys = {
+            t.name: test_key(
+                t.body_hash,
+                suite_map.shared_hash,
+                suite.rel_path,
+                options.timeout_s,
+                options.sandbox,
+                task.test_command,
+            )
+            for t in suite_map.tests
+        }
         cached: dict[str, dict[str, tuple[TestResult, ...]]] = {}
         needed: set[str] = set()
         for program, tree in trees.items():
@@ -91,8 +122,7 @@ class IncrementalScheduler:
         fresh: PanelRun | None = None
         if needed:
             subset = None if len(needed) == len(names) else tuple(n for n in names if n in needed)
-            fresh = self.engine.run(task, suite, replace(options, tests=subset),
-                                    progress=progress, cancel=cancel)
+            fresh = self.engine.run(task, suite, replace(options, tests=subset), progress=progress, cancel=cancel)
             if not (cancel and cancel.is_set()):
                 self._store(fresh, trees, keys, needed, suite_map, starts)
         elif progress:
@@ -100,8 +130,9 @@ class IncrementalScheduler:
         run = self._assemble(task, trees, cached, needed, fresh, start)
         return run, RunStats(len(needed), len(names) - len(needed), fresh is not None)
 
-    def _lookup(self, digest: str, keys: dict[str, str], starts: dict[str, int],
-                needed: set[str]) -> dict[str, tuple[TestResult, ...]]:
+    def _lookup(
+        self, digest: str, keys: dict[str, str], starts: dict[str, int], needed: set[str]
+    ) -> dict[str, tuple[TestResult, ...]]:
         found = {}
         for name, key in keys.items():
             hit = self.cache.get(digest, key)
@@ -111,8 +142,15 @@ class IncrementalScheduler:
                 found[name] = tuple(_shift(t, starts[name]) for t in hit)
         return found
 
-    def _store(self, fresh: PanelRun, trees: dict[str, ProgramTree | ProgramResult], keys: dict[str, str],
-               needed: set[str], suite_map: SuiteMap, starts: dict[str, int]) -> None:
+    def _store(
+        self,
+        fresh: PanelRun,
+        trees: dict[str, ProgramTree | ProgramResult],
+        keys: dict[str, str],
+        needed: set[str],
+        suite_map: SuiteMap,
+        starts: dict[str, int],
+    ) -> None:
         by_program = {BASELINE: fresh.baseline, **{c.id: r for c, r in fresh.results}}
         for program, result in by_program.items():
             tree = trees.get(program)
@@ -131,9 +169,14 @@ class IncrementalScheduler:
                     self.cache.put(tree.digest, keys[name], tuple(_shift(t, -starts[name]) for t in groups[name]))
 
     @staticmethod
-    def _assemble(task: Task, trees: dict[str, ProgramTree | ProgramResult],
-                  cached: dict[str, dict[str, tuple[TestResult, ...]]], needed: set[str],
-                  fresh: PanelRun | None, start: float) -> PanelRun:
+    def _assemble(
+        task: Task,
+        trees: dict[str, ProgramTree | ProgramResult],
+        cached: dict[str, dict[str, tuple[TestResult, ...]]],
+        needed: set[str],
+        fresh: PanelRun | None,
+        start: float,
+    ) -> PanelRun:
         fresh_by = {BASELINE: fresh.baseline, **{c.id: r for c, r in fresh.results}} if fresh else {}
 
         def program(pid: str) -> ProgramResult:
@@ -143,21 +186,37 @@ class IncrementalScheduler:
             kept = [t for name, entry in cached.get(pid, {}).items() if name not in needed for t in entry]
             base = fresh_by.get(pid, ProgramResult(outcome="pass"))
             merged = merge_results({t.name: t for t in kept}, base, [t.name for t in kept])
-            return merged if fresh is not None else ProgramResult(
-                merged.outcome, merged.tests, merged.reason, merged.message, merged.line, 0.0, cached=True)
+            return (
+                merged
+                if fresh is not None
+                else ProgramResult(
+                    merged.outcome, merged.tests, merged.reason, merged.message, merged.line, 0.0, cached=True
+                )
+            )
 
         real_trees = {pid: t for pid, t in trees.items() if isinstance(t, ProgramTree)}
         # Unstable tests are never cached (`_store`): each run that needs them finds them again.
-        return PanelRun(program(BASELINE), [(c, program(c.id)) for c in task.candidates], real_trees,
-                        (time.perf_counter() - start) * 1000, unstable=fresh.unstable if fresh else (),
-                        seeds=fresh.seeds if fresh else (0,), confirmed_with=fresh.confirmed_with if fresh else (),
-                        reruns=fresh.reruns if fresh else 0)
+        return PanelRun(
+            program(BASELINE),
+            [(c, program(c.id)) for c in task.candidates],
+            real_trees,
+            (time.perf_counter() - start) * 1000,
+            unstable=fresh.unstable if fresh else (),
+            seeds=fresh.seeds if fresh else (0,),
+            confirmed_with=fresh.confirmed_with if fresh else (),
+            reruns=fresh.reruns if fresh else 0,
+        )
 
 
 def _shift(t: TestResult, delta: int) -> TestResult:
     """`t` with every suite line moved by `delta`."""
+
     def move(line: int | None) -> int | None:
         return None if line is None else line + delta
 
-    return replace(t, line=move(t.line), def_line=move(t.def_line),
-                   assertions=tuple(replace(a, line=a.line + delta) for a in t.assertions))
+    return replace(
+        t,
+        line=move(t.line),
+        def_line=move(t.def_line),
+        assertions=tuple(replace(a, line=a.line + delta) for a in t.assertions),
+    )

@@ -42,8 +42,9 @@ Dropped = Callable[[Job], Awaitable[None]]
 class Scheduler(Generic[R]):
     """Debounces and cancels checks per URI; publishes results for the latest version only."""
 
-    def __init__(self, execute: Execute[R], publish: Publish[R], failed: Failed | None = None,
-                 dropped: Dropped | None = None) -> None:
+    def __init__(
+        self, execute: Execute[R], publish: Publish[R], failed: Failed | None = None, dropped: Dropped | None = None
+    ) -> None:
         self._execute = execute
         self._publish = publish
         self._failed = failed

@@ -17,20 +17,33 @@ def summarize(records: list[dict]) -> dict:
     by_suite: dict[str, list[dict]] = {}
     for r in scored:
         by_suite.setdefault(r["suite"], []).append(r["report"]["metrics"])
-    return {"overall": aggregate(r["report"]["metrics"] for r in scored),
-            "by_suite": {suite: aggregate(rows) for suite, rows in by_suite.items()},
-            "pairs": len(records), "errors": len(records) - len(scored)}
+    return {
+        "overall": aggregate(r["report"]["metrics"] for r in scored),
+        "by_suite": {suite: aggregate(rows) for suite, rows in by_suite.items()},
+        "pairs": len(records),
+        "errors": len(records) - len(scored),
+    }
 
 
 def pair_row(record: dict) -> dict:
     """One pair as the table and `--json` show it: identity, status, and its metrics (None for an error row)."""
     report = record.get("report")
-    return {"task": record["task"], "suite": record["suite"], "status": record["status"], "error": record["error"],
-            "metrics": report["metrics"] if report else None}
+    return {
+        "task": record["task"],
+        "suite": record["suite"],
+        "status": record["status"],
+        "error": record["error"],
+        "metrics": report["metrics"] if report else None,
+    }
 
 
 def summary_json(records: list[dict], hashseed: str) -> dict:
     """What `prism score --json` prints: the same bytes whatever engine scored the pairs."""
     summary = summarize(records)
-    return {"hashseed": hashseed, "pairs": [pair_row(r) for r in records], "summary": summary["overall"],
-            "by_suite": summary["by_suite"], "errors": summary["errors"]}
+    return {
+        "hashseed": hashseed,
+        "pairs": [pair_row(r) for r in records],
+        "summary": summary["overall"],
+        "by_suite": summary["by_suite"],
+        "errors": summary["errors"],
+    }

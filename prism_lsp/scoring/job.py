@@ -78,9 +78,15 @@ def suite_digest(rel_path: str, text: str) -> str:
 
 def error_record(pair: Pair, message: str, *, task: str | None = None, suite: str | None = None) -> dict:
     """The record of a pair that could not be scored: an error row, never a verdict."""
-    return {"task": task or pair.task_dir.name, "suite": suite or str(pair.suite_path),
-            "suite_file": str(pair.suite_path), "status": "error", "error": message, "hashseed": HASH_SEED,
-            "report": None}
+    return {
+        "task": task or pair.task_dir.name,
+        "suite": suite or str(pair.suite_path),
+        "suite_file": str(pair.suite_path),
+        "status": "error",
+        "error": message,
+        "hashseed": HASH_SEED,
+        "report": None,
+    }
 
 
 def identify(pair: Pair) -> Job | dict:
@@ -102,22 +108,35 @@ def identify(pair: Pair) -> Job | dict:
 
 
 def _record(job: Job, options: JobOptions) -> dict:
-    return {"task": job.task_id, "suite": job.suite_rel, "suite_file": str(job.pair.suite_path), "status": "ok",
-            "error": None, "hashseed": HASH_SEED,
-            "suite_digest": job.suite_digest, "task_digest": job.task_digest, "options": asdict(options)}
+    return {
+        "task": job.task_id,
+        "suite": job.suite_rel,
+        "suite_file": str(job.pair.suite_path),
+        "status": "ok",
+        "error": None,
+        "hashseed": HASH_SEED,
+        "suite_digest": job.suite_digest,
+        "task_digest": job.task_digest,
+        "options": asdict(options),
+    }
 
 
-def run_job(session: EngineSession, job: Job, options: JobOptions,
-            cancel: threading.Event | None = None) -> tuple[dict, float]:
+def run_job(
+    session: EngineSession, job: Job, options: JobOptions, cancel: threading.Event | None = None
+) -> tuple[dict, float]:
     """Score one identified pair: (its record, milliseconds it took)."""
     start = time.perf_counter()
     record = _record(job, options)
     try:
         task = load_task(job.pair.task_dir)
         suite = Suite(job.suite_rel, job.suite_text)
-        report = session.report(task, suite, RunOptions(sandbox=options.sandbox, timeout_s=options.timeout_s,
-                                                          scoring=True, repeat=options.repeat),
-                                cancel=cancel, extra_findings=weak_assertion_findings(job.suite_text))
+        report = session.report(
+            task,
+            suite,
+            RunOptions(sandbox=options.sandbox, timeout_s=options.timeout_s, scoring=True, repeat=options.repeat),
+            cancel=cancel,
+            extra_findings=weak_assertion_findings(job.suite_text),
+        )
         # Timing differs from run to run; it goes to the store's journal, not the record.
         record["report"] = without_addresses(report.model_dump(mode="json", exclude={"timing_ms"}))
     except SandboxUnavailable as exc:

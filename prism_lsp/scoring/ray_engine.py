@@ -56,21 +56,30 @@ class RayEngine:
 
     name = "ray"
 
-    def __init__(self, options: JobOptions, cache_dir: Path | None = None, workers: int | None = None,
-                 address: str | None = None):
+    def __init__(
+        self, options: JobOptions, cache_dir: Path | None = None, workers: int | None = None, address: str | None = None
+    ):
         self._started = not ray.is_initialized()
         if self._started:
             # "local", not None: None would join whatever cluster /tmp/ray last recorded, even a dead one.
-            ray.init(address=address or "local", logging_level=logging.WARNING, log_to_driver=False,
-                     include_dashboard=False, configure_logging=True)
+            ray.init(
+                address=address or "local",
+                logging_level=logging.WARNING,
+                log_to_driver=False,
+                include_dashboard=False,
+                configure_logging=True,
+            )
         nodes = sorted((n for n in ray.nodes() if n.get("Alive")), key=lambda n: n["NodeID"])
         self.actors = []
         for node in nodes:
             cpus = int(node.get("Resources", {}).get("CPU", 1)) or 1
             node_workers = workers or cpus
             strategy = NodeAffinitySchedulingStrategy(node_id=node["NodeID"], soft=False)
-            self.actors.append(NodeScorer.options(scheduling_strategy=strategy, max_concurrency=2 * node_workers)
-                               .remote(str(cache_dir) if cache_dir else None, node_workers, options))
+            self.actors.append(
+                NodeScorer.options(scheduling_strategy=strategy, max_concurrency=2 * node_workers).remote(
+                    str(cache_dir) if cache_dir else None, node_workers, options
+                )
+            )
 
     def run(self, jobs: Iterable[Job]) -> Iterator[tuple[Job, dict, float, str]]:
         """(job, record, milliseconds, where it ran) for every job, in the order they finish."""

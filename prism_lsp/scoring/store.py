@@ -42,9 +42,13 @@ class ResultStore:
             return None  # absent, or not ours to trust: score it again
         if not isinstance(record, dict):
             return None
-        valid = (record.get("status") == "ok" and record.get("task_digest") == job.task_digest
-                 and record.get("suite_digest") == job.suite_digest and record.get("hashseed") == HASH_SEED
-                 and _options(record.get("options")) == asdict(options))
+        valid = (
+            record.get("status") == "ok"
+            and record.get("task_digest") == job.task_digest
+            and record.get("suite_digest") == job.suite_digest
+            and record.get("hashseed") == HASH_SEED
+            and _options(record.get("options")) == asdict(options)
+        )
         return record if valid else None
 
     def save(self, job: Job, record: dict, elapsed_ms: float, where: str) -> None:
@@ -63,8 +67,14 @@ class ResultStore:
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
-        line = {"task": job.task_id, "suite": job.suite_rel, "suite_digest": job.suite_digest,
-                "where": where, "ms": round(elapsed_ms, 1), "at": round(time.time(), 3)}
+        line = {
+            "task": job.task_id,
+            "suite": job.suite_rel,
+            "suite_digest": job.suite_digest,
+            "where": where,
+            "ms": round(elapsed_ms, 1),
+            "at": round(time.time(), 3),
+        }
         with open(self.journal, "a", encoding="utf-8") as fh:
             fh.write(json.dumps(line) + "\n")
 

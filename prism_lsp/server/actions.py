@@ -20,9 +20,16 @@ from prism_lsp.server.diagnostics import SOURCE
 from prism_lsp.server.positions import Lines
 
 
-def build_actions(uri: str, version: int | None, lines: Lines, diagnostics: list[types.Diagnostic], *,
-                  in_task: bool, literals: bool = True,
-                  apply_edit: bool = True) -> list[types.CodeAction | types.Command]:
+def build_actions(
+    uri: str,
+    version: int | None,
+    lines: Lines,
+    diagnostics: list[types.Diagnostic],
+    *,
+    in_task: bool,
+    literals: bool = True,
+    apply_edit: bool = True,
+) -> list[types.CodeAction | types.Command]:
     """Actions for the diagnostics the client sent (only ours are used).
 
     `literals`: the client takes `CodeAction` literals; else only `Command`s are returned, and
@@ -43,28 +50,37 @@ def build_actions(uri: str, version: int | None, lines: Lines, diagnostics: list
         if literals:
             actions.append(action)
         elif apply_edit and action.edit is not None:
-            actions.append(types.Command(title=action.title, command=APPLY_EDIT,
-                                         arguments=[get_converter().unstructure(action.edit)]))
+            actions.append(
+                types.Command(
+                    title=action.title, command=APPLY_EDIT, arguments=[get_converter().unstructure(action.edit)]
+                )
+            )
     shown: set[str] = set()
     for diag in ours:
         for cid in (diag.data or {}).get("candidates", []) if isinstance(diag.data, dict) else []:
             if cid not in shown:
                 shown.add(cid)
-                actions.append(types.Command(title=f"Show candidate `{cid}`", command=SHOW_CANDIDATE,
-                                             arguments=[uri, cid]))
+                actions.append(
+                    types.Command(title=f"Show candidate `{cid}`", command=SHOW_CANDIDATE, arguments=[uri, cid])
+                )
     if in_task:
         actions.append(types.Command(title="Run panel now", command=RUN_PANEL, arguments=[uri]))
     return actions
 
 
-def _ignore(uri: str, version: int | None, lines: Lines, line0: int, kind: str,
-            diag: types.Diagnostic) -> types.CodeAction:
+def _ignore(
+    uri: str, version: int | None, lines: Lines, line0: int, kind: str, diag: types.Diagnostic
+) -> types.CodeAction:
     old = lines.text(line0 + 1)
     new = ignore_comment_edit(old, kind)
     rng = types.Range(types.Position(line0, 0), types.Position(line0, lines.column(line0 + 1, len(old))))
     edit = types.TextEdit(range=rng, new_text=new)
     doc = types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version)
     return types.CodeAction(
-        title=f"Ignore `{kind}` on this line", kind=types.CodeActionKind.QuickFix, diagnostics=[diag],
-        edit=types.WorkspaceEdit(changes={uri: [edit]},
-                                 document_changes=[types.TextDocumentEdit(text_document=doc, edits=[edit])]))
+        title=f"Ignore `{kind}` on this line",
+        kind=types.CodeActionKind.QuickFix,
+        diagnostics=[diag],
+        edit=types.WorkspaceEdit(
+            changes={uri: [edit]}, document_changes=[types.TextDocumentEdit(text_document=doc, edits=[edit])]
+        ),
+    )

@@ -83,11 +83,16 @@ def code_lens(ls: PrismServer, params: types.CodeLensParams) -> list[types.CodeL
     if found is None:
         return []
     check = ls.checked(params.text_document.uri)
-    if (check is not None and check.task is None and not ls.settings.static_only
-            and ls.offers.offer(check.path) is not None):
+    if (
+        check is not None
+        and check.task is None
+        and not ls.settings.static_only
+        and ls.offers.offer(check.path) is not None
+    ):
         return [offer_lens(params.text_document.uri)]
-    return build_lenses(params.text_document.uri, check, parse_suite(found[1]), found[0],
-                        build_panel=ls.supports_panel_commands())
+    return build_lenses(
+        params.text_document.uri, check, parse_suite(found[1]), found[0], build_panel=ls.supports_panel_commands()
+    )
 
 
 @server.feature(types.TEXT_DOCUMENT_HOVER)
@@ -96,8 +101,9 @@ async def hover(ls: PrismServer, params: types.HoverParams) -> types.Hover | Non
     if found is None:
         return None
     markdown = ls.supports_markdown_hover()
-    text = hover_text(ls.checked(params.text_document.uri), parse_suite(found[1]), params.position.line + 1,
-                      markdown=markdown)
+    text = hover_text(
+        ls.checked(params.text_document.uri), parse_suite(found[1]), params.position.line + 1, markdown=markdown
+    )
     note = await open_dimension_note(ls, params.text_document.uri, found[1], params.position.line + 1, markdown)
     if note:
         text = f"{text}\n\n{note}" if text else note  # the table stays first (see hover.py)
@@ -114,9 +120,15 @@ async def code_action(ls: PrismServer, params: types.CodeActionParams) -> list[t
     check = ls.checked(uri)
     lines = Lines(doc[1], ls.diagnostic_options().encoding)
     fixes = await suggestion_actions(ls, uri, doc[0], lines, doc[1], list(params.context.diagnostics))
-    return fixes + build_actions(uri, doc[0], lines, list(params.context.diagnostics),
-                                 in_task=check is not None and check.task is not None and check.is_suite,
-                                 literals=ls.supports_code_action_literals(), apply_edit=ls.supports_apply_edit())
+    return fixes + build_actions(
+        uri,
+        doc[0],
+        lines,
+        list(params.context.diagnostics),
+        in_task=check is not None and check.task is not None and check.is_suite,
+        literals=ls.supports_code_action_literals(),
+        apply_edit=ls.supports_apply_edit(),
+    )
 
 
 async def _command(ls: PrismServer, name: str, args: tuple) -> object:

@@ -47,6 +47,7 @@ def resolve(caps: types.ClientCapabilities | None) -> ResolvedClientCapabilities
         candidate_documents=experimental.get(CANDIDATE_DOCUMENTS_CAPABILITY) is True,
         panel_commands=experimental.get(PANEL_COMMANDS_CAPABILITY) is True,
         lens_refresh=bool(workspace and workspace.code_lens and workspace.code_lens.refresh_support),
-        watched_files_registration=bool(workspace and workspace.did_change_watched_files
-                                        and workspace.did_change_watched_files.dynamic_registration),
+        watched_files_registration=bool(
+            workspace and workspace.did_change_watched_files and workspace.did_change_watched_files.dynamic_registration
+        ),
     )

@@ -95,8 +95,11 @@ async def show_candidate(server: PrismServer, args: list[Any] | None) -> dict:
     if server.supports_show_document():
         pos = types.Position(target.line, 0)
         try:
-            await server.window_show_document_async(types.ShowDocumentParams(
-                uri=target.uri, external=False, take_focus=True, selection=types.Range(pos, pos)))
+            await server.window_show_document_async(
+                types.ShowDocumentParams(
+                    uri=target.uri, external=False, take_focus=True, selection=types.Range(pos, pos)
+                )
+            )
         except Exception as exc:  # the uri is in the answer anyway
             server.log(f"window/showDocument failed: {exc!r}")
     return {"uri": target.uri}
@@ -135,5 +138,10 @@ async def init_task(server: PrismServer, args: list[Any] | None) -> dict:
     return {"task": str(result.root / "prism.toml"), "suites": result.suites, "notes": result.notes}
 
 
-HANDLERS = {RUN_PANEL: run_panel, LIST_CANDIDATES: list_panel, SHOW_CANDIDATE: show_candidate,
-            APPLY_EDIT: apply_edit, INIT_TASK: init_task}
+HANDLERS = {
+    RUN_PANEL: run_panel,
+    LIST_CANDIDATES: list_panel,
+    SHOW_CANDIDATE: show_candidate,
+    APPLY_EDIT: apply_edit,
+    INIT_TASK: init_task,
+}

@@ -47,15 +47,36 @@ def build_diagnostics(check: Check, settings: Settings, options: Options = Optio
     lines = Lines(check.text, options.encoding)
     out: list[types.Diagnostic] = []
     if check.suite_map.problem:
-        out.append(_diag(lines.line_range(1), f"not run: {check.suite_map.problem}", "execution-error", settings,
-                         {"kind": "execution-error", "rule": "limits"}))
+        out.append(
+            _diag(
+                lines.line_range(1),
+                f"not run: {check.suite_map.problem}",
+                "execution-error",
+                settings,
+                {"kind": "execution-error", "rule": "limits"},
+            )
+        )
     for issue in check.suite_map.syntax_errors:
-        out.append(_diag(lines.span_range(issue.span), issue.message, "execution-error", settings,
-                         {"kind": "execution-error", "rule": "syntax"}))
+        out.append(
+            _diag(
+                lines.span_range(issue.span),
+                issue.message,
+                "execution-error",
+                settings,
+                {"kind": "execution-error", "rule": "syntax"},
+            )
+        )
     for f in check.static:
         if not is_ignored(check.ignores, f.kind, f.span.start_line, f.span.end_line, rule=f.rule):
-            out.append(_diag(lines.span_range(f.span), f.message, f.kind, settings,
-                             {"kind": f.kind, "rule": f.rule, "tests": [f.test_name] if f.test_name else []}))
+            out.append(
+                _diag(
+                    lines.span_range(f.span),
+                    f.message,
+                    f.kind,
+                    settings,
+                    {"kind": f.kind, "rule": f.rule, "tests": [f.test_name] if f.test_name else []},
+                )
+            )
     if check.report is not None:
         for finding in check.report.findings:
             if finding.kind == "weak-assertion":
@@ -64,9 +85,16 @@ def build_diagnostics(check: Check, settings: Settings, options: Options = Optio
             if is_ignored(check.ignores, finding.kind, rng.start.line + 1, rng.end.line + 1, rule=finding.rule):
                 continue
             related = _related(check, finding, options.candidate_documents) if options.related_information else None
-            out.append(_diag(rng, finding.message, finding.kind, settings,
-                             {"kind": finding.kind, "candidates": finding.candidates, "tests": finding.tests},
-                             related))
+            out.append(
+                _diag(
+                    rng,
+                    finding.message,
+                    finding.kind,
+                    settings,
+                    {"kind": finding.kind, "candidates": finding.candidates, "tests": finding.tests},
+                    related,
+                )
+            )
     return sorted(out, key=lambda d: (d.range.start.line, d.range.start.character, str(d.code)))
 
 
@@ -88,10 +116,23 @@ def drops_findings(shown: Check, last_run: Check | None) -> bool:
     return now < before
 
 
-def _diag(rng: types.Range, message: str, kind: str, settings: Settings, data: dict,
-          related: list[types.DiagnosticRelatedInformation] | None = None) -> types.Diagnostic:
-    return types.Diagnostic(range=rng, message=plain(message), severity=SEVERITY[settings.level(kind)], code=kind,
-                            source=SOURCE, data=data, related_information=related or None)
+def _diag(
+    rng: types.Range,
+    message: str,
+    kind: str,
+    settings: Settings,
+    data: dict,
+    related: list[types.DiagnosticRelatedInformation] | None = None,
+) -> types.Diagnostic:
+    return types.Diagnostic(
+        range=rng,
+        message=plain(message),
+        severity=SEVERITY[settings.level(kind)],
+        code=kind,
+        source=SOURCE,
+        data=data,
+        related_information=related or None,
+    )
 
 
 def _finding_range(check: Check, finding: FindingOut, lines: Lines) -> types.Range:
@@ -125,10 +166,16 @@ def _related(check: Check, finding: FindingOut, documents: bool) -> list[types.D
             continue
         for rel, changed in sorted(tree.changed.items())[:3]:
             line = (min(changed) - 1) if changed else 0
-            uri = (str(CandidateUri(cid, rel, check.path.as_uri())) if documents and check.path is not None
-                   else Path(tree.path, rel).as_uri())
-            where = types.Location(uri=uri,
-                                   range=types.Range(types.Position(max(line, 0), 0), types.Position(max(line, 0), 0)))
+            uri = (
+                str(CandidateUri(cid, rel, check.path.as_uri()))
+                if documents and check.path is not None
+                else Path(tree.path, rel).as_uri()
+            )
+            where = types.Location(
+                uri=uri, range=types.Range(types.Position(max(line, 0), 0), types.Position(max(line, 0), 0))
+            )
             note = f": {cand.note}" if cand.note else ""
-            out.append(types.DiagnosticRelatedInformation(where, plain(f"{cand.label} candidate {cid} changes {rel}{note}")))
+            out.append(
+                types.DiagnosticRelatedInformation(where, plain(f"{cand.label} candidate {cid} changes {rel}{note}"))
+            )
     return out

@@ -63,8 +63,11 @@ def _table(rows: list[AssertionRow], with_values: bool) -> str:
     body = []
     for r in rows:
         label = r.label + (" (reference)" if r.reference and with_values else "")
-        cells = [r.program if r.program == "initial" or not with_values else f"`{r.program}`", label,
-                 MARK.get(r.outcome, r.outcome)]
+        cells = [
+            r.program if r.program == "initial" or not with_values else f"`{r.program}`",
+            label,
+            MARK.get(r.outcome, r.outcome),
+        ]
         if with_values:
             cells.append(_cell(r.value))
         body.append("| " + " | ".join(cells) + " |")

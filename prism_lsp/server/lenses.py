@@ -53,8 +53,9 @@ def _too_small(check: Check) -> bool:
     return bool(cannot_judge(valid, invalid))
 
 
-def build_lenses(uri: str, check: Check | None, now: SuiteMap, lines: Lines, *,
-                 build_panel: bool = False) -> list[types.CodeLens]:
+def build_lenses(
+    uri: str, check: Check | None, now: SuiteMap, lines: Lines, *, build_panel: bool = False
+) -> list[types.CodeLens]:
     """Lenses for the buffer as it is now (`now`), from the last check.
 
     None for a file that is not a suite (a program file of the task): nothing runs it.
@@ -65,8 +66,9 @@ def build_lenses(uri: str, check: Check | None, now: SuiteMap, lines: Lines, *,
     top = types.Range(types.Position(0, 0), types.Position(0, 0))
     lenses = [types.CodeLens(range=top, command=command(file_title(check)))]
     if build_panel and _too_small(check):
-        lenses.append(types.CodeLens(range=top, command=types.Command(
-            title="Build Panel", command=BUILD_PANEL, arguments=[uri])))
+        lenses.append(
+            types.CodeLens(range=top, command=types.Command(title="Build Panel", command=BUILD_PANEL, arguments=[uri]))
+        )
     for test in now.tests:
         summary = test_summary(check, test.name) if same_test(check.suite_map, test) is not None else None
         if check.reveal not in LINES_SHOWN_AT:  # the panel's numbers for the whole suite only (file lens)
@@ -74,8 +76,10 @@ def build_lenses(uri: str, check: Check | None, now: SuiteMap, lines: Lines, *,
         elif summary is None:
             title = "initial: ? · valid ?/? · invalid ?/? (not run yet)"
         else:
-            title = (f"initial: {summary.initial} · valid {summary.valid_accepted}/{summary.valid_total}"
-                     f" · invalid {summary.invalid_rejected}/{summary.invalid_total}")
+            title = (
+                f"initial: {summary.initial} · valid {summary.valid_accepted}/{summary.valid_total}"
+                f" · invalid {summary.invalid_rejected}/{summary.invalid_total}"
+            )
         lenses.append(types.CodeLens(range=lines.span_range(test.name_span), command=command(title)))
     return lenses
 

@@ -45,8 +45,10 @@ class Lines:
         return len(text)
 
     def span_range(self, span: Span) -> types.Range:
-        return types.Range(types.Position(max(span.start_line - 1, 0), self.column(span.start_line, span.start_col)),
-                           types.Position(max(span.end_line - 1, 0), self.column(span.end_line, span.end_col)))
+        return types.Range(
+            types.Position(max(span.start_line - 1, 0), self.column(span.start_line, span.start_col)),
+            types.Position(max(span.end_line - 1, 0), self.column(span.end_line, span.end_col)),
+        )
 
     def line_range(self, line: int) -> types.Range:
         """The non-blank part of 1-based `line` (the whole line when blank)."""

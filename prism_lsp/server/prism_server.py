@@ -122,8 +122,11 @@ class PrismServer(LanguageServer):
 
     def diagnostic_options(self) -> Options:
         encoding = str(getattr(self.workspace, "position_encoding", "utf-16") or "utf-16")
-        return Options(related_information=self.capabilities.related_information, encoding=encoding,
-                       candidate_documents=self.supports_candidate_documents())
+        return Options(
+            related_information=self.capabilities.related_information,
+            encoding=encoding,
+            candidate_documents=self.supports_candidate_documents(),
+        )
 
     def supports_candidate_documents(self) -> bool:
         """The client opens `prism-candidate:` documents (it says so in `experimental`)."""
@@ -140,8 +143,9 @@ class PrismServer(LanguageServer):
     def apply_settings(self, raw: Any, *, initialization: bool = False, rerun: bool) -> None:
         """Layer `raw` over the current settings: initializationOptions, or workspace configuration
         (where only the keys it names change)."""
-        parsed: ParsedSettings = (self.layers.set_initialization(raw) if initialization
-                                  else self.layers.update_workspace(raw))
+        parsed: ParsedSettings = (
+            self.layers.set_initialization(raw) if initialization else self.layers.update_workspace(raw)
+        )
         if parsed.unknown:
             self.log(f"ignoring unknown settings: {', '.join(parsed.unknown)}")
         for problem in parsed.problems:
@@ -156,8 +160,9 @@ class PrismServer(LanguageServer):
         if not self.supports_configuration():
             return
         try:
-            answer = await self.workspace_configuration_async(types.ConfigurationParams(
-                items=[types.ConfigurationItem(section="prism")]))
+            answer = await self.workspace_configuration_async(
+                types.ConfigurationParams(items=[types.ConfigurationItem(section="prism")])
+            )
         except Exception as exc:
             self.log(f"workspace/configuration failed: {exc!r}")
             return
@@ -235,8 +240,9 @@ class PrismServer(LanguageServer):
         self.status(status_params(job.uri, "running", done=0, total=len(base.task.candidates) + 1))
         await progress.begin()
         try:
-            return await asyncio.to_thread(self.checker.run_panel, base, settings, progress=progress.report,
-                                           cancel=cancel)
+            return await asyncio.to_thread(
+                self.checker.run_panel, base, settings, progress=progress.report, cancel=cancel
+            )
         finally:
             progress.end()
 
@@ -249,8 +255,9 @@ class PrismServer(LanguageServer):
             return
         shown = with_last_findings(check, self.record(uri).last_run)
         diagnostics = build_diagnostics(shown, self.settings, self.diagnostic_options())
-        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
-            uri=uri, version=check.version, diagnostics=diagnostics))
+        self.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, version=check.version, diagnostics=diagnostics)
+        )
 
     async def _finish(self, job: Job, check: Check) -> None:
         self.finish(job.uri, check)
@@ -269,8 +276,10 @@ class PrismServer(LanguageServer):
         if state == "no-task":  # told before the status, so a client sees the offer with it
             offer = None if self.settings.static_only else self.offers.offer(check.path)
             if offer is None:
-                self.tell_once(types.MessageType.Info,
-                               "Prism: no prism.toml found above this file, so only static hints are shown.")
+                self.tell_once(
+                    types.MessageType.Info,
+                    "Prism: no prism.toml found above this file, so only static hints are shown.",
+                )
             elif self.offers.first_time(offer):
                 self.window_show_message(types.ShowMessageParams(types.MessageType.Info, OFFER_MESSAGE))
         self.status(finished_status(uri, check, record.last_run))
@@ -297,17 +306,28 @@ class PrismServer(LanguageServer):
             return
         watchers = [types.FileSystemWatcher(glob_pattern=glob) for glob in TASK_FILE_GLOBS]
         try:
-            await self.client_register_capability_async(types.RegistrationParams(registrations=[types.Registration(
-                id="prism-task-files", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
-                register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers))]))
+            await self.client_register_capability_async(
+                types.RegistrationParams(
+                    registrations=[
+                        types.Registration(
+                            id="prism-task-files",
+                            method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                            register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers),
+                        )
+                    ]
+                )
+            )
         except Exception as exc:  # watching is a nicety: a rerun by hand still works
             self.log(f"could not watch the task files: {exc!r}")
 
     def task_files_changed(self, uris: list[str]) -> list[str]:
         """Files of a task changed (Build Panel, an edit of prism.toml): rerun the open suites of that task."""
         changed = [p for p in (uri_path(u) for u in uris) if p is not None]
-        rerun = [doc_uri for doc_uri in list(self.documents)
-                 if (root := self._task_root(doc_uri)) is not None and any(p.is_relative_to(root) for p in changed)]
+        rerun = [
+            doc_uri
+            for doc_uri in list(self.documents)
+            if (root := self._task_root(doc_uri)) is not None and any(p.is_relative_to(root) for p in changed)
+        ]
         for doc_uri in rerun:
             self.check_now(doc_uri, "task-changed")
         return rerun

@@ -45,8 +45,7 @@ class Settings(BaseModel):
     debounce_ms: float = Field(400, alias="debounceMs", ge=0, le=60_000, strict=True, allow_inf_nan=False)
     reveal: RevealLevel = "full"
     sandbox: Literal["auto", "bubblewrap", "docker", "none"] = "auto"
-    timeout_seconds: float | None = Field(None, alias="timeoutSeconds", gt=0, le=3600, strict=True,
-                                          allow_inf_nan=False)
+    timeout_seconds: float | None = Field(None, alias="timeoutSeconds", gt=0, le=3600, strict=True, allow_inf_nan=False)
     severity: dict[str, Level] = Field(default_factory=lambda: dict(DEFAULT_SEVERITY))
     # Set by the client, never by a user setting: the folder is not trusted (VS Code's Restricted
     # Mode), so only static hints; no panel runs, candidate views or task offers.
@@ -75,21 +74,26 @@ def parse_settings(raw: Any) -> ParsedSettings:
     return SettingsLayers().set_initialization(raw)
 
 
-def _severity(value: Any, problems: list[str], unknown: list[str],
-              fallback: dict[str, Level] = DEFAULT_SEVERITY) -> dict[str, Level]:
+def _severity(
+    value: Any, problems: list[str], unknown: list[str], fallback: dict[str, Level] = DEFAULT_SEVERITY
+) -> dict[str, Level]:
     """The valid levels of `value` over `fallback` (whose values a wrong level keeps)."""
     merged = dict(fallback)
     if not isinstance(value, dict):
-        problems.append(f"prism.severity: {_show(value)} is not an object; "
-                        f"{'using the default' if fallback == DEFAULT_SEVERITY else 'keeping the current'} severities.")
+        problems.append(
+            f"prism.severity: {_show(value)} is not an object; "
+            f"{'using the default' if fallback == DEFAULT_SEVERITY else 'keeping the current'} severities."
+        )
         return merged
     levels = Level.__args__  # type: ignore[attr-defined]
     for kind, level in value.items():
         if kind not in FINDING_KINDS:
             unknown.append(f"severity.{kind}")
         elif level not in levels:
-            problems.append(f"prism.severity.{kind}: {_show(level)} is not one of {', '.join(levels)}; "
-                            f"using {_show(fallback.get(kind, DEFAULT_SEVERITY[kind]))}.")
+            problems.append(
+                f"prism.severity.{kind}: {_show(level)} is not one of {', '.join(levels)}; "
+                f"using {_show(fallback.get(kind, DEFAULT_SEVERITY[kind]))}."
+            )
         else:
             merged[kind] = level
     return merged
@@ -153,8 +157,10 @@ class SettingsLayers:
             try:
                 Settings.model_validate({key: raw[key]})
             except ValidationError as exc:
-                problems.append(f"prism.{key}: {_show(raw[key])} is not valid ({_reason(exc)}); "
-                                f"using {_show(getattr(current, name))}.")
+                problems.append(
+                    f"prism.{key}: {_show(raw[key])} is not valid ({_reason(exc)}); "
+                    f"using {_show(getattr(current, name))}."
+                )
                 continue
             layer[key] = raw[key]
         return layer, problems, unknown

@@ -29,8 +29,15 @@ def cannot_judge(valid_total: int, invalid_total: int) -> list[str]:
     return missing
 
 
-def status_params(uri: str, state: str, check: Check | None = None, *, done: int | None = None,
-                  total: int | None = None, message: str | None = None) -> dict[str, Any]:
+def status_params(
+    uri: str,
+    state: str,
+    check: Check | None = None,
+    *,
+    done: int | None = None,
+    total: int | None = None,
+    message: str | None = None,
+) -> dict[str, Any]:
     """The payload of DESIGN's `prism/status` (the VS Code client parses exactly this).
 
     `unjudged` lists what the panel is too small to judge (then no verdict may look like a pass);
@@ -44,8 +51,18 @@ def status_params(uri: str, state: str, check: Check | None = None, *, done: int
         valid = {"accepted": accepted, "total": valid_total}  # without the reference, as valid_acceptance
         invalid = {"rejected": rejected, "total": invalid_total}
         unjudged = cannot_judge(valid_total, invalid_total)
-    return {"uri": uri, "state": state, "metrics": metrics, "valid": valid, "invalid": invalid,
-            "done": done, "total": total, "message": message, "unjudged": unjudged, "stale": False}
+    return {
+        "uri": uri,
+        "state": state,
+        "metrics": metrics,
+        "valid": valid,
+        "invalid": invalid,
+        "done": done,
+        "total": total,
+        "message": message,
+        "unjudged": unjudged,
+        "stale": False,
+    }
 
 
 def state_of(check: Check) -> tuple[str, str | None]:
@@ -90,10 +107,17 @@ def finished_status(uri: str, check: Check, last_run: Check | None) -> dict[str,
     """The status once a check is over. A suite that cannot run now (a syntax error while typing)
     keeps showing the last run's counts, said to be from that run, rather than "no results"."""
     state, message = state_of(check)
-    if (check.state.kind == "not-run" and check.is_suite and last_run is not None and last_run.report is not None
-            and last_run.task == check.task and last_run.reveal == check.reveal):
-        params = status_params(uri, state, last_run,
-                               message=f"{message}; the counts are from the last run (version {last_run.version})")
+    if (
+        check.state.kind == "not-run"
+        and check.is_suite
+        and last_run is not None
+        and last_run.report is not None
+        and last_run.task == check.task
+        and last_run.reveal == check.reveal
+    ):
+        params = status_params(
+            uri, state, last_run, message=f"{message}; the counts are from the last run (version {last_run.version})"
+        )
         return {**params, "stale": True}
     return status_params(uri, state, check, message=message)
 
@@ -106,8 +130,10 @@ def run_summary(uri: str, check: Check) -> str:
     if check.report is not None and check.run is not None and check.report.reveal in PANEL_SHOWN_AT:
         accepted, valid, rejected, invalid = check.report.panel_counts()
         m = check.report.metrics
-        line += (f"; JSF {'yes' if m.jsf else 'no'}, valid {accepted}/{valid} accepted, "
-                 f"invalid {rejected}/{invalid} rejected; panel {check.run.elapsed_ms:.0f} ms")
+        line += (
+            f"; JSF {'yes' if m.jsf else 'no'}, valid {accepted}/{valid} accepted, "
+            f"invalid {rejected}/{invalid} rejected; panel {check.run.elapsed_ms:.0f} ms"
+        )
     return line
 
 
@@ -116,8 +142,11 @@ def dropped_status(uri: str, last: Check | None, run_on: str) -> dict[str, Any]:
 
     "running" must not stay on: nothing else would end it until the next save. The last
     published run's metrics stay, labelled as older than the buffer."""
-    message = ("the buffer changed since the last save; save to run the panel on it" if run_on == "save"
-               else "the buffer changed since the run started; a new run follows")
+    message = (
+        "the buffer changed since the last save; save to run the panel on it"
+        if run_on == "save"
+        else "the buffer changed since the run started; a new run follows"
+    )
     return {**status_params(uri, "idle", last, message=message), "stale": last is not None and last.report is not None}
 
 
@@ -145,16 +174,22 @@ class PanelProgress:
             log.info("work done progress not created: %r", exc)
             return
         self.started = True
-        self.server.work_done_progress.begin(self.token, types.WorkDoneProgressBegin(
-            title="Prism", message="running the panel", percentage=0, cancellable=False))
+        self.server.work_done_progress.begin(
+            self.token,
+            types.WorkDoneProgressBegin(title="Prism", message="running the panel", percentage=0, cancellable=False),
+        )
 
     def report(self, done: int, total: int, program: str) -> None:
         self.loop.call_soon_threadsafe(self._report, done, total)
 
     def _report(self, done: int, total: int) -> None:
         if self.started:
-            self.server.work_done_progress.report(self.token, types.WorkDoneProgressReport(
-                message=f"{done}/{total} programs", percentage=int(100 * done / max(total, 1))))
+            self.server.work_done_progress.report(
+                self.token,
+                types.WorkDoneProgressReport(
+                    message=f"{done}/{total} programs", percentage=int(100 * done / max(total, 1))
+                ),
+            )
         self.server.protocol.notify(STATUS, status_params(self.uri, "running", done=done, total=total))
 
     def end(self, message: str = "done") -> None:

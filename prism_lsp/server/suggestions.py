@@ -44,10 +44,14 @@ def _matches(s: Suggestion, diag: types.Diagnostic) -> bool:
     return s.kind == "misses-baseline" or diag.range.start.line + 1 == s.line
 
 
-async def suggestion_actions(ls, uri: str, version: int | None, lines: Lines, text: str,
-                             diagnostics: list[types.Diagnostic]) -> list[types.CodeAction | types.Command]:
-    ours = [d for d in diagnostics if d.source == SOURCE and d.code in ("accepts-invalid", "rejects-valid",
-                                                                         "misses-baseline")]
+async def suggestion_actions(
+    ls, uri: str, version: int | None, lines: Lines, text: str, diagnostics: list[types.Diagnostic]
+) -> list[types.CodeAction | types.Command]:
+    ours = [
+        d
+        for d in diagnostics
+        if d.source == SOURCE and d.code in ("accepts-invalid", "rejects-valid", "misses-baseline")
+    ]
     check = ls.checked(uri)
     if not ours or check is None or check.run is None or check.task is None or check.path is None:
         return []
@@ -56,8 +60,11 @@ async def suggestion_actions(ls, uri: str, version: int | None, lines: Lines, te
     task = check.task
     suite = Suite(task.suite_rel(check.path), check.text)
     settings = ls.settings
-    options = RunOptions(sandbox=None if settings.sandbox == "auto" else settings.sandbox,
-                         timeout_s=settings.timeout_seconds, reveal=check.reveal)
+    options = RunOptions(
+        sandbox=None if settings.sandbox == "auto" else settings.sandbox,
+        timeout_s=settings.timeout_seconds,
+        reveal=check.reveal,
+    )
     from prism_lsp.suggest.titles import title
 
     found = await asyncio.to_thread(_memo().get, ls.checker.session, task, suite, check.run, options, check.reveal)
@@ -68,26 +75,36 @@ async def suggestion_actions(ls, uri: str, version: int | None, lines: Lines, te
         if not diags:
             continue
         e = s.edit
-        rng = types.Range(types.Position(e.start_line, lines.column(e.start_line + 1, e.start_col)),
-                          types.Position(e.end_line, lines.column(e.end_line + 1, e.end_col)))
+        rng = types.Range(
+            types.Position(e.start_line, lines.column(e.start_line + 1, e.start_col)),
+            types.Position(e.end_line, lines.column(e.end_line + 1, e.end_col)),
+        )
         edit = types.TextEdit(range=rng, new_text=e.new_text)
-        workspace_edit = types.WorkspaceEdit(changes={uri: [edit]},
-                                             document_changes=[types.TextDocumentEdit(text_document=doc, edits=[edit])])
+        workspace_edit = types.WorkspaceEdit(
+            changes={uri: [edit]}, document_changes=[types.TextDocumentEdit(text_document=doc, edits=[edit])]
+        )
         name = title(s, check.reveal)
         if ls.supports_code_action_literals():
-            actions.append(types.CodeAction(title=name, kind=types.CodeActionKind.QuickFix, diagnostics=diags,
-                                            edit=workspace_edit, is_preferred=True))
+            actions.append(
+                types.CodeAction(
+                    title=name,
+                    kind=types.CodeActionKind.QuickFix,
+                    diagnostics=diags,
+                    edit=workspace_edit,
+                    is_preferred=True,
+                )
+            )
         elif ls.supports_apply_edit():
-            actions.append(types.Command(title=name, command=APPLY_EDIT,
-                                         arguments=[get_converter().unstructure(workspace_edit)]))
+            actions.append(
+                types.Command(title=name, command=APPLY_EDIT, arguments=[get_converter().unstructure(workspace_edit)])
+            )
     return actions
 
 
 async def open_dimension_note(ls, uri: str, text: str, line: int, markdown: bool) -> str | None:
     """What the valid candidates disagree on at 1-based `line` (None: nothing, or not shown here)."""
     check = ls.checked(uri)
-    if check is None or check.run is None or check.task is None or check.reveal not in SHOWN_AT \
-            or check.text != text:
+    if check is None or check.run is None or check.task is None or check.reveal not in SHOWN_AT or check.text != text:
         return None
     settings = ls.settings
     sandbox = None if settings.sandbox == "auto" else settings.sandbox

@@ -89,8 +89,15 @@ def _common_passes(run: PanelRun) -> list:
     return [t for t in valid[0].tests if all(_test(r, t.name) == "pass" for r in valid)]
 
 
-def _witness_suggestions(task: Task, suite: Suite, run: PanelRun, search: PanelSearch,
-                         session: EngineSession, options: RunOptions, taken: set[str]) -> list[Suggestion]:
+def _witness_suggestions(
+    task: Task,
+    suite: Suite,
+    run: PanelRun,
+    search: PanelSearch,
+    session: EngineSession,
+    options: RunOptions,
+    taken: set[str],
+) -> list[Suggestion]:
     tree = ast.parse(suite.text)
     wanted = [c.id for c, r in run.results if not c.valid and _accepted(r)]
     if run.baseline.outcome == "pass":
@@ -137,12 +144,22 @@ def _witness_suggestions(task: Task, suite: Suite, run: PanelRun, search: PanelS
         if not fixed:
             continue
         rejected = {c.id for c, r in invalid if r.outcome == "fail"} | set(fails)
-        verified = Verified(before_valid, len(valid), len(rejected), len(invalid),
-                            run.baseline.outcome == "fail" or base_fails)
+        verified = Verified(
+            before_valid, len(valid), len(rejected), len(invalid), run.baseline.outcome == "fail" or base_fails
+        )
         kind = "misses-baseline" if fixed == [BASELINE] else "accepts-invalid"
         line = edit.start_line + 1
-        out.append(Suggestion(kind, line, statement_text(ws[0]), edit, verified,
-                              sorted(set(fails) | ({BASELINE} if base_fails else set())), ws[0]))
+        out.append(
+            Suggestion(
+                kind,
+                line,
+                statement_text(ws[0]),
+                edit,
+                verified,
+                sorted(set(fails) | ({BASELINE} if base_fails else set())),
+                ws[0],
+            )
+        )
     return out
 
 
@@ -160,9 +177,14 @@ def _approx(decoded: list, call: str) -> tuple[str, Callable[[object], bool]] | 
     scale = abs(first) or 1.0
     for rel, written in ((1e-6, ""), (1e-4, ", rel=1e-4"), (1e-3, ", rel=1e-3")):
         if spread <= rel * scale:
-            return (f"assert {call} == pytest.approx({literal(first)}{written})",
-                    lambda v, rel=rel: isinstance(v, (int, float)) and not isinstance(v, bool)
-                    and math.isclose(v, first, rel_tol=rel, abs_tol=1e-12))
+            return (
+                f"assert {call} == pytest.approx({literal(first)}{written})",
+                lambda v, rel=rel: (
+                    isinstance(v, (int, float))
+                    and not isinstance(v, bool)
+                    and math.isclose(v, first, rel_tol=rel, abs_tol=1e-12)
+                ),
+            )
     return None
 
 
@@ -212,8 +234,16 @@ def _fails_only_at(run: PanelRun, program: str, line: int) -> bool:
     return False
 
 
-def _compensation(task: Task, suite: Suite, tree: ast.Module, session: EngineSession, options: RunOptions,
-                  lost: set[str], taken: set[str], search: PanelSearch) -> list[tuple[str, list[str]]] | None:
+def _compensation(
+    task: Task,
+    suite: Suite,
+    tree: ast.Module,
+    session: EngineSession,
+    options: RunOptions,
+    lost: set[str],
+    taken: set[str],
+    search: PanelSearch,
+) -> list[tuple[str, list[str]]] | None:
     """New tests (name, body) rejecting every program of `lost`, or None when one has no witness."""
     found = search.result.witnesses
     if not lost <= set(found):
@@ -230,8 +260,15 @@ def _compensation(task: Task, suite: Suite, tree: ast.Module, session: EngineSes
     return list(tests.values())
 
 
-def _relax_suggestions(task: Task, suite: Suite, run: PanelRun, search: PanelSearch,
-                       session: EngineSession, options: RunOptions, taken: set[str]) -> list[Suggestion]:
+def _relax_suggestions(
+    task: Task,
+    suite: Suite,
+    run: PanelRun,
+    search: PanelSearch,
+    session: EngineSession,
+    options: RunOptions,
+    taken: set[str],
+) -> list[Suggestion]:
     tree = ast.parse(suite.text)
     by_line: dict[int, set[str]] = {}
     for c, r in run.results:
@@ -255,15 +292,16 @@ def _relax_suggestions(task: Task, suite: Suite, run: PanelRun, search: PanelSea
         behaviours = [seen[p.id][0] for p in valid_programs]
         if not all(b.judged and not b.exception and decode(b.value) is not OPAQUE for b in behaviours):
             continue  # only values the valid candidates return can be written into the suite
-        only_here = [p for p in search.programs.values() if p.id in rejected_before
-                     and _fails_only_at(run, p.id, line)]
+        only_here = [p for p in search.programs.values() if p.id in rejected_before and _fails_only_at(run, p.id, line)]
         theirs = prober.probe(only_here, call.entry, [repr(call.args)])
-        for statement, accepts in _relaxations([b.value for b in behaviours], target.call_source,
-                                               imports_pytest(tree)):
+        for statement, accepts in _relaxations([b.value for b in behaviours], target.call_source, imports_pytest(tree)):
             # Invalid candidates rejected only here, whose value the relaxed assert accepts, would get
             # through: the same edit adds their witnesses (the run below checks the forecast).
-            lost = {pid for pid, (b,) in theirs.items() if b.judged and not b.exception
-                    and decode(b.value) is not OPAQUE and accepts(decode(b.value))}
+            lost = {
+                pid
+                for pid, (b,) in theirs.items()
+                if b.judged and not b.exception and decode(b.value) is not OPAQUE and accepts(decode(b.value))
+            }
             extra: list[tuple[str, list[str]]] | None = []
             for _ in range(2):
                 if lost:
@@ -278,22 +316,46 @@ def _relax_suggestions(task: Task, suite: Suite, run: PanelRun, search: PanelSea
                 lost |= missed  # the forecast missed some (an error, a value it could not read): once more
             if extra is None:
                 continue
-            still_failing = any(c.valid and any(t.outcome != "pass" and t.line == line for t in r.tests)
-                                or (c.valid and r.outcome == "error") for c, r in check.results)
+            still_failing = any(
+                c.valid
+                and any(t.outcome != "pass" and t.line == line for t in r.tests)
+                or (c.valid and r.outcome == "error")
+                for c, r in check.results
+            )
             rejected_now = {c.id for c, r in check.results if not c.valid and r.outcome == "fail"}
             if still_failing or not rejected_before <= rejected_now:
                 continue
             valid = [(c, r) for c, r in check.results if c.valid]
-            verified = Verified(sum(_accepted(r) for _, r in valid), len(valid), len(rejected_now),
-                                sum(not c.valid for c, _ in check.results), check.baseline.outcome == "fail")
-            out.append(Suggestion("rejects-valid", line, statement, edit, verified, sorted(rejected_valid),
-                                  adds=[name for name, _ in extra] if lost else []))
+            verified = Verified(
+                sum(_accepted(r) for _, r in valid),
+                len(valid),
+                len(rejected_now),
+                sum(not c.valid for c, _ in check.results),
+                check.baseline.outcome == "fail",
+            )
+            out.append(
+                Suggestion(
+                    "rejects-valid",
+                    line,
+                    statement,
+                    edit,
+                    verified,
+                    sorted(rejected_valid),
+                    adds=[name for name, _ in extra] if lost else [],
+                )
+            )
             break
     return out
 
 
-def suggest(session: EngineSession, task: Task, suite: Suite, run: PanelRun,
-            options: RunOptions = RunOptions(), search: PanelSearch | None = None) -> list[Suggestion]:
+def suggest(
+    session: EngineSession,
+    task: Task,
+    suite: Suite,
+    run: PanelRun,
+    options: RunOptions = RunOptions(),
+    search: PanelSearch | None = None,
+) -> list[Suggestion]:
     """Every verified suggestion for `suite` after its panel run `run` (reveal is the caller's job)."""
     try:
         ast.parse(suite.text)

@@ -36,8 +36,13 @@ def apply_edits(text: str, edits: list[Edit]) -> str:
     """`text` with every edit applied (ranges refer to the original text; they must not overlap)."""
     lines = text.splitlines(keepends=True)
     # Last first; of two insertions at one place, the later one first, so they end up in order.
-    spans = sorted(((_offset(lines, e.start_line, e.start_col), _offset(lines, e.end_line, e.end_col), e.after, i,
-                     e.new_text) for i, e in enumerate(edits)), reverse=True)
+    spans = sorted(
+        (
+            (_offset(lines, e.start_line, e.start_col), _offset(lines, e.end_line, e.end_col), e.after, i, e.new_text)
+            for i, e in enumerate(edits)
+        ),
+        reverse=True,
+    )
     for start, end, _, _, new in spans:
         text = text[:start] + new + text[end:]
     return text
@@ -45,13 +50,17 @@ def apply_edits(text: str, edits: list[Edit]) -> str:
 
 def unified_diff(old: str, new: str, rel_path: str) -> str:
     """A diff `patch -p0` and `git apply -p0` accept (the suite's path in its task, on both sides)."""
-    return "".join(difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
-                                        fromfile=rel_path, tofile=rel_path))
+    return "".join(
+        difflib.unified_diff(
+            old.splitlines(keepends=True), new.splitlines(keepends=True), fromfile=rel_path, tofile=rel_path
+        )
+    )
 
 
 def imports_pytest(tree: ast.Module) -> bool:
-    return any(isinstance(n, ast.Import) and any(a.name == "pytest" and not a.asname for a in n.names)
-               for n in tree.body)
+    return any(
+        isinstance(n, ast.Import) and any(a.name == "pytest" and not a.asname for a in n.names) for n in tree.body
+    )
 
 
 def test_names(tree: ast.Module) -> set[str]:
@@ -115,13 +124,15 @@ def append_to_test_edit(text: str, tree: ast.Module, test: str, body: list[str])
     """Append `body` at the end of the top-level test `test`, at its body's indentation; None when the
     test is decorated (parametrized: the check would run once per case), has no plain body, or
     already uses a name the body binds."""
-    func = next((n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == test),
-                None)
+    func = next(
+        (n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == test), None
+    )
     if func is None or func.decorator_list or not func.body or func.end_lineno is None:
         return None
     used = {n.id for n in ast.walk(func) if isinstance(n, ast.Name)}
-    if used & {"value", "arguments", "pytest"} and any(b.startswith(("value =", "arguments =", "import pytest"))
-                                                      for b in body):
+    if used & {"value", "arguments", "pytest"} and any(
+        b.startswith(("value =", "arguments =", "import pytest")) for b in body
+    ):
         return None
     lines = text.splitlines(keepends=True)
     first = lines[func.body[0].lineno - 1]
@@ -156,8 +167,12 @@ def failing_assert(text: str, tree: ast.Module, line: int, call_sources: set[str
         if not isinstance(node, ast.Assert) or not (node.lineno <= line <= (node.end_lineno or node.lineno)):
             continue
         test = node.test
-        if node.msg is not None or not isinstance(test, ast.Compare) or len(test.ops) != 1 \
-                or not isinstance(test.ops[0], ast.Eq):
+        if (
+            node.msg is not None
+            or not isinstance(test, ast.Compare)
+            or len(test.ops) != 1
+            or not isinstance(test.ops[0], ast.Eq)
+        ):
             return None
         left = ast.get_source_segment(text, test.left) or ""
         right = ast.get_source_segment(text, test.comparators[0]) or ""
@@ -168,25 +183,40 @@ def failing_assert(text: str, tree: ast.Module, line: int, call_sources: set[str
         else:
             return None
         first = text.splitlines()[node.lineno - 1]
-        return FailingAssert(node.lineno, node.end_lineno or node.lineno, first[: len(first) - len(first.lstrip())],
-                             call, other)
+        return FailingAssert(
+            node.lineno, node.end_lineno or node.lineno, first[: len(first) - len(first.lstrip())], call, other
+        )
     return None
 
 
-def replace_assert_edit(text: str, tree: ast.Module, target: FailingAssert, statement: str,
-                        extra_tests: Sequence[tuple[str, list[str]]] = ()) -> Edit:
+def replace_assert_edit(
+    text: str,
+    tree: ast.Module,
+    target: FailingAssert,
+    statement: str,
+    extra_tests: Sequence[tuple[str, list[str]]] = (),
+) -> Edit:
     """Replace the assert with `statement`; with `extra_tests`, also add those tests right after the
     enclosing test, in the same edit (one range: from the assert to the end of that test)."""
     lines = text.splitlines()
     end = target.end_line
     tail = ""
     if extra_tests:
-        func = next((n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
-                     and n.lineno <= target.start_line <= (n.end_lineno or n.lineno)), None)
+        func = next(
+            (
+                n
+                for n in tree.body
+                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and n.lineno <= target.start_line <= (n.end_lineno or n.lineno)
+            ),
+            None,
+        )
         if func is None:
             raise ValueError("the assert is not inside a top-level test")
         end = func.end_lineno or end
-        tail = "\n".join(lines[target.end_line:end])
+        tail = "\n".join(lines[target.end_line : end])
         tail = ("\n" + tail if tail else "") + "".join(
-            "\n\n\ndef " + name + "():\n" + "\n".join(f"    {b}" if b else "" for b in body) for name, body in extra_tests)
+            "\n\n\ndef " + name + "():\n" + "\n".join(f"    {b}" if b else "" for b in body)
+            for name, body in extra_tests
+        )
     return Edit(target.start_line - 1, 0, end - 1, len(lines[end - 1]), target.indent + statement + tail)

@@ -26,8 +26,9 @@ class SuggestionMemo:
         self._lock = threading.Lock()
         self._busy: dict[tuple, threading.Lock] = {}
 
-    def get(self, session: EngineSession, task: Task, suite: Suite, run: PanelRun, options: RunOptions,
-            reveal: str) -> list[Suggestion]:
+    def get(
+        self, session: EngineSession, task: Task, suite: Suite, run: PanelRun, options: RunOptions, reveal: str
+    ) -> list[Suggestion]:
         """The verified suggestions for this run of `suite` (none below `labels`)."""
         if reveal not in SHOWN_AT:
             return []

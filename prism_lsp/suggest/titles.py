@@ -25,10 +25,15 @@ def title(s: Suggestion, reveal: str) -> str:
     v = s.verified
     if s.kind == "rejects-valid":
         adds = f" and add {', '.join(f'`{n}`' for n in s.adds)}" if s.adds else ""
-        return (f"Relax to `{s.statement}`{adds} (accepts {_who(s.fixes, 'valid', reveal)}; "
-                f"still rejects {v.invalid_rejected}/{v.invalid_total} invalid)")
-    what = (f"a check that `{s.witness.call}` leaves its arguments unchanged"
-            if s.witness is not None and s.witness.kind == "mutates" else f"`{s.statement}`")
+        return (
+            f"Relax to `{s.statement}`{adds} (accepts {_who(s.fixes, 'valid', reveal)}; "
+            f"still rejects {v.invalid_rejected}/{v.invalid_total} invalid)"
+        )
+    what = (
+        f"a check that `{s.witness.call}` leaves its arguments unchanged"
+        if s.witness is not None and s.witness.kind == "mutates"
+        else f"`{s.statement}`"
+    )
     rejects = [i for i in s.fixes if i != BASELINE]
     parts = []
     if rejects:

@@ -60,8 +60,9 @@ def load_task(folder: Path) -> Task:
     m = parse_manifest(manifest_path)
     t = m.task
     initial = _inside(root, t.initial, manifest_path, "task.initial")
-    _require(initial, t.initial, manifest_path, "task.initial", "folder",
-             "the initial program state (the workspace root)")
+    _require(
+        initial, t.initial, manifest_path, "task.initial", "folder", "the initial program state (the workspace root)"
+    )
     dockerfile = None
     if t.dockerfile:
         dockerfile = _inside(root, t.dockerfile, manifest_path, "task.dockerfile")
@@ -69,21 +70,39 @@ def load_task(folder: Path) -> Task:
     verifier = None
     if m.verifier is not None:
         verifier = _inside(root, m.verifier.suite, manifest_path, "verifier.suite")
-        _require(verifier, m.verifier.suite, manifest_path, "verifier.suite", "file",
-                 "the verifier: a trusted pytest file that decides validity")
+        _require(
+            verifier,
+            m.verifier.suite,
+            manifest_path,
+            "verifier.suite",
+            "file",
+            "the verifier: a trusted pytest file that decides validity",
+        )
     candidates = []
     for i, c in enumerate(m.candidate):
         key = f"candidate[{i}] ({c.id})"
         if c.patch is not None:
             src = _inside(root, c.patch, manifest_path, f"{key}.patch")
-            _require(src, c.patch, manifest_path, f"{key}.patch", "file",
-                     "a unified diff against `initial` (for a folder of files, use `overlay`)")
+            _require(
+                src,
+                c.patch,
+                manifest_path,
+                f"{key}.patch",
+                "file",
+                "a unified diff against `initial` (for a folder of files, use `overlay`)",
+            )
             digest: str | None = file_digest(src)
             kind: Literal["patch", "overlay"] = "patch"
         else:
             src = _inside(root, c.overlay or "", manifest_path, f"{key}.overlay")
-            _require(src, c.overlay or "", manifest_path, f"{key}.overlay", "folder",
-                     "files that replace or add files of `initial` (for a diff, use `patch`)")
+            _require(
+                src,
+                c.overlay or "",
+                manifest_path,
+                f"{key}.overlay",
+                "folder",
+                "files that replace or add files of `initial` (for a diff, use `patch`)",
+            )
             digest = tree_digest(src) if c.sha256 else None
             kind = "overlay"
         if c.sha256 and digest != c.sha256:
@@ -91,8 +110,16 @@ def load_task(folder: Path) -> Task:
                 manifest_path, f"{key}.sha256", f"digest mismatch: manifest says {c.sha256}, the {kind} has {digest}"
             )
         candidates.append(
-            Candidate(id=c.id, label=c.label, reference=c.reference, kind=kind, source=src, note=c.note,
-                      sha256=c.sha256, origin=c.origin)
+            Candidate(
+                id=c.id,
+                label=c.label,
+                reference=c.reference,
+                kind=kind,
+                source=src,
+                note=c.note,
+                sha256=c.sha256,
+                origin=c.origin,
+            )
         )
     return Task(
         id=t.id,

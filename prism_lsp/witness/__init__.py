@@ -22,5 +22,18 @@ from prism_lsp.witness.panel_search import BASELINE, PanelSearch, prober_for, pr
 from prism_lsp.witness.probe import Prober, Program
 from prism_lsp.witness.search import OpenInput, SearchResult, Witness, find_witnesses
 
-__all__ = ["BASELINE", "Entry", "OpenInput", "PanelSearch", "Program", "Prober", "SearchResult", "Witness",
-           "entry_points", "find_witnesses", "prober_for", "programs_of", "search_panel"]
+__all__ = [
+    "BASELINE",
+    "Entry",
+    "OpenInput",
+    "PanelSearch",
+    "Program",
+    "Prober",
+    "SearchResult",
+    "Witness",
+    "entry_points",
+    "find_witnesses",
+    "prober_for",
+    "programs_of",
+    "search_panel",
+]

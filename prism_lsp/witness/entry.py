@@ -38,8 +38,8 @@ class CallForm:
         """(constructor args, constructor keywords, args, keywords) of a flat tuple."""
         n, kw = self.init if self.init else (0, ())
         init, args = args[:n], args[n:]
-        init_kw, args = dict(zip(kw, args[:len(kw)])), args[len(kw):]
-        pos, kwargs = args[:self.positional], dict(zip(self.keywords, args[self.positional:]))
+        init_kw, args = dict(zip(kw, args[: len(kw)])), args[len(kw) :]
+        pos, kwargs = args[: self.positional], dict(zip(self.keywords, args[self.positional :]))
         return init, init_kw, pos, kwargs
 
 
@@ -129,8 +129,9 @@ def dotted_name(node: ast.AST) -> str | None:
     return None
 
 
-def entry_points(suite_text: str, initial: Path, declared: tuple[str, ...] = (),
-                 roots: tuple[str, ...] = ()) -> list[Entry]:
+def entry_points(
+    suite_text: str, initial: Path, declared: tuple[str, ...] = (), roots: tuple[str, ...] = ()
+) -> list[Entry]:
     """The entry points to probe, each with the names the suite calls it by (`roots`: the program's
     import roots besides its top folder, e.g. `src`)."""
     tree = parse_suite(suite_text)
@@ -169,8 +170,8 @@ def entry_points(suite_text: str, initial: Path, declared: tuple[str, ...] = (),
         if function == "*":
             for dotted in sorted(called):
                 prefix = name[:-1]  # "m."
-                if dotted.startswith(prefix) and "." not in dotted[len(prefix):]:
-                    fn = dotted[len(prefix):]
+                if dotted.startswith(prefix) and "." not in dotted[len(prefix) :]:
+                    fn = dotted[len(prefix) :]
                     found.setdefault(f"{module}:{fn}", Entry(module, fn, local_names(module, fn)))
         elif name in called:
             found.setdefault(f"{module}:{function}", Entry(module, function, local_names(module, function)))

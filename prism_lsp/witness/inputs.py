@@ -38,13 +38,27 @@ def _scalar_mutations(v: object, dictionary: dict[type, list]) -> Iterator[objec
         yield not v
         return
     if isinstance(v, int):
-        yield from (v + 1, v - 1, 0, -v, 1, -1, v * 10 + 7, 10 ** 6)
+        yield from (v + 1, v - 1, 0, -v, 1, -1, v * 10 + 7, 10**6)
     elif isinstance(v, float):
         yield from (0.0, -v, v + 0.5, v - 0.5, round(v))
     elif isinstance(v, str):
-        yield from ("", v.upper(), v.lower(), v.swapcase(), v.title(), f" {v} ", v + "é", v + "!",
-                    v.replace(" ", "  "), v.replace(" ", "_"), v.replace(" ", "-"), v.replace(" ", ". "),
-                    v + " 42", "-" + v, v[:1])
+        yield from (
+            "",
+            v.upper(),
+            v.lower(),
+            v.swapcase(),
+            v.title(),
+            f" {v} ",
+            v + "é",
+            v + "!",
+            v.replace(" ", "  "),
+            v.replace(" ", "_"),
+            v.replace(" ", "-"),
+            v.replace(" ", ". "),
+            v + " 42",
+            "-" + v,
+            v[:1],
+        )
     yield from dictionary.get(type(v), [])
 
 
@@ -65,7 +79,7 @@ def _sequence_mutations(v: list | tuple, dictionary: dict[type, list]) -> Iterat
             pass
         for i, item in enumerate(items):
             for m in mutations(item, dictionary):
-                yield kind(items[:i] + [m] + items[i + 1:])
+                yield kind(items[:i] + [m] + items[i + 1 :])
 
 
 def _record(v: object) -> bool:
@@ -78,7 +92,7 @@ def mutations(v: object, dictionary: dict[type, list]) -> Iterator[object]:
     if isinstance(v, tuple) and _record(v):
         for i, item in enumerate(v):
             for m in mutations(item, dictionary):
-                yield v[:i] + (m,) + v[i + 1:]
+                yield v[:i] + (m,) + v[i + 1 :]
     elif isinstance(v, (list, tuple)):
         yield from _sequence_mutations(v, dictionary)
     elif isinstance(v, dict):
@@ -92,7 +106,7 @@ def mutations(v: object, dictionary: dict[type, list]) -> Iterator[object]:
 def _arg_mutations(args: tuple, dictionary: dict[type, list]) -> Iterator[tuple]:
     for i, a in enumerate(args):
         for m in mutations(a, dictionary):
-            yield args[:i] + (m,) + args[i + 1:]
+            yield args[:i] + (m,) + args[i + 1 :]
 
 
 def program_literals(initial: Path, limit: int = 40) -> dict[type, list]:
@@ -189,8 +203,15 @@ def _round_robin(streams: list[Iterator]) -> Iterator:
 _END = object()
 
 
-def generate(seeds: Iterable[tuple], dictionary: dict[type, list], *, limit: int = MAX_INPUTS,
-             randoms: int = 80, seed: int = 0, extra: Iterable[tuple] = ()) -> list[tuple]:
+def generate(
+    seeds: Iterable[tuple],
+    dictionary: dict[type, list],
+    *,
+    limit: int = MAX_INPUTS,
+    randoms: int = 80,
+    seed: int = 0,
+    extra: Iterable[tuple] = (),
+) -> list[tuple]:
     """Seeds, then mutations (two rounds), then random inputs of the seeds' shape and `extra`
     inputs (Hypothesis examples); deduplicated, bounded and smallest first. Memory and time are
     bounded by `limit` whatever the seeds hold (each round is a stream cut at `ROUND_FACTOR * limit`)."""
@@ -221,14 +242,17 @@ def generate(seeds: Iterable[tuple], dictionary: dict[type, list], *, limit: int
         # mutations, parents in a seeded order, so every kind of first change gets its second one.
         parents = rng.sample(first, len(first))
         share = max(1, cap // max(1, len(parents)))
-        second = list(itertools.islice(
-            (m for f in parents for m in itertools.islice(_arg_mutations(f, dictionary), share)), cap))
+        second = list(
+            itertools.islice((m for f in parents for m in itertools.islice(_arg_mutations(f, dictionary), share)), cap)
+        )
         rng.shuffle(second)
     for m in second:
         add(m)
     del first, second, product
     drawn: dict[str, tuple] = {}
-    randomly = [tuple(_random_like(a, rng, dictionary) for a in rng.choice(seeds)) for _ in range(randoms)] if seeds else []
+    randomly = (
+        [tuple(_random_like(a, rng, dictionary) for a in rng.choice(seeds)) for _ in range(randoms)] if seeds else []
+    )
     for args in itertools.islice(itertools.chain(randomly, extra), randoms + limit):
         if isinstance(args, tuple) and repr(args) not in seen and len(repr(args)) <= _MAX_LEN and round_trips(args):
             drawn[repr(args)] = args

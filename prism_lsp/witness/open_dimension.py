@@ -15,8 +15,9 @@ from prism_lsp.witness.seeds import suite_calls
 from prism_lsp.witness.values import EXACT, key, same
 
 
-def open_at_line(session: EngineSession, task: Task, suite_text: str, line: int,
-                 sandbox: str | None = None) -> list[OpenInput]:
+def open_at_line(
+    session: EngineSession, task: Task, suite_text: str, line: int, sandbox: str | None = None
+) -> list[OpenInput]:
     """Calls of entry points on 1-based `line` whose results differ between valid candidates."""
     entries = entry_points(suite_text, task.initial, task.entry)
     calls = [c for c in suite_calls(suite_text, entries) if c.line == line]
@@ -32,8 +33,11 @@ def open_at_line(session: EngineSession, task: Task, suite_text: str, line: int,
             continue
         keys = [key(b, EXACT) for b in behaviours]
         if not all(same(k, keys[0]) for k in keys[1:]):
-            out.append(OpenInput(c.entry, call_text(c.local_name, c.args),
-                                 {p.id: b.shown() for p, b in zip(valid, behaviours)}))
+            out.append(
+                OpenInput(
+                    c.entry, call_text(c.local_name, c.args), {p.id: b.shown() for p, b in zip(valid, behaviours)}
+                )
+            )
     return out
 
 

@@ -70,8 +70,9 @@ class PanelSearch:
 def seeded_entries(task: Task, suite_text: str) -> tuple[list[Entry], list[SuiteCall]]:
     """The entry points the suite calls with literal arguments (keyword and method calls included,
     each an entry of its own call form), and those calls."""
-    entries = [e for e in entry_points(suite_text, task.initial, task.entry, task.pythonpath)
-               if e.local_names or task.entry]
+    entries = [
+        e for e in entry_points(suite_text, task.initial, task.entry, task.pythonpath) if e.local_names or task.entry
+    ]
     calls = suite_calls(suite_text, entries, forms=True)
     return entries + formed_entries(calls), calls
 
@@ -81,13 +82,17 @@ def entry_inputs(task: Task, entry: Entry, seeds: list[tuple], dictionary: dict)
     shape (from the annotations only for a plain call: a call form fixes the arguments' layout)."""
     from prism_lsp.witness.strategies import examples  # Hypothesis loads only when a search runs
 
-    drawn = examples(seeds, task.initial, entry.module, entry.function) if entry.form is None else \
-        examples(seeds, task.initial, entry.module, "")
+    drawn = (
+        examples(seeds, task.initial, entry.module, entry.function)
+        if entry.form is None
+        else examples(seeds, task.initial, entry.module, "")
+    )
     return [a for a in generate(seeds, dictionary, extra=drawn) if entry.accepts(a)]
 
 
-def search_panel(session: EngineSession, task: Task, suite_text: str, *, sandbox: str | None = None,
-                 targets: set[str] | None = None) -> PanelSearch:
+def search_panel(
+    session: EngineSession, task: Task, suite_text: str, *, sandbox: str | None = None, targets: set[str] | None = None
+) -> PanelSearch:
     """Witnesses for the initial program and the invalid candidates (or only `targets`)."""
     entries, calls = seeded_entries(task, suite_text)
     programs = programs_of(task, session.cache)
@@ -103,8 +108,13 @@ def search_panel(session: EngineSession, task: Task, suite_text: str, *, sandbox
         seeds = [c.args for c in calls if c.entry == entry.spec]
         if not seeds:
             continue
-        found = find_witnesses(prober, entry, valid, [p for p in others if p.id not in result.witnesses],
-                               entry_inputs(task, entry, seeds, dictionary))
+        found = find_witnesses(
+            prober,
+            entry,
+            valid,
+            [p for p in others if p.id not in result.witnesses],
+            entry_inputs(task, entry, seeds, dictionary),
+        )
         result.witnesses.update(found.witnesses)
         result.open_inputs += found.open_inputs
         result.inputs += found.inputs

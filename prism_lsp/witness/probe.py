@@ -39,8 +39,15 @@ class Program:
 class Prober:
     """Probes programs through a runner pool; thread-safe; results cached for the prober's life."""
 
-    def __init__(self, pool: RunnerPool, *, memory_mb: int = 1024, call_timeout_s: float = CALL_TIMEOUT_S,
-                 batch_timeout_s: float = 10.0, pythonpath: tuple[str, ...] = ()):
+    def __init__(
+        self,
+        pool: RunnerPool,
+        *,
+        memory_mb: int = 1024,
+        call_timeout_s: float = CALL_TIMEOUT_S,
+        batch_timeout_s: float = 10.0,
+        pythonpath: tuple[str, ...] = (),
+    ):
         self.pool = pool
         self.memory_mb = memory_mb
         self.pythonpath = pythonpath  # the task's import roots (a `src/` layout)
@@ -71,8 +78,10 @@ class Prober:
         for _, (_, _, fut) in pending.items():  # out of retries: what is left stays unjudged
             fut.result()
         with self._lock:
-            return {pid: [self._cache.get((p.tree.digest, entry, c), Behaviour(error="exited")) for c in calls]
-                    for pid, p in wanted.items()}
+            return {
+                pid: [self._cache.get((p.tree.digest, entry, c), Behaviour(error="exited")) for c in calls]
+                for pid, p in wanted.items()
+            }
 
     def _missing(self, p: Program, entry: str, calls: list[str]) -> list[int]:
         with self._lock:
@@ -82,9 +91,18 @@ class Prober:
         self.requests += 1
         budget = min(self.batch_timeout_s, 2.0 + self.call_timeout_s * len(calls))  # hundreds of calls take ~0.1 s
         # The id is opaque to the runner, as a suite run's is: never the candidate's name.
-        return self.pool.submit(ProbeRequest(id=f"probe-{next(self._ids)}", tree=str(p.tree.path), entry=entry,
-                                             calls=calls, call_timeout_s=self.call_timeout_s, timeout_s=budget,
-                                             memory_mb=self.memory_mb, pythonpath=list(self.pythonpath)))
+        return self.pool.submit(
+            ProbeRequest(
+                id=f"probe-{next(self._ids)}",
+                tree=str(p.tree.path),
+                entry=entry,
+                calls=calls,
+                call_timeout_s=self.call_timeout_s,
+                timeout_s=budget,
+                memory_mb=self.memory_mb,
+                pythonpath=list(self.pythonpath),
+            )
+        )
 
     def _store(self, p: Program, entry: str, calls: list[str], idx: list[int], answer) -> list[int]:
         """Cache what the runner answered (a `ProbeResult`, or an error `Result` when the probe could
@@ -100,9 +118,13 @@ class Prober:
         with self._lock:
             for i, row in zip(idx, rows):
                 row = row if isinstance(row, dict) else {"error": "protocol"}
-                b = Behaviour(value=_text(row.get("value")), type=_text(row.get("type")),
-                              exception=_text(row.get("exception")), mutated=row.get("mutated") is True,
-                              error=_text(row.get("error")))
+                b = Behaviour(
+                    value=_text(row.get("value")),
+                    type=_text(row.get("type")),
+                    exception=_text(row.get("exception")),
+                    mutated=row.get("mutated") is True,
+                    error=_text(row.get("error")),
+                )
                 if b.error in _LOST:
                     if first_lost:  # the call that was running when the batch died: its own fault
                         first_lost = False

@@ -25,8 +25,9 @@ def expected_text(w: Witness) -> str:
     return w.expected
 
 
-def attach_witnesses(report: PanelReport, task: Task, run: PanelRun, suite_text: str, found: SearchResult,
-                     reveal: str) -> PanelReport:
+def attach_witnesses(
+    report: PanelReport, task: Task, run: PanelRun, suite_text: str, found: SearchResult, reveal: str
+) -> PanelReport:
     """Fill `witness` on the report's accepts-invalid findings (in place; nothing below labels)."""
     if reveal not in SHOWN_AT:
         return report
@@ -38,15 +39,21 @@ def attach_witnesses(report: PanelReport, task: Task, run: PanelRun, suite_text:
         if not ws:
             continue
         first = ws[0]
-        got = {names[w.program]: v for w in ws if (w.assertion_call, w.kind) == (first.assertion_call, first.kind)
-               for v in w.got.values()}
-        out.witness = WitnessOut(call=first.assertion_call if first.kind != "mutates" else first.call,
-                                 expected=expected_text(first), got=got)
+        got = {
+            names[w.program]: v
+            for w in ws
+            if (w.assertion_call, w.kind) == (first.assertion_call, first.kind)
+            for v in w.got.values()
+        }
+        out.witness = WitnessOut(
+            call=first.assertion_call if first.kind != "mutates" else first.call, expected=expected_text(first), got=got
+        )
     return report
 
 
-def report_with_witnesses(session: EngineSession, task: Task, suite: Suite, options: RunOptions,
-                          extra_findings: list[Finding] | None = None) -> tuple[PanelRun, PanelReport]:
+def report_with_witnesses(
+    session: EngineSession, task: Task, suite: Suite, options: RunOptions, extra_findings: list[Finding] | None = None
+) -> tuple[PanelRun, PanelReport]:
     """Run the panel and build its report; at `full` and `labels` its accepts-invalid findings carry
     a witness (searched only for the invalid candidates the suite let through). What `prism run`
     and `prism mcp` answer."""

@@ -74,8 +74,9 @@ def _agreed(valid: list[Behaviour]) -> tuple[View, tuple] | None:
     return None
 
 
-def find_witnesses(prober: Prober, entry: Entry, valid: list[Program], others: list[Program],
-                   inputs: list[tuple]) -> SearchResult:
+def find_witnesses(
+    prober: Prober, entry: Entry, valid: list[Program], others: list[Program], inputs: list[tuple]
+) -> SearchResult:
     """Probe `valid` and `others` on `inputs` (smallest first) and return, for each program of
     `others` that can be told apart, its first witness, plus the open inputs seen."""
     result = SearchResult(inputs=len(inputs))
@@ -119,8 +120,9 @@ def find_witnesses(prober: Prober, entry: Entry, valid: list[Program], others: l
                         result.witnesses[p.id] = w
                     continue
             if keeps_args and b.mutated:
-                result.witnesses[p.id] = Witness(p.id, entry.spec, args, call, "mutates", EXACT.name,
-                                                 literal(args), {p.id: "changes its arguments"})
+                result.witnesses[p.id] = Witness(
+                    p.id, entry.spec, args, call, "mutates", EXACT.name, literal(args), {p.id: "changes its arguments"}
+                )
     for pid, w in fallback.items():
         result.witnesses.setdefault(pid, w)
     return result

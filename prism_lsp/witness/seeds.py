@@ -97,8 +97,17 @@ def suite_calls(suite_text: str, entries: list[Entry], *, forms: bool = False) -
     out: list[SuiteCall] = []
 
     def add(entry: Entry, name: str, args: tuple, child: ast.Call, test: str | None, formed: bool) -> None:
-        out.append(SuiteCall(entry.spec, name, args, child.lineno, ast.get_source_segment(suite_text, child) or "",
-                             test, entry if formed else None))
+        out.append(
+            SuiteCall(
+                entry.spec,
+                name,
+                args,
+                child.lineno,
+                ast.get_source_segment(suite_text, child) or "",
+                test,
+                entry if formed else None,
+            )
+        )
 
     def method_call(child: ast.Call, scope: dict[str, Entry], made: dict[str, tuple]) -> tuple | None:
         """(entry, name, args) of `Class(...).m(...)` or `obj.m(...)` with `obj = Class(...)`."""
@@ -117,8 +126,9 @@ def suite_calls(suite_text: str, entries: list[Entry], *, forms: bool = False) -
         if init is None or call is None:
             return None
         cls = scope[name]
-        form = CallForm(init=(len(init[0]) - len(init[1]), init[1]), positional=len(call[0]) - len(call[1]),
-                        keywords=call[1])
+        form = CallForm(
+            init=(len(init[0]) - len(init[1]), init[1]), positional=len(call[0]) - len(call[1]), keywords=call[1]
+        )
         return Entry(cls.module, f"{cls.function}.{func.attr}", (name,), form), name, init[0] + call[0]
 
     def visit(node: ast.AST, test: str | None, names: dict[str, Entry], made: dict[str, tuple]) -> None:
@@ -128,9 +138,14 @@ def suite_calls(suite_text: str, entries: list[Entry], *, forms: bool = False) -
                 inner = child.name
                 scope = {**names, **passed.get(child.name, {})}
                 here = {}  # instances a test makes are its own
-            if forms and isinstance(child, ast.Assign) and len(child.targets) == 1 \
-                    and isinstance(child.targets[0], ast.Name) and isinstance(child.value, ast.Call) \
-                    and dotted_name(child.value.func) in scope:
+            if (
+                forms
+                and isinstance(child, ast.Assign)
+                and len(child.targets) == 1
+                and isinstance(child.targets[0], ast.Name)
+                and isinstance(child.value, ast.Call)
+                and dotted_name(child.value.func) in scope
+            ):
                 init = _literals(child.value.args, child.value.keywords, env)
                 if init is not None:
                     made[child.targets[0].id] = (dotted_name(child.value.func), init)

@@ -47,8 +47,12 @@ def _from_value(v: object, depth: int = 0):
     return st.just(v)
 
 
-_NAMES = {"int": lambda: st.integers(-20, 20), "float": lambda: st.floats(-100, 100, allow_nan=False),
-          "str": lambda: st.text(_TEXT, max_size=8), "bool": lambda: st.booleans()}
+_NAMES = {
+    "int": lambda: st.integers(-20, 20),
+    "float": lambda: st.floats(-100, 100, allow_nan=False),
+    "str": lambda: st.text(_TEXT, max_size=8),
+    "bool": lambda: st.booleans(),
+}
 
 
 def _from_annotation(node: ast.AST | None):
@@ -63,8 +67,11 @@ def _from_annotation(node: ast.AST | None):
         if node.value.id in ("list", "List", "Sequence"):
             return st.lists(inner[0], max_size=6)
         if node.value.id in ("tuple", "Tuple"):
-            return st.lists(inner[0], max_size=6).map(tuple) if len(args) == 2 and isinstance(
-                args[1], ast.Constant) else st.tuples(*inner)
+            return (
+                st.lists(inner[0], max_size=6).map(tuple)
+                if len(args) == 2 and isinstance(args[1], ast.Constant)
+                else st.tuples(*inner)
+            )
     return None
 
 
@@ -101,8 +108,14 @@ def _examples(seeds_repr: str, initial_text: str, module: str, function: str, co
         strategy = st.one_of(*[st.tuples(*[_from_value(a) for a in s]) for s in seeds[:4]])
     drawn: list[tuple] = []
 
-    @settings(max_examples=count, derandomize=True, database=None, phases=[Phase.generate],
-              suppress_health_check=list(HealthCheck), deadline=None)
+    @settings(
+        max_examples=count,
+        derandomize=True,
+        database=None,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+        deadline=None,
+    )
     @given(strategy)
     def draw(args):
         drawn.append(args)

@@ -86,10 +86,16 @@ def test_hashes_are_stable_across_parses():
 
 def test_comments_outside_the_tests_change_no_hash():
     before = parse_suite(BASE)
-    after = parse_suite("# a new header comment\n" + BASE.replace("LIMIT = 60", "LIMIT = 60  # seconds")
-                        .replace("class TestTwo:", "# the second group\nclass TestTwo:"))
+    after = parse_suite(
+        "# a new header comment\n"
+        + BASE.replace("LIMIT = 60", "LIMIT = 60  # seconds").replace(
+            "class TestTwo:", "# the second group\nclass TestTwo:"
+        )
+    )
     assert after.shared_hash == before.shared_hash
     assert after.test_hashes() == before.test_hashes()
     # A '#' inside a string is not a comment: changing it is a change.
-    assert parse_suite(BASE.replace("LIMIT = 60", "LIMIT = '# 60'")).shared_hash != \
-        parse_suite(BASE.replace("LIMIT = 60", "LIMIT = '# 61'")).shared_hash
+    assert (
+        parse_suite(BASE.replace("LIMIT = 60", "LIMIT = '# 60'")).shared_hash
+        != parse_suite(BASE.replace("LIMIT = 60", "LIMIT = '# 61'")).shared_hash
+    )

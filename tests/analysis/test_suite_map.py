@@ -8,7 +8,7 @@ from prism_lsp.analysis.span import Span
 from prism_lsp.analysis.suite_map import assertion_at_line, parse_suite, test_at_line, test_for_name
 
 SUITE = dedent(
-    '''\
+    """\
     import pytest
     from minutes import whole_minutes
 
@@ -53,7 +53,7 @@ SUITE = dedent(
     class Helper:
         def test_not_collected(self):
             assert False
-    '''
+    """
 )
 
 

@@ -9,15 +9,21 @@ import pytest
 
 
 def _initialize(argv: list[str]) -> dict:
-    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
-                       "params": {"processId": None, "rootUri": None, "capabilities": {}}})
+    body = json.dumps(
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {"processId": None, "rootUri": None, "capabilities": {}},
+        }
+    )
     message = f"Content-Length: {len(body)}\r\n\r\n{body}".encode()
     proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         proc.stdin.write(message)
         proc.stdin.flush()
         headers = {}
-        while (line := proc.stdout.readline().strip()):
+        while line := proc.stdout.readline().strip():
             key, _, value = line.partition(b":")
             headers[key.strip().lower()] = value.strip()
         assert b"content-length" in headers, proc.stderr.read().decode()
@@ -27,11 +33,15 @@ def _initialize(argv: list[str]) -> dict:
         proc.wait()
 
 
-@pytest.mark.parametrize("argv", [
-    [sys.executable, "-m", "prism_lsp"],
-    [sys.executable, "-m", "prism_lsp", "--stdio"],
-    ["prism-lsp", "--stdio"],
-], ids=["module", "module --stdio", "console script --stdio"])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [sys.executable, "-m", "prism_lsp"],
+        [sys.executable, "-m", "prism_lsp", "--stdio"],
+        ["prism-lsp", "--stdio"],
+    ],
+    ids=["module", "module --stdio", "console script --stdio"],
+)
 def test_server_answers_initialize(argv):
     if argv[0] == "prism-lsp":
         argv = [shutil.which("prism-lsp"), *argv[1:]]

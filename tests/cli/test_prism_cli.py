@@ -17,8 +17,9 @@ def prism(*args, cache=None, cwd=ROOT):
     env = dict(os.environ, COLUMNS="80")  # as narrow as a CI log: nothing a user needs may wrap away
     if cache:
         env["PRISM_CACHE_DIR"] = str(cache)
-    return subprocess.run([shutil.which("prism") or "prism", *args],
-                          capture_output=True, text=True, cwd=cwd, env=env, timeout=300)
+    return subprocess.run(
+        [shutil.which("prism") or "prism", *args], capture_output=True, text=True, cwd=cwd, env=env, timeout=300
+    )
 
 
 @pytest.fixture(scope="module")
@@ -58,8 +59,14 @@ def test_json_report_has_the_design_shape(cache):
     assert ref["verdict"] == "accepted" and ref["correct"] is True
     t = next(t for c in report["candidates"] if c["id"] == "half-even" for t in c["tests"] if t["outcome"] == "fail")
     assert {"name", "outcome", "line", "message"} <= set(t) and t["line"] == 14 and t["message"] == "assert 2 == 3"
-    assert report["metrics"] == {"detects_baseline": True, "rar": True, "jsf": False, "valid_acceptance": 0.25,
-                                 "invalid_rejection": 0.6, "h": 0.3529}
+    assert report["metrics"] == {
+        "detects_baseline": True,
+        "rar": True,
+        "jsf": False,
+        "valid_acceptance": 0.25,
+        "invalid_rejection": 0.6,
+        "h": 0.3529,
+    }
     finding = next(f for f in report["findings"] if f["kind"] == "rejects-valid")
     assert finding["line"] == 14 and finding["end_line"] == 14
     assert sorted(finding["candidates"]) == ["half-down", "half-even", "statistics"]
@@ -67,8 +74,9 @@ def test_json_report_has_the_design_shape(cache):
 
 
 def test_reveal_counts_names_no_candidate(cache):
-    proc = prism("run", str(TASK), str(TASK / "suites" / "test_overfit.py"), "--json", "--reveal", "counts",
-                 cache=cache)
+    proc = prism(
+        "run", str(TASK), str(TASK / "suites" / "test_overfit.py"), "--json", "--reveal", "counts", cache=cache
+    )
     text = proc.stdout
     for cid in ("half-even", "half-down", "statistics", "trunc-negative", "consumes-input"):
         assert cid not in text
@@ -80,7 +88,9 @@ def test_reveal_counts_names_no_candidate(cache):
 def test_a_broken_manifest_is_exit_2_with_a_precise_message(tmp_path, cache):
     task = tmp_path / "task"
     shutil.copytree(TASK, task)
-    (task / "prism.toml").write_text((task / "prism.toml").read_text().replace('label = "invalid"', 'label = "wrong"', 1))
+    (task / "prism.toml").write_text(
+        (task / "prism.toml").read_text().replace('label = "invalid"', 'label = "wrong"', 1)
+    )
     proc = prism("run", str(task), str(task / "suites" / "test_strong.py"), cache=cache)
     assert proc.returncode == 2
     assert "prism.toml" in proc.stderr and ".label" in proc.stderr and "'wrong'" in proc.stderr
@@ -98,8 +108,9 @@ def test_manifest_text_that_looks_like_markup_is_printed_as_written(tmp_path, ca
     task = tmp_path / "[task]"
     shutil.copytree(TASK, task)
     manifest = (task / "prism.toml").read_text()
-    (task / "prism.toml").write_text(manifest.replace('note = "rounds half down (ceil of mean - 1/2)"',
-                                                      'note = "[b]down[/b] [red]x"'))
+    (task / "prism.toml").write_text(
+        manifest.replace('note = "rounds half down (ceil of mean - 1/2)"', 'note = "[b]down[/b] [red]x"')
+    )
     proc = prism("run", str(task), str(task / "suites" / "test_strong.py"), cache=cache)
     assert proc.returncode == 0, proc.stderr
     assert "[b]down[/b] [red]x" in proc.stdout
@@ -139,6 +150,7 @@ def test_a_diff_that_does_not_apply_is_an_error_outcome_and_the_rest_still_run(t
     diff.write_text("".join(text))
     manifest = (task / "prism.toml").read_text()
     import re
+
     (task / "prism.toml").write_text(re.sub(r'\nsha256 = "[0-9a-f]+"', "", manifest))
     proc = prism("run", str(task), str(task / "suites" / "test_strong.py"), "--json", cache=cache)
     report = json.loads(proc.stdout)
@@ -168,8 +180,13 @@ def test_score_aggregates_many_suites(cache):
     data = json.loads(proc.stdout)
     assert data["summary"]["tasks"] == len(list(FIXTURES.glob("*/prism.toml")))
     assert data["summary"]["jsf"] == 100.0 and data["summary"]["h"] == 100.0
-    proc = prism("score", f"{TASK}:{TASK / 'suites' / 'test_overfit.py'}", f"{TASK}:{TASK / 'suites' / 'test_strong.py'}",
-                 "--json", cache=cache)
+    proc = prism(
+        "score",
+        f"{TASK}:{TASK / 'suites' / 'test_overfit.py'}",
+        f"{TASK}:{TASK / 'suites' / 'test_strong.py'}",
+        "--json",
+        cache=cache,
+    )
     summary = json.loads(proc.stdout)["summary"]
     assert summary["jsf"] == 50.0 and summary["valid_acceptance"] == 62.5 and summary["invalid_rejection"] == 80.0
 
@@ -181,18 +198,32 @@ def test_doctor_explains_the_environment():
 
 
 def test_auto_without_any_backend_says_how_to_install_one(tmp_path):
-    env = {**os.environ, "PATH": str(tmp_path), "DOCKER_HOST": f"unix://{tmp_path}/no-docker.sock",
-           "PRISM_CACHE_DIR": str(tmp_path / "cache")}
-    proc = subprocess.run([shutil.which("prism"), "run", str(TASK / "suites" / "test_strong.py")],
-                          capture_output=True, text=True, env=env, timeout=120)
+    env = {
+        **os.environ,
+        "PATH": str(tmp_path),
+        "DOCKER_HOST": f"unix://{tmp_path}/no-docker.sock",
+        "PRISM_CACHE_DIR": str(tmp_path / "cache"),
+    }
+    proc = subprocess.run(
+        [shutil.which("prism"), "run", str(TASK / "suites" / "test_strong.py")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     assert proc.returncode == 2
     assert "no usable sandbox" in proc.stderr and "apt-get install bubblewrap" in proc.stderr
     assert "Traceback" not in proc.stderr
 
 
 def test_a_relative_cache_dir_works(tmp_path):
-    proc = subprocess.run([shutil.which("prism"), "run", str(TASK), str(TASK / "suites" / "test_strong.py"),
-                           "--cache-dir", "rel-cache"], capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    proc = subprocess.run(
+        [shutil.which("prism"), "run", str(TASK), str(TASK / "suites" / "test_strong.py"), "--cache-dir", "rel-cache"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert (tmp_path / "rel-cache" / "trees").is_dir()
 
@@ -222,30 +253,42 @@ def test_a_bad_option_value_is_a_one_line_usage_error(tmp_path, extra, expected)
 
 
 def test_good_option_values_are_accepted(tmp_path):
-    proc = prism("run", str(TASK), str(TASK / "suites" / "test_strong.py"), "--timeout", "30", "--workers", "1",
-                 cache=tmp_path / "cache")
+    proc = prism(
+        "run",
+        str(TASK),
+        str(TASK / "suites" / "test_strong.py"),
+        "--timeout",
+        "30",
+        "--workers",
+        "1",
+        cache=tmp_path / "cache",
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
 @pytest.mark.parametrize("command", ["run", "check", "score"])
 def test_an_unusable_cache_dir_is_one_clear_error_before_running(tmp_path, command):
-    args = {"run": [str(TASK), str(TASK / "suites" / "test_strong.py")], "check": [str(TASK)],
-            "score": [f"{TASK}:{TASK / 'suites' / 'test_strong.py'}"]}[command]
+    args = {
+        "run": [str(TASK), str(TASK / "suites" / "test_strong.py")],
+        "check": [str(TASK)],
+        "score": [f"{TASK}:{TASK / 'suites' / 'test_strong.py'}"],
+    }[command]
     a_file = tmp_path / "a-file"
     a_file.write_text("")
-    for cache_dir, reason in [("/proc/nope", "cannot create the cache folder /proc/nope (--cache-dir): "
-                                              "No such file or directory"),
-                              (str(a_file), f"cache folder {a_file} (--cache-dir) is a file, not a folder"),
-                              (str(a_file / "sub"), f"cannot create the cache folder {a_file / 'sub'} (--cache-dir): "
-                                                    "Not a directory")]:
+    for cache_dir, reason in [
+        ("/proc/nope", "cannot create the cache folder /proc/nope (--cache-dir): No such file or directory"),
+        (str(a_file), f"cache folder {a_file} (--cache-dir) is a file, not a folder"),
+        (str(a_file / "sub"), f"cannot create the cache folder {a_file / 'sub'} (--cache-dir): Not a directory"),
+    ]:
         proc = prism(command, *args, "--cache-dir", cache_dir)
         assert proc.returncode == 2, proc.stdout + proc.stderr
         assert proc.stderr == f"error: {reason}\n"
         assert "materialize" not in proc.stdout
     # The environment variable is checked the same way, and named.
     proc = prism(command, *args, cache="/proc/nope")
-    assert proc.returncode == 2 and proc.stderr == ("error: cannot create the cache folder /proc/nope "
-                                                    "(PRISM_CACHE_DIR): No such file or directory\n")
+    assert proc.returncode == 2 and proc.stderr == (
+        "error: cannot create the cache folder /proc/nope (PRISM_CACHE_DIR): No such file or directory\n"
+    )
 
 
 def test_the_cache_dir_check_leaves_nothing_behind(tmp_path):
@@ -263,11 +306,17 @@ def test_ctrl_c_is_a_short_message_not_a_traceback(tmp_path, cache):
     marker = tmp_path / "started"
     suite = tmp_path / "task" / "suites" / "test_slow.py"
     shutil.copytree(TASK, tmp_path / "task")
-    suite.write_text(f"import pathlib, time\n\ndef test_slow():\n    pathlib.Path({str(marker)!r}).touch()\n"
-                     "    time.sleep(60)\n")
+    suite.write_text(
+        f"import pathlib, time\n\ndef test_slow():\n    pathlib.Path({str(marker)!r}).touch()\n    time.sleep(60)\n"
+    )
     env = dict(os.environ, PRISM_CACHE_DIR=str(cache))
-    proc = subprocess.Popen([shutil.which("prism"), "run", str(tmp_path / "task"), str(suite), "--sandbox", "none"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    proc = subprocess.Popen(
+        [shutil.which("prism"), "run", str(tmp_path / "task"), str(suite), "--sandbox", "none"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     deadline = time.monotonic() + 60
     while not marker.exists() and time.monotonic() < deadline:  # the run is under way
         time.sleep(0.05)

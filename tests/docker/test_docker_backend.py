@@ -89,8 +89,9 @@ def test_stale_containers_of_dead_owners_are_removed(docker_image):
     dead = subprocess.Popen(["true"])
     dead.wait()
     client = docker_image_module.connect()
-    c = client.containers.create(docker_image, ["true"], labels={OWNER_LABEL: str(dead.pid),
-                                                                 HOST_LABEL: socket.gethostname()})
+    c = client.containers.create(
+        docker_image, ["true"], labels={OWNER_LABEL: str(dead.pid), HOST_LABEL: socket.gethostname()}
+    )
     try:
         assert c.name in remove_stale(client)
         assert not _exists(c.id)
@@ -139,10 +140,17 @@ def test_failed_build_names_the_dockerfile_and_the_step(cache_dir, tmp_path, doc
 
 def test_task_dockerfile_is_built_once_and_used(tmp_path, docker_engine, docker_image):
     root = write_task(
-        tmp_path / "task", extra_task='dockerfile = "env/Dockerfile"',
+        tmp_path / "task",
+        extra_task='dockerfile = "env/Dockerfile"',
         initial={"solution.py": "def f():\n    return 1\n"},
-        candidates=[{"id": "reference", "reference": True,
-                     "files": {"solution.py": "def f():\n    return open('/etc/prism-marker').read().strip()\n"}}])
+        candidates=[
+            {
+                "id": "reference",
+                "reference": True,
+                "files": {"solution.py": "def f():\n    return open('/etc/prism-marker').read().strip()\n"},
+            }
+        ],
+    )
     (root / "env").mkdir()
     (root / "env" / "Dockerfile").write_text(f"FROM {docker_image}\nRUN echo built > /etc/prism-marker\n")
     task = load_task(root)
@@ -169,10 +177,14 @@ def test_auto_prefers_docker_for_a_task_that_brings_an_image(cache_dir, docker_i
 
 def test_test_command_task_runs_in_the_container(tmp_path, docker_engine):
     root = write_task(
-        tmp_path / "task", extra_task="",
+        tmp_path / "task",
+        extra_task="",
         initial={"run.sh": "echo 1\n"},
-        candidates=[{"id": "reference", "reference": True, "files": {"run.sh": "echo 2\n"}},
-                    {"id": "wrong", "label": "invalid", "files": {"run.sh": "echo 3\n"}}])
+        candidates=[
+            {"id": "reference", "reference": True, "files": {"run.sh": "echo 2\n"}},
+            {"id": "wrong", "label": "invalid", "files": {"run.sh": "echo 3\n"}},
+        ],
+    )
     task = load_task(root)
     from dataclasses import replace
 
@@ -196,12 +208,25 @@ def test_imported_terminal_bench_task_builds_its_dockerfile_and_runs(tmp_path, d
     assert task.dockerfile is not None
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):
-        code = prism_main(["run", str(task.root), str(task.root / "tests" / "test_outputs.py"), "--json",
-                           "--sandbox", "docker", "--cache-dir", str(tmp_path / "cache")])
+        code = prism_main(
+            [
+                "run",
+                str(task.root),
+                str(task.root / "tests" / "test_outputs.py"),
+                "--json",
+                "--sandbox",
+                "docker",
+                "--cache-dir",
+                str(tmp_path / "cache"),
+            ]
+        )
     report = json.loads(buf.getvalue())
     assert report["baseline"]["outcome"] == "fail"
-    assert {c["id"]: c["outcome"] for c in report["candidates"]} == {"reference": "pass", "awk": "pass",
-                                                                   "counts-chars": "fail"}
+    assert {c["id"]: c["outcome"] for c in report["candidates"]} == {
+        "reference": "pass",
+        "awk": "pass",
+        "counts-chars": "fail",
+    }
     assert code == 0
 
 
@@ -221,8 +246,13 @@ def test_auto_picks_docker_on_a_machine_without_bubblewrap(tmp_path, docker_imag
             (bin_dir / tool).symlink_to(found)
     task = FIXTURES / "mean-rounded"
     env = {**os.environ, "PATH": str(bin_dir), "PRISM_CACHE_DIR": str(tmp_path / "cache")}
-    proc = subprocess.run([shutil.which("prism"), "run", str(task), str(task / "suites" / "test_strong.py"), "--json"],
-                          capture_output=True, text=True, env=env, timeout=600)
+    proc = subprocess.run(
+        [shutil.which("prism"), "run", str(task), str(task / "suites" / "test_strong.py"), "--json"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)
     assert report["sandbox"] == "docker" and report["metrics"]["jsf"] is True

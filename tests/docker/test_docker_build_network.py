@@ -13,7 +13,7 @@ pytestmark = pytest.mark.docker
 
 # Fails the build, saying what it reached, when the step has any route but loopback or can open a
 # socket towards the default bridge's gateway (the host) or beyond.
-PROBE = r'''
+PROBE = r"""
 import socket, sys
 routes = [line.split()[:2] for line in open("/proc/net/route").read().splitlines()[1:]]
 reached = [iface for iface, _ in routes if iface != "lo"]
@@ -32,7 +32,7 @@ for host in ("172.17.0.1", "1.1.1.1"):
 if reached:
     sys.exit("prism-build-reached-network: " + ", ".join(reached))
 print("prism-build-no-network")
-'''
+"""
 
 
 def test_a_dockerfile_run_step_has_no_route_out(tmp_path, docker_image):
@@ -40,8 +40,9 @@ def test_a_dockerfile_run_step_has_no_route_out(tmp_path, docker_image):
     env.mkdir()
     (env / "probe.py").write_text(PROBE)
     # A label of its own: a fresh build each time (the digest names the image), never one reused.
-    (env / "Dockerfile").write_text(f"FROM {docker_image}\nLABEL prism.test={uuid.uuid4().hex}\n"
-                                    "COPY probe.py /probe.py\nRUN python3 /probe.py\n")
+    (env / "Dockerfile").write_text(
+        f"FROM {docker_image}\nLABEL prism.test={uuid.uuid4().hex}\nCOPY probe.py /probe.py\nRUN python3 /probe.py\n"
+    )
     tag = build_image(env / "Dockerfile")  # raised ImageUnavailable naming what the step reached
     client = connect()
     try:

@@ -25,10 +25,13 @@ SUITE = "from solution import f\n\ndef test_f():\n    assert f() == 2\n"
 
 
 def _task(root: Path, extra_task: str) -> Path:
-    return write_task(root, extra_task=extra_task, initial={"solution.py": "def f():\n    return 1\n"},
-                      candidates=[{"id": "reference", "reference": True,
-                                   "files": {"solution.py": "def f():\n    return 2\n"}}],
-                      suites={"initial/test_f.py": SUITE})
+    return write_task(
+        root,
+        extra_task=extra_task,
+        initial={"solution.py": "def f():\n    return 1\n"},
+        candidates=[{"id": "reference", "reference": True, "files": {"solution.py": "def f():\n    return 2\n"}}],
+        suites={"initial/test_f.py": SUITE},
+    )
 
 
 def _dockerfile_task(root: Path, dockerfile: str) -> Path:
@@ -39,8 +42,9 @@ def _dockerfile_task(root: Path, dockerfile: str) -> Path:
 
 
 def _prism_run(task: Path, cache: Path, capsys, *extra: str) -> tuple[int, str, str]:
-    code = prism_main(["run", str(task), str(task / "initial" / "test_f.py"), "--json",
-                       "--cache-dir", str(cache), *extra])
+    code = prism_main(
+        ["run", str(task), str(task / "initial" / "test_f.py"), "--json", "--cache-dir", str(cache), *extra]
+    )
     out = capsys.readouterr()
     return code, out.out, out.err
 
@@ -91,16 +95,20 @@ def test_missing_from_base_says_prism_never_pulls(tmp_path, capsys):
     assert code == 2 and out == ""
     message = " ".join(err.split())
     assert "base image 'prism-no-such-base:never'" in message
-    assert "is not available locally and Prism never pulls; build or load it first (docker load / docker import)" \
+    assert (
+        "is not available locally and Prism never pulls; build or load it first (docker load / docker import)"
         in message
+    )
     assert "registry-1.docker.io" not in message and "no such host" not in message
 
 
 def test_base_images_skips_scratch_stages_and_args(tmp_path):
     dockerfile = tmp_path / "Dockerfile"
-    dockerfile.write_text("# syntax=docker/dockerfile:1\nARG BASE=x\nFROM --platform=linux/amd64 \\\n"
-                          "    builder-base:1 AS build\nRUN true\nFROM build AS again\nFROM ${BASE}\n"
-                          "from scratch\nFROM runtime:2\n")
+    dockerfile.write_text(
+        "# syntax=docker/dockerfile:1\nARG BASE=x\nFROM --platform=linux/amd64 \\\n"
+        "    builder-base:1 AS build\nRUN true\nFROM build AS again\nFROM ${BASE}\n"
+        "from scratch\nFROM runtime:2\n"
+    )
     assert base_images(dockerfile) == ["builder-base:1", "runtime:2"]
 
 
@@ -125,7 +133,9 @@ def test_image_without_python3_says_so(tmp_path, cache_dir, docker_image):
 def test_image_without_pytest_says_so(tmp_path, cache_dir, docker_image):
     dockerfile = tmp_path / "env" / "Dockerfile"
     dockerfile.parent.mkdir()
-    dockerfile.write_text(f"FROM {docker_image}\n"
-                          "RUN rm -rf /usr/lib/python3/dist-packages/pytest /usr/lib/python3/dist-packages/_pytest\n")
+    dockerfile.write_text(
+        f"FROM {docker_image}\n"
+        "RUN rm -rf /usr/lib/python3/dist-packages/pytest /usr/lib/python3/dist-packages/_pytest\n"
+    )
     message = _warm_message(cache_dir, dockerfile)
     assert f"image {build_image(dockerfile)} (built from {dockerfile}) has no pytest for python3" in message

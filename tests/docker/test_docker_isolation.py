@@ -19,13 +19,15 @@ from prism_lsp.tasks import load_task
 from tests.conftest import write_task
 
 # Slow enough that the honest programs of the other runner overlap the hostile ones.
-SUITE = Suite("tests/test_f.py", "import time\nfrom solution import f\n\n"
-                                 "def test_f():\n    time.sleep(0.3)\n    assert f() == 2\n")
+SUITE = Suite(
+    "tests/test_f.py",
+    "import time\nfrom solution import f\n\ndef test_f():\n    time.sleep(0.3)\n    assert f() == 2\n",
+)
 
 # Tries, for two seconds, to write into every other runner's scratch folder, to overwrite
 # any solution.py it can find there, and to kill any process not of its own uid; returns
 # what it tried and what worked, which the suite's assertion message reports.
-WRITER = '''import glob, os, signal, time
+WRITER = """import glob, os, signal, time
 
 def f():
     mine = os.getcwd()
@@ -54,10 +56,10 @@ def f():
                 pass
         time.sleep(0.02)
     return f"seen={len(seen)} tried={tried} wrote={wrote} killed={killed}"
-'''
+"""
 
 # Kills every process it may signal, over and over: its own runner, never the others.
-KILLER = '''import os, signal
+KILLER = """import os, signal
 
 def f():
     while True:
@@ -65,11 +67,11 @@ def f():
             os.kill(-1, signal.SIGKILL)
         except OSError:
             pass
-'''
+"""
 
 # Holds as many processes as it can start for four seconds: its runner's share of the
 # container's pids, which must leave room for the other runner's forks meanwhile.
-FORKER = '''import subprocess, time
+FORKER = """import subprocess, time
 
 def f():
     held = []
@@ -83,19 +85,25 @@ def f():
         p.kill()
         p.wait()
     return len(held)
-'''
+"""
 
 HONEST = "def f():\n    return 2\n"
 
 
 def container_processes(container_id: str) -> list[tuple[int, int, int]]:
     """(pid, ppid, uid) of every process in the container, read as root inside it."""
-    code = ("import os, json\nout = []\nfor p in os.listdir('/proc'):\n    if p.isdigit():\n        try:\n"
-            "            st = dict(l.split(':', 1) for l in open('/proc/%s/status' % p).read().splitlines() if ':' in l)\n"
-            "            out.append((int(p), int(st['PPid']), int(st['Uid'].split()[0])))\n"
-            "        except (OSError, KeyError):\n            pass\nprint(json.dumps(out))\n")
-    out = subprocess.run(["docker", "exec", "--user", "0:0", container_id, "python3", "-c", code],
-                         capture_output=True, text=True, timeout=30)
+    code = (
+        "import os, json\nout = []\nfor p in os.listdir('/proc'):\n    if p.isdigit():\n        try:\n"
+        "            st = dict(l.split(':', 1) for l in open('/proc/%s/status' % p).read().splitlines() if ':' in l)\n"
+        "            out.append((int(p), int(st['PPid']), int(st['Uid'].split()[0])))\n"
+        "        except (OSError, KeyError):\n            pass\nprint(json.dumps(out))\n"
+    )
+    out = subprocess.run(
+        ["docker", "exec", "--user", "0:0", container_id, "python3", "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     assert out.returncode == 0, out.stderr
     return [tuple(p) for p in json.loads(out.stdout)]
 
@@ -103,12 +111,16 @@ def container_processes(container_id: str) -> list[tuple[int, int, int]]:
 def test_a_hostile_runner_cannot_touch_the_honest_runs_beside_it(tmp_path, docker_engine):
     honest = [{"id": f"honest-{i}", "files": {"solution.py": HONEST}} for i in range(2, 7)]
     root = write_task(
-        tmp_path / "task", extra_task="timeout_s = 8",
+        tmp_path / "task",
+        extra_task="timeout_s = 8",
         initial={"solution.py": "def f():\n    return 1\n"},
-        candidates=[{"id": "reference", "reference": True, "files": {"solution.py": HONEST}},
-                    {"id": "writer", "label": "invalid", "files": {"solution.py": WRITER}},
-                    {"id": "killer", "label": "invalid", "files": {"solution.py": KILLER}},
-                    *honest])
+        candidates=[
+            {"id": "reference", "reference": True, "files": {"solution.py": HONEST}},
+            {"id": "writer", "label": "invalid", "files": {"solution.py": WRITER}},
+            {"id": "killer", "label": "invalid", "files": {"solution.py": KILLER}},
+            *honest,
+        ],
+    )
     task = load_task(root)
     docker_engine.pool_for(task, "docker").warm()  # both runners up, so each sees the other's folder
     run = docker_engine.run(task, SUITE, RunOptions(sandbox="docker"))
@@ -138,10 +150,15 @@ def test_a_hostile_runner_cannot_touch_the_honest_runs_beside_it(tmp_path, docke
 def test_a_fork_bomb_in_one_runner_leaves_the_other_runner_room_to_fork(tmp_path, docker_engine):
     honest = [{"id": f"honest-{i}", "files": {"solution.py": HONEST}} for i in range(2, 9)]
     root = write_task(
-        tmp_path / "task", extra_task="timeout_s = 8",
+        tmp_path / "task",
+        extra_task="timeout_s = 8",
         initial={"solution.py": "def f():\n    return 1\n"},
-        candidates=[{"id": "forker", "label": "invalid", "files": {"solution.py": FORKER}},
-                    {"id": "reference", "reference": True, "files": {"solution.py": HONEST}}, *honest])
+        candidates=[
+            {"id": "forker", "label": "invalid", "files": {"solution.py": FORKER}},
+            {"id": "reference", "reference": True, "files": {"solution.py": HONEST}},
+            *honest,
+        ],
+    )
     task = load_task(root)
     docker_engine.pool_for(task, "docker").warm()
     run = docker_engine.run(task, SUITE, RunOptions(sandbox="docker"))
@@ -156,13 +173,21 @@ def test_a_fork_bomb_in_one_runner_leaves_the_other_runner_room_to_fork(tmp_path
 
 
 def test_runners_have_distinct_uids_and_private_scratch(tmp_path, docker_engine):
-    probe = ('import glob, os\n\ndef f():\n    d = [p for p in glob.glob("/tmp/prism-*") if os.getcwd().startswith(p + "/")][0]\n'
-             '    st = os.stat(d)\n    return (os.getuid(), st.st_uid, oct(st.st_mode & 0o777))\n')
-    root = write_task(tmp_path / "task", initial={"solution.py": probe},
-                      candidates=[{"id": "reference", "reference": True, "files": {}}])
+    probe = (
+        'import glob, os\n\ndef f():\n    d = [p for p in glob.glob("/tmp/prism-*") if os.getcwd().startswith(p + "/")][0]\n'
+        "    st = os.stat(d)\n    return (os.getuid(), st.st_uid, oct(st.st_mode & 0o777))\n"
+    )
+    root = write_task(
+        tmp_path / "task",
+        initial={"solution.py": probe},
+        candidates=[{"id": "reference", "reference": True, "files": {}}],
+    )
     task = load_task(root)
-    run = docker_engine.run(task, Suite("test_f.py", "from solution import f\n\ndef test_f():\n    assert f() == 0\n"),
-                            RunOptions(sandbox="docker"))
+    run = docker_engine.run(
+        task,
+        Suite("test_f.py", "from solution import f\n\ndef test_f():\n    assert f() == 0\n"),
+        RunOptions(sandbox="docker"),
+    )
     messages = [run.baseline.tests[0].message] + [r.tests[0].message for _, r in run.results]
     for message in messages:
         uid, owner, mode = eval(message.split("assert ")[1].split(" == ")[0])
@@ -170,16 +195,25 @@ def test_runners_have_distinct_uids_and_private_scratch(tmp_path, docker_engine)
 
 
 def owned_containers() -> set[str]:
-    out = subprocess.run(["docker", "ps", "-aq", "--no-trunc", "--filter", f"label={OWNER_LABEL}={os.getpid()}"],
-                         capture_output=True, text=True, timeout=30)
+    out = subprocess.run(
+        ["docker", "ps", "-aq", "--no-trunc", "--filter", f"label={OWNER_LABEL}={os.getpid()}"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     return set(out.stdout.split())
 
 
 def small_task(root, *, image: str | None = None):
     extra = f'image = "{image}"' if image else ""
-    return load_task(write_task(root, extra_task=extra, initial={"solution.py": "def f():\n    return 1\n"},
-                                candidates=[{"id": "reference", "reference": True,
-                                             "files": {"solution.py": "def f():\n    return 2\n"}}]))
+    return load_task(
+        write_task(
+            root,
+            extra_task=extra,
+            initial={"solution.py": "def f():\n    return 1\n"},
+            candidates=[{"id": "reference", "reference": True, "files": {"solution.py": "def f():\n    return 2\n"}}],
+        )
+    )
 
 
 def test_one_container_per_runner_and_at_most_four_pools_alive(tmp_path, cache_dir, docker_image):

@@ -16,6 +16,9 @@ def test_docker_probes_find_the_same_witnesses(docker_engine, engine):
     text = (FIXTURES / "mean-rounded" / "suites" / "test_weak.py").read_text()
     in_docker = search_panel(docker_engine, task, text, sandbox="docker").result.witnesses
     in_bwrap = search_panel(engine, task, text, sandbox="bubblewrap").result.witnesses
-    assert set(in_docker) == set(in_bwrap) == {"ceiling", "consumes-input", "forgets-last", "initial", "median",
-                                               "trunc-negative"}
+    assert (
+        set(in_docker)
+        == set(in_bwrap)
+        == {"ceiling", "consumes-input", "forgets-last", "initial", "median", "trunc-negative"}
+    )
     assert {k: w.call for k, w in in_docker.items()} == {k: w.call for k, w in in_bwrap.items()}

@@ -44,8 +44,9 @@ CHILD = textwrap.dedent("""
 
 
 def _owned(pid: int) -> list[str]:
-    out = subprocess.run(["docker", "ps", "-aq", "--filter", f"label={OWNER_LABEL}={pid}"],
-                         capture_output=True, text=True, timeout=30)
+    out = subprocess.run(
+        ["docker", "ps", "-aq", "--filter", f"label={OWNER_LABEL}={pid}"], capture_output=True, text=True, timeout=30
+    )
     assert out.returncode == 0, out.stderr
     return out.stdout.split()
 
@@ -61,11 +62,18 @@ def _wait_until(check, deadline_s: float, what: str):
         time.sleep(0.1)
 
 
-@pytest.mark.parametrize(("signum", "mode"), [(signal.SIGTERM, "idle"), (signal.SIGHUP, "idle"),
-                                              (signal.SIGTERM, "lsp"), (signal.SIGHUP, "lsp")])
+@pytest.mark.parametrize(
+    ("signum", "mode"),
+    [(signal.SIGTERM, "idle"), (signal.SIGHUP, "idle"), (signal.SIGTERM, "lsp"), (signal.SIGHUP, "lsp")],
+)
 def test_signal_removes_the_container(signum, mode, cache_dir, docker_image):
-    child = subprocess.Popen([sys.executable, "-c", CHILD, str(cache_dir), docker_image, mode],
-                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(cache_dir), docker_image, mode],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         cid = child.stdout.readline().strip()
         assert cid, child.stderr.read() if child.poll() is not None else "no container id"
@@ -126,8 +134,9 @@ WEDGED = textwrap.dedent("""
 
 
 def test_a_blocked_thread_cannot_hold_the_exit_forever():
-    child = subprocess.Popen([sys.executable, "-c", WEDGED], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)
+    child = subprocess.Popen(
+        [sys.executable, "-c", WEDGED], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     try:
         assert child.stdout.readline().strip() == "ready"
         child.send_signal(signal.SIGTERM)
@@ -144,13 +153,28 @@ def test_prism_run_terminated_mid_run_leaves_no_container(tmp_path, docker_image
 
     from tests.conftest import write_task
 
-    root = write_task(tmp_path / "task", initial={"calc.py": "def f():\n    return 1\n"}, candidates=[
-        {"id": "reference", "reference": True, "files": {"calc.py": "def f():\n    return 2\n"}}])
+    root = write_task(
+        tmp_path / "task",
+        initial={"calc.py": "def f():\n    return 1\n"},
+        candidates=[{"id": "reference", "reference": True, "files": {"calc.py": "def f():\n    return 2\n"}}],
+    )
     suite = root / "test_slow.py"
     suite.write_text("import time\nfrom calc import f\n\ndef test_f():\n    time.sleep(30)\n    assert f() == 2\n")
-    proc = subprocess.Popen([shutil.which("prism"), "run", str(root), str(suite), "--sandbox", "docker",
-                             "--cache-dir", str(tmp_path / "cache")],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [
+            shutil.which("prism"),
+            "run",
+            str(root),
+            str(suite),
+            "--sandbox",
+            "docker",
+            "--cache-dir",
+            str(tmp_path / "cache"),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         _wait_until(lambda: _owned(proc.pid), 120, "prism run's container")
         proc.send_signal(signal.SIGTERM)

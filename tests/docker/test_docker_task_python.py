@@ -12,13 +12,24 @@ def test_a_task_python_never_mounts_host_folders_into_docker(tmp_path, docker_en
     (home = /run) mounts nothing; the host's Docker socket stays out of the container."""
     python = fake_venv(tmp_path / "venv", "/run")
     root = write_task(
-        tmp_path / "task", extra_task=f'timeout_s = 20\npython = "{python}"\n',
+        tmp_path / "task",
+        extra_task=f'timeout_s = 20\npython = "{python}"\n',
         initial={"solution.py": "def f():\n    return 1\n"},
-        candidates=[{"id": "reference", "reference": True, "files": {"solution.py": "def f():\n    return 2\n"}},
-                    {"id": "probe", "label": "invalid", "files": {"solution.py": (
+        candidates=[
+            {"id": "reference", "reference": True, "files": {"solution.py": "def f():\n    return 2\n"}},
+            {
+                "id": "probe",
+                "label": "invalid",
+                "files": {
+                    "solution.py": (
                         "import os\n\ndef f():\n"
                         "    raise AssertionError('SOCKET ' + str(os.path.exists('/run/docker.sock')"
-                        " or os.path.exists('/var/run/docker.sock')))\n")}}])
+                        " or os.path.exists('/var/run/docker.sock')))\n"
+                    )
+                },
+            },
+        ],
+    )
     task = load_task(root)
     run = docker_engine.run(task, SUITE, RunOptions(sandbox="docker"))
     results = {c.id: r for c, r in run.results}
@@ -26,6 +37,7 @@ def test_a_task_python_never_mounts_host_folders_into_docker(tmp_path, docker_en
     assert results["reference"].outcome == "pass", results["reference"]
     assert "SOCKET False" in results["probe"].tests[0].message, results["probe"]
     container = docker_engine.pool_for(task, "docker").backend.client.containers.get(
-        docker_engine.pool_for(task, "docker").backend.container_ids[0])
+        docker_engine.pool_for(task, "docker").backend.container_ids[0]
+    )
     mounts = {m["Destination"] for m in container.attrs["Mounts"]}
     assert not any(m.startswith(("/run", "/var/run")) or m == str(tmp_path / "venv") for m in mounts), mounts

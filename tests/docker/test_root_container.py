@@ -30,21 +30,44 @@ def _container_run(docker_image: str, tmp_path: Path, command: str) -> subproces
         pytest.skip("the host's Python is the system one: scripts/test-root-container covers this case")
     bwrap = shutil.which("bwrap") or pytest.skip("bubblewrap is not installed on the host")
     mounts = [prefix, ROOT, tmp_path]
-    argv = ["docker", "run", "--rm", "--security-opt", "seccomp=unconfined", "--security-opt", "apparmor=unconfined",
-            "--security-opt", "systempaths=unconfined", "--cap-drop", "SYS_ADMIN",
-            "-e", "PYTHONDONTWRITEBYTECODE=1", "-v", f"{bwrap}:/usr/bin/bwrap:ro",
-            *[arg for m in mounts for arg in ("-v", f"{m}:{m}:ro")], docker_image, "sh", "-ec", command]
+    argv = [
+        "docker",
+        "run",
+        "--rm",
+        "--security-opt",
+        "seccomp=unconfined",
+        "--security-opt",
+        "apparmor=unconfined",
+        "--security-opt",
+        "systempaths=unconfined",
+        "--cap-drop",
+        "SYS_ADMIN",
+        "-e",
+        "PYTHONDONTWRITEBYTECODE=1",
+        "-v",
+        f"{bwrap}:/usr/bin/bwrap:ro",
+        *[arg for m in mounts for arg in ("-v", f"{m}:{m}:ro")],
+        docker_image,
+        "sh",
+        "-ec",
+        command,
+    ]
     return subprocess.run(argv, capture_output=True, text=True, timeout=300)
 
 
 def test_prism_run_as_root_without_cap_sys_admin_judges_and_reads_no_root_only_file(tmp_path, docker_image):
     task = root_only_task(tmp_path / "task")
     prism = ROOT / ".venv" / "bin" / "prism"
-    proc = _container_run(docker_image, tmp_path, (
-        # Not the case under test when root holds CAP_SYS_ADMIN (bit 21) here.
-        'test $(( 0x$(awk "/^CapEff/ {print \\$2}" /proc/self/status) >> 21 & 1 )) = 0\n'
-        "echo prism-root-only > /root/prism-secret && chmod 600 /root/prism-secret\n"
-        f"{prism} run --sandbox bubblewrap --json --cache-dir /tmp/prism-cache "
-        f"{task} {task / 'tests' / 'test_f.py'}\n"))
+    proc = _container_run(
+        docker_image,
+        tmp_path,
+        (
+            # Not the case under test when root holds CAP_SYS_ADMIN (bit 21) here.
+            'test $(( 0x$(awk "/^CapEff/ {print \\$2}" /proc/self/status) >> 21 & 1 )) = 0\n'
+            "echo prism-root-only > /root/prism-secret && chmod 600 /root/prism-secret\n"
+            f"{prism} run --sandbox bubblewrap --json --cache-dir /tmp/prism-cache "
+            f"{task} {task / 'tests' / 'test_f.py'}\n"
+        ),
+    )
     assert proc.returncode in (0, 1), proc.stderr[-3000:]
     assert_judged_reading_no_root_only_file(json.loads(proc.stdout))

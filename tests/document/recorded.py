@@ -34,13 +34,23 @@ FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 TASK = FIXTURES / "mean-rounded"
 PATH = TASK / "suites" / "test_unit_buffer.py"
 RECORDINGS = Path(__file__).with_name("recordings")
-CANDIDATE_IDS = ["reference", "half-even", "half-away", "half-down", "statistics", "trunc-negative",
-                 "consumes-input", "forgets-last", "median", "ceiling"]
+CANDIDATE_IDS = [
+    "reference",
+    "half-even",
+    "half-away",
+    "half-down",
+    "statistics",
+    "trunc-negative",
+    "consumes-input",
+    "forgets-last",
+    "median",
+    "ceiling",
+]
 # `reference` is also an ordinary word (the hover's "(reference)"), so it is not searched for.
 SECRET = [c for c in CANDIDATE_IDS if c != "reference"]
 
 # mean([1, 4]) = 2.5: half-even, half-down and statistics give 2, the suite demands 3.
-TEXT = '''from solution import mean_rounded
+TEXT = """from solution import mean_rounded
 
 
 def test_whole_mean():
@@ -63,7 +73,7 @@ def test_ignored_all():
 
 def test_accents():
     label = "é€𝄞"; assert mean_rounded([7, 10]) == 9
-'''
+"""
 
 
 @dataclass(frozen=True)
@@ -95,8 +105,12 @@ def recorded_check(cache: Path, settings: Settings | None = None, recording: Rec
         answers = json.loads(recording.file.read_text())
         programs = [BASELINE, *[c.id for c in task.candidates]]
         trees = {pid: checker.session.cache.program(task, task.candidate(pid)) for pid in programs}
-        run = PanelRun(program_from_runner(Result.from_dict(answers[BASELINE])),
-                       [(c, program_from_runner(Result.from_dict(answers[c.id]))) for c in task.candidates], trees, 0.0)
+        run = PanelRun(
+            program_from_runner(Result.from_dict(answers[BASELINE])),
+            [(c, program_from_runner(Result.from_dict(answers[c.id]))) for c in task.candidates],
+            trees,
+            0.0,
+        )
         return finished(base, run)
     finally:
         checker.close()
@@ -135,7 +149,9 @@ def at_reveal(check: Check, reveal: str) -> Check:
     assert check.task is not None and check.run is not None and check.path is not None and check.reveal == "full"
     suite = Suite(check.task.suite_rel(check.path), check.text)
     run = redact_run(check.run, reveal, check.text)
-    return dataclasses.replace(check, reveal=reveal, run=run, report=build_report(check.task, suite, run, reveal=reveal))
+    return dataclasses.replace(
+        check, reveal=reveal, run=run, report=build_report(check.task, suite, run, reveal=reveal)
+    )
 
 
 def leaks(text: str) -> list[str]:
@@ -147,8 +163,9 @@ def record(cache: Path) -> None:
     """Run every recorded buffer through the real panel and write what every program answered."""
     RECORDINGS.mkdir(exist_ok=True)
     for recording in ALL:
-        recording.file.write_text(json.dumps(answers(real_check(cache, recording=recording)), indent=1,
-                                             ensure_ascii=False) + "\n")
+        recording.file.write_text(
+            json.dumps(answers(real_check(cache, recording=recording)), indent=1, ensure_ascii=False) + "\n"
+        )
 
 
 if __name__ == "__main__":

@@ -20,8 +20,15 @@ def test_a_uri_round_trips_and_survives_vs_codes_re_encoding():
     assert parse_uri(vscode_style) == uri
 
 
-@pytest.mark.parametrize("raw", ["file:///x.py", "prism-candidate:/half-even/../x?doc=file%3A%2F%2F%2Fx",
-                                 "prism-candidate:/half-even/x.py", "prism-candidate:/half-even?doc=x"])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "file:///x.py",
+        "prism-candidate:/half-even/../x?doc=file%3A%2F%2F%2Fx",
+        "prism-candidate:/half-even/x.py",
+        "prism-candidate:/half-even?doc=x",
+    ],
+)
 def test_anything_else_is_refused(raw):
     with pytest.raises(NotShown):
         parse_uri(raw)

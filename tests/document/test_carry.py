@@ -18,7 +18,8 @@ def _found(findings):
 
 def test_an_unchanged_suite_keeps_every_finding(unit_check):
     assert _found(still_holding(unit_check, parse_suite(TEXT))) == _found(
-        f for f in unit_check.report.findings if f.kind != "weak-assertion")
+        f for f in unit_check.report.findings if f.kind != "weak-assertion"
+    )
 
 
 def test_findings_move_with_their_test_when_lines_are_added_above(unit_check):
@@ -47,6 +48,7 @@ def test_carried_findings_become_diagnostics_for_the_new_buffer(unit_check):
     lines = [(d.code, d.range.start.line) for d in build_diagnostics(shown, Settings())]
     assert ("rejects-valid", 9) in lines  # the halfway assert, one line down (0-based 9)
     assert ("rejects-valid", 23) not in lines  # test_accents changed
-    assert with_last_findings(dataclasses.replace(now, reveal="counts"), unit_check).report is None, \
+    assert with_last_findings(dataclasses.replace(now, reveal="counts"), unit_check).report is None, (
         "never carried across a reveal level"
+    )
     assert with_last_findings(now, at_reveal(unit_check, "counts")).report is None

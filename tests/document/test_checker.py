@@ -48,11 +48,14 @@ def test_a_test_file_without_tests_is_not_run_and_says_so(checker, text):
     assert checker.run_panel(check, Settings()) is check
 
 
-@pytest.mark.parametrize(("path", "why"), [
-    (TASK / "initial" / "solution.py", "this file is part of the initial program, not a suite"),
-    (TASK / "suites" / "helpers.py", "not a test file (pytest collects test_*.py or *_test.py)"),
-    (TASK / "conftest.py", "not a test file (pytest collects test_*.py or *_test.py)"),
-])
+@pytest.mark.parametrize(
+    ("path", "why"),
+    [
+        (TASK / "initial" / "solution.py", "this file is part of the initial program, not a suite"),
+        (TASK / "suites" / "helpers.py", "not a test file (pytest collects test_*.py or *_test.py)"),
+        (TASK / "conftest.py", "not a test file (pytest collects test_*.py or *_test.py)"),
+    ],
+)
 def test_program_and_other_python_files_get_static_hints_only(checker, path, why):
     text = "def test_like():\n    assert isinstance(f(1), int)\n"
     check = _analyze(checker, path, text)
@@ -74,15 +77,18 @@ def test_pytest_python_files_patterns():
     assert matches(Path("/t/checks/a.py"), ("checks/*.py",)) and not matches(Path("/t/a.py"), ("checks/*.py",))
 
 
-@pytest.mark.parametrize(("name", "content", "expected"), [
-    ("pytest.ini", "[pytest]\npython_files = check_*.py  *_spec.py\n", ("check_*.py", "*_spec.py")),
-    ("pytest.ini", "", DEFAULT_PYTHON_FILES),
-    ("pyproject.toml", '[tool.pytest.ini_options]\npython_files = ["check_*.py"]\n', ("check_*.py",)),
-    ("pyproject.toml", '[project]\nname = "x"\n', DEFAULT_PYTHON_FILES),
-    ("tox.ini", "[pytest]\npython_files = check_*.py\n", ("check_*.py",)),
-    ("setup.cfg", "[tool:pytest]\npython_files = check_*.py\n", ("check_*.py",)),
-    ("setup.cfg", "[metadata]\nname = x\n", DEFAULT_PYTHON_FILES),
-])
+@pytest.mark.parametrize(
+    ("name", "content", "expected"),
+    [
+        ("pytest.ini", "[pytest]\npython_files = check_*.py  *_spec.py\n", ("check_*.py", "*_spec.py")),
+        ("pytest.ini", "", DEFAULT_PYTHON_FILES),
+        ("pyproject.toml", '[tool.pytest.ini_options]\npython_files = ["check_*.py"]\n', ("check_*.py",)),
+        ("pyproject.toml", '[project]\nname = "x"\n', DEFAULT_PYTHON_FILES),
+        ("tox.ini", "[pytest]\npython_files = check_*.py\n", ("check_*.py",)),
+        ("setup.cfg", "[tool:pytest]\npython_files = check_*.py\n", ("check_*.py",)),
+        ("setup.cfg", "[metadata]\nname = x\n", DEFAULT_PYTHON_FILES),
+    ],
+)
 def test_the_initial_programs_pytest_configuration_is_honoured(tmp_path, name, content, expected):
     (tmp_path / name).write_text(content)
     assert python_files(tmp_path) == expected
@@ -96,7 +102,8 @@ def test_a_tasks_own_python_files_decide_what_is_a_suite(tmp_path):
     task = load_task(tmp_path / "task")
     assert not_a_suite(tmp_path / "task" / "suites" / "check_mean.py", task) is None
     assert not_a_suite(tmp_path / "task" / "suites" / "test_mean.py", task) == (
-        "not a test file (pytest collects check_*.py)")
+        "not a test file (pytest collects check_*.py)"
+    )
 
 
 def test_an_overlay_candidates_files_are_not_suites(tmp_path):
@@ -119,10 +126,13 @@ def test_a_test_file_inside_the_initial_program_is_a_suite_unless_the_program_ow
     (initial / "solution.py").write_text("import test_imported\n" + (initial / "solution.py").read_text())
     task = load_task(tmp_path / "task")
     patched = tmp_path / "patched.diff"
-    patched.write_text(task.candidates[0].source.read_text() + "--- a/test_patched.py\n+++ b/test_patched.py\n"
-                       "@@ -1,2 +1,2 @@\n def test_a():\n-    assert True\n+    assert 1\n")
-    task = dataclasses.replace(task, candidates=(dataclasses.replace(task.candidates[0], source=patched),
-                                                 *task.candidates[1:]))
+    patched.write_text(
+        task.candidates[0].source.read_text() + "--- a/test_patched.py\n+++ b/test_patched.py\n"
+        "@@ -1,2 +1,2 @@\n def test_a():\n-    assert True\n+    assert 1\n"
+    )
+    task = dataclasses.replace(
+        task, candidates=(dataclasses.replace(task.candidates[0], source=patched), *task.candidates[1:])
+    )
     assert not_a_suite(initial / "tests" / "test_author.py", task) is None  # the author's workspace
     program = "this file is part of the initial program, not a suite"
     assert not_a_suite(initial / "test_imported.py", task) == program  # the program imports it

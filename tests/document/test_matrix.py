@@ -10,8 +10,13 @@ from tests.document.recorded import at_reveal
 
 def test_tests_by_programs_with_where_each_failure_was_decided(unit_check):
     matrix = kill_matrix(unit_check)
-    assert [t["name"] for t in matrix["tests"]] == ["test_whole_mean", "test_halfway", "test_ignored_kind",
-                                                    "test_ignored_all", "test_accents"]
+    assert [t["name"] for t in matrix["tests"]] == [
+        "test_whole_mean",
+        "test_halfway",
+        "test_ignored_kind",
+        "test_ignored_all",
+        "test_accents",
+    ]
     ids = [p["id"] for p in matrix["programs"]]
     assert ids[0] == "initial" and len(ids) == 11
     halfway = dict(zip(ids, matrix["cells"][1]))

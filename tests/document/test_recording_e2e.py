@@ -12,8 +12,9 @@ from tests.document.recorded import ALL, Recording, answers, real_check, recorde
 @pytest.mark.parametrize("recording", ALL, ids=lambda r: r.name)
 def test_the_recording_matches_a_real_run(tmp_path, recording: Recording):
     real = real_check(tmp_path / "real", recording=recording)
-    assert answers(real) == json.loads(recording.file.read_text()), \
+    assert answers(real) == json.loads(recording.file.read_text()), (
         "the runner now answers differently: rerecord with `python -m tests.document.recorded`"
+    )
     replayed = recorded_check(tmp_path / "replayed", recording=recording)
     assert replayed.report is not None and real.report is not None
     # How the run went (its time, the failures it confirmed under another seed) is not in a recording.

@@ -23,13 +23,22 @@ NEW_FUNCTION_SUITE = Suite("suites/test_g.py", "from solution import g\n\n\ndef 
 
 def new_function_task(tmp_path):
     return write_task(
-        tmp_path / "newfn", initial={"solution.py": "def f():\n    return 1\n"},
+        tmp_path / "newfn",
+        initial={"solution.py": "def f():\n    return 1\n"},
         candidates=[
-            {"id": "reference", "reference": True,
-             "files": {"solution.py": "def f():\n    return 1\n\n\ndef g():\n    return 2\n"}},
-            {"id": "three", "label": "invalid",
-             "files": {"solution.py": "def f():\n    return 1\n\n\ndef g():\n    return 3\n"}},
-        ], suites={NEW_FUNCTION_SUITE.rel_path: NEW_FUNCTION_SUITE.text})
+            {
+                "id": "reference",
+                "reference": True,
+                "files": {"solution.py": "def f():\n    return 1\n\n\ndef g():\n    return 2\n"},
+            },
+            {
+                "id": "three",
+                "label": "invalid",
+                "files": {"solution.py": "def f():\n    return 1\n\n\ndef g():\n    return 3\n"},
+            },
+        ],
+        suites={NEW_FUNCTION_SUITE.rel_path: NEW_FUNCTION_SUITE.text},
+    )
 
 
 def test_a_suite_importing_the_function_the_fix_adds_reaches_joint_success(tmp_path, engine):
@@ -44,8 +53,9 @@ def test_a_suite_importing_the_function_the_fix_adds_reaches_joint_success(tmp_p
 
 def test_prism_run_says_why_the_initial_program_is_detected(tmp_path, capsys):
     root = new_function_task(tmp_path)
-    code, out, err = prism(capsys, "run", str(root), str(root / NEW_FUNCTION_SUITE.rel_path),
-                           "--cache-dir", str(tmp_path / "cache"))
+    code, out, err = prism(
+        capsys, "run", str(root), str(root / NEW_FUNCTION_SUITE.rel_path), "--cache-dir", str(tmp_path / "cache")
+    )
     assert code == 0, err
     assert "the suite detects the initial program because `g` does not exist there" in out
     assert "execution-error" not in out
@@ -57,10 +67,16 @@ HANG_SUITE = Suite("tests/test_halve.py", "from solution import halve\n\n\ndef t
 
 def test_a_hang_the_reference_fixes_detects_the_initial_program(tmp_path, engine):
     root = write_task(
-        tmp_path / "hang", extra_task="timeout_s = 2",
-        initial={"solution.py": "def halve(n):\n    q = 0\n    while n != 0:\n        n -= 2\n        q += 1\n    return q\n"},
-        candidates=[{"id": "reference", "reference": True, "files": {"solution.py": "def halve(n):\n    return n // 2\n"}},
-                    {"id": "round-up", "label": "invalid", "files": {"solution.py": "def halve(n):\n    return -(-n // 2)\n"}}])
+        tmp_path / "hang",
+        extra_task="timeout_s = 2",
+        initial={
+            "solution.py": "def halve(n):\n    q = 0\n    while n != 0:\n        n -= 2\n        q += 1\n    return q\n"
+        },
+        candidates=[
+            {"id": "reference", "reference": True, "files": {"solution.py": "def halve(n):\n    return n // 2\n"}},
+            {"id": "round-up", "label": "invalid", "files": {"solution.py": "def halve(n):\n    return -(-n // 2)\n"}},
+        ],
+    )
     report = engine.report(load_task(root), HANG_SUITE)
     assert report.baseline.outcome == "error" and report.baseline.reason == "timeout"
     assert report.metrics.detects_baseline and report.metrics.jsf
@@ -70,8 +86,13 @@ def test_a_hang_the_reference_fixes_detects_the_initial_program(tmp_path, engine
 
 
 def _program(outcome, reason=None, message="", ms=0.0):
-    return ProgramResult(outcome=outcome, reason=reason, message=message, duration_ms=ms,
-                         tests=(model.TestResult("test_g", outcome, reason=reason, def_line=4),) if outcome != "error" else ())
+    return ProgramResult(
+        outcome=outcome,
+        reason=reason,
+        message=message,
+        duration_ms=ms,
+        tests=(model.TestResult("test_g", outcome, reason=reason, def_line=4),) if outcome != "error" else (),
+    )
 
 
 def test_an_error_prism_made_on_the_initial_program_stays_an_execution_error():
@@ -86,8 +107,10 @@ def test_an_error_prism_made_on_the_initial_program_stays_an_execution_error():
 def test_a_timeout_detects_only_when_the_reference_passes_in_time():
     hang = ProgramResult.error("timeout", "timed out after 2 s")
     assert detection(hang, _program("pass", ms=200)) == "it times out there while the reference passes in 0.2 s"
-    assert detection(hang, _program("pass", ms=200), with_values=False) == \
-        "it times out there while the reference passes in time"
+    assert (
+        detection(hang, _program("pass", ms=200), with_values=False)
+        == "it times out there while the reference passes in time"
+    )
     assert detection(hang, ProgramResult.error("timeout", "timed out after 2 s")) == ""
     assert detection(hang, _program("fail")) == ""
 
@@ -98,15 +121,22 @@ def test_what_the_suite_imports_is_named():
 
     assert why("ImportError: cannot import name 'g' from 'solution' (solution.py)") == "`g` does not exist there"
     assert why("ModuleNotFoundError: No module named 'shop.new'") == "module `shop.new` does not exist there"
-    assert why("error in setup: AttributeError: module 'calc' has no attribute 'sub'", "fixture") == \
-        "`calc.sub` does not exist there"
+    assert (
+        why("error in setup: AttributeError: module 'calc' has no attribute 'sub'", "fixture")
+        == "`calc.sub` does not exist there"
+    )
     assert why("error in setup: ValueError: bad", "fixture") == "a fixture fails there: error in setup: ValueError: bad"
 
 
 def test_prism_init_whose_fix_adds_a_function_reaches_joint_success(tmp_path, capsys):
     repo = make_repo(tmp_path / "repo", {"calc.py": "def add(a, b):\n    return a + b\n"})
-    write(repo, {"calc.py": "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n",
-                 "tests/test_sub.py": "from calc import sub\n\n\ndef test_sub():\n    assert sub(5, 3) == 2\n"})
+    write(
+        repo,
+        {
+            "calc.py": "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n",
+            "tests/test_sub.py": "from calc import sub\n\n\ndef test_sub():\n    assert sub(5, 3) == 2\n",
+        },
+    )
     code, _, err = prism(capsys, "init", str(repo))
     assert code == 0, err
     report = run_json(capsys, repo / "tests/test_sub.py", "--cache-dir", str(tmp_path / "cache"))

@@ -10,9 +10,11 @@ from prism_lsp.materialize.digest import tree_digest
 from prism_lsp.tasks import load_task
 from tests.conftest import FIXTURES
 
-CASES = [(exp.parent.name, suite, want)
-         for exp in sorted(FIXTURES.glob("*/expected.toml"))
-         for suite, want in tomllib.loads(exp.read_text())["suites"].items()]
+CASES = [
+    (exp.parent.name, suite, want)
+    for exp in sorted(FIXTURES.glob("*/expected.toml"))
+    for suite, want in tomllib.loads(exp.read_text())["suites"].items()
+]
 
 
 def test_there_are_enough_fixture_tasks():
@@ -47,8 +49,11 @@ def test_fixture_suite_verdicts(engine, task_name, suite_name, want):
         assert "expected " in first.message and ", got " in first.message and first.candidates
     if want["baseline"] == "pass":
         assert any(f.kind == "misses-baseline" for f in report.findings)
-    if not want["jsf"] and want["baseline"] == "fail" and any(
-            not c.valid and c.id in want["accepted"] for c in task.candidates):
+    if (
+        not want["jsf"]
+        and want["baseline"] == "fail"
+        and any(not c.valid and c.id in want["accepted"] for c in task.candidates)
+    ):
         assert any(f.kind == "accepts-invalid" for f in report.findings)
     # The author's files are never written to.
     assert tree_digest(task.root) == before

@@ -30,12 +30,14 @@ def sandbox(request):
 
 def run_evil(tmp_path, engine, sandbox, body: str, *, header: str = ""):
     root = write_task(
-        tmp_path / "task", extra_task=f"timeout_s = {TIMEOUT}",
+        tmp_path / "task",
+        extra_task=f"timeout_s = {TIMEOUT}",
         initial={"solution.py": "def f():\n    return 1\n"},
         candidates=[
             {"id": "reference", "reference": True, "files": {"solution.py": "def f():\n    return 2\n"}},
             {"id": "evil", "label": "invalid", "files": {"solution.py": header + "def f():\n" + body}},
-        ])
+        ],
+    )
     task = load_task(root)
     start = time.monotonic()
     run = engine.run(task, SUITE, RunOptions(sandbox=sandbox))
@@ -53,8 +55,9 @@ def container_of(engine, sandbox, tmp_path):
 
 
 def running(container_id: str) -> bool:
-    out = subprocess.run(["docker", "inspect", "-f", "{{.State.Running}}", container_id],
-                         capture_output=True, text=True, timeout=20)
+    out = subprocess.run(
+        ["docker", "inspect", "-f", "{{.State.Running}}", container_id], capture_output=True, text=True, timeout=20
+    )
     return out.stdout.strip() == "true"
 
 
@@ -103,8 +106,10 @@ def test_socket_to_a_host_listener_receives_nothing(tmp_path, engine, sandbox):
 
     thread = threading.Thread(target=accept, daemon=True)
     thread.start()
-    body = (f"    import socket\n    s = socket.create_connection(('127.0.0.1', {port}), timeout=1)\n"
-            "    s.sendall(b'leak')\n    return 2\n")
+    body = (
+        f"    import socket\n    s = socket.create_connection(('127.0.0.1', {port}), timeout=1)\n"
+        "    s.sendall(b'leak')\n    return 2\n"
+    )
     try:
         res, _ = run_evil(tmp_path, engine, sandbox, body)
     finally:
@@ -118,12 +123,22 @@ def test_socket_to_a_host_listener_receives_nothing(tmp_path, engine, sandbox):
 
 def test_writes_outside_the_tree_and_into_home_never_reach_the_host(tmp_path, engine, sandbox):
     marker = f"prism-hostile-{uuid.uuid4().hex}"
-    targets = [Path("/tmp") / marker, Path.home() / marker, tmp_path / marker, Path("/var/tmp") / marker,
-               tmp_path / "task" / "initial" / marker, Path(engine.cache.root) / marker]
-    body = "".join(
-        f"    try:\n        os.makedirs({str(t.parent)!r}, exist_ok=True)\n        open({str(t)!r}, 'w').write('x')\n"
-        "    except OSError:\n        pass\n" for t in targets
-    ) + "    return 2\n"
+    targets = [
+        Path("/tmp") / marker,
+        Path.home() / marker,
+        tmp_path / marker,
+        Path("/var/tmp") / marker,
+        tmp_path / "task" / "initial" / marker,
+        Path(engine.cache.root) / marker,
+    ]
+    body = (
+        "".join(
+            f"    try:\n        os.makedirs({str(t.parent)!r}, exist_ok=True)\n        open({str(t)!r}, 'w').write('x')\n"
+            "    except OSError:\n        pass\n"
+            for t in targets
+        )
+        + "    return 2\n"
+    )
     res, _ = run_evil(tmp_path, engine, sandbox, body, header="import os\n")
     for t in targets:
         assert not t.exists(), t
@@ -188,8 +203,7 @@ def test_killing_its_parent_is_an_error_and_the_engine_keeps_working(tmp_path, e
 
 def test_a_fork_that_outlives_the_test_is_reaped(tmp_path, engine, sandbox):
     marker = f"{uuid.uuid4().int % 100000 + 200000}"
-    body = ("    import subprocess\n"
-            f"    subprocess.Popen(['sleep', '{marker}'], start_new_session=True)\n    return 2\n")
+    body = f"    import subprocess\n    subprocess.Popen(['sleep', '{marker}'], start_new_session=True)\n    return 2\n"
     res, _ = run_evil(tmp_path, engine, sandbox, body)
     assert res.outcome == "pass"
     assert processes_with(marker) == []

@@ -43,9 +43,15 @@ def observed(result):
 
 
 def spy_task(tmp_path, body: str, *, extra: list[dict] | None = None, header: str = ""):
-    return write_task(tmp_path / "task", initial=INITIAL, candidates=[
-        REFERENCE, {"id": "spy", "label": "invalid", "files": {"solution.py": header + "def f():\n" + body}},
-        *(extra or [])])
+    return write_task(
+        tmp_path / "task",
+        initial=INITIAL,
+        candidates=[
+            REFERENCE,
+            {"id": "spy", "label": "invalid", "files": {"solution.py": header + "def f():\n" + body}},
+            *(extra or []),
+        ],
+    )
 
 
 @pytest.fixture
@@ -56,7 +62,7 @@ def one_runner(cache_dir):
     session.close()
 
 
-FORGER = '''
+FORGER = """
 import json, os
 
 def _forge():
@@ -81,15 +87,27 @@ def _forge():
             pass
         os.close(fd)
     return wrote
-'''
+"""
 
 
 def test_a_program_cannot_forge_the_verdicts_of_other_programs(tmp_path, sandbox, one_runner):
-    victims = [{"id": f"victim-{i}", "label": "invalid", "files": {"solution.py": "def f():\n    return 3\n"}}
-               for i in range(1, 5)]
-    root = write_task(tmp_path / "task", initial=INITIAL, candidates=[
-        {"id": "forger", "label": "invalid", "files": {"solution.py": FORGER + "\ndef f():\n    return _forge()\n"}},
-        REFERENCE, *victims])
+    victims = [
+        {"id": f"victim-{i}", "label": "invalid", "files": {"solution.py": "def f():\n    return 3\n"}}
+        for i in range(1, 5)
+    ]
+    root = write_task(
+        tmp_path / "task",
+        initial=INITIAL,
+        candidates=[
+            {
+                "id": "forger",
+                "label": "invalid",
+                "files": {"solution.py": FORGER + "\ndef f():\n    return _forge()\n"},
+            },
+            REFERENCE,
+            *victims,
+        ],
+    )
     run, results = _run(one_runner, root, sandbox)
     assert run.baseline.outcome == "fail"
     assert results["reference"].outcome == "pass"
@@ -100,7 +118,7 @@ def test_a_program_cannot_forge_the_verdicts_of_other_programs(tmp_path, sandbox
 
 
 def test_a_program_cannot_ptrace_or_read_the_runner(tmp_path, sandbox, engine):
-    body = '''    import ctypes, os
+    body = """    import ctypes, os
     libc = ctypes.CDLL(None, use_errno=True)
     reached = []
     for pid in [int(p) for p in os.listdir("/proc") if p.isdigit()]:
@@ -115,14 +133,14 @@ def test_a_program_cannot_ptrace_or_read_the_runner(tmp_path, sandbox, engine):
             except OSError:
                 pass
     return reached
-'''
+"""
     run, results = _run(engine, spy_task(tmp_path, body), sandbox)
     assert observed(results["spy"]) == []
 
 
 def test_a_program_sees_its_own_tree_and_no_other(tmp_path, sandbox, engine):
     # Every mount the program can see is searched for any other program's solution.py.
-    body = '''    import os
+    body = """    import os
     found = []
     mounts = [line.split()[4] for line in open("/proc/self/mountinfo")]
     for top in set(mounts) - {"/", "/proc", "/usr", "/etc", "/dev"}:
@@ -134,7 +152,7 @@ def test_a_program_sees_its_own_tree_and_no_other(tmp_path, sandbox, engine):
             if len(found) > 5:
                 break
     return sorted(found)
-'''
+"""
     run, results = _run(engine, spy_task(tmp_path, body), sandbox)
     assert observed(results["spy"]) == []
 
@@ -146,8 +164,11 @@ def test_a_program_cannot_open_another_tree_whose_digest_it_knows(tmp_path, sand
     # The victim's tree is built first; the spy is then told its digest (as a program could read
     # it from its runner's memory, inherited by the fork) and also tries every path it finds there.
     _run(one_runner, write_task(tmp_path / "first", initial=INITIAL, candidates=[REFERENCE, VICTIM]), sandbox)
-    digests = [solution.parent.parent.name for solution in (cache_dir / "trees").glob("*/tree/solution.py")
-               if "zq8-victim" in solution.read_text()]
+    digests = [
+        solution.parent.parent.name
+        for solution in (cache_dir / "trees").glob("*/tree/solution.py")
+        if "zq8-victim" in solution.read_text()
+    ]
     assert digests
     body = f'''    import gc, os
     paths = set()
@@ -176,15 +197,21 @@ def test_a_program_cannot_open_another_tree_whose_digest_it_knows(tmp_path, sand
 
 def test_a_program_cannot_learn_which_candidate_it_is(tmp_path, sandbox, engine):
     # Its runner's memory is its own (a fork): nothing in it may name the candidate.
-    body = '''    import gc, os
+    body = """    import gc, os
     names = ("zq7-hidden-candidate", "zq7-twin")
     hits = sum(1 for o in gc.get_objects() for n in names if isinstance(o, (str, dict)) and n in str(o)[:100000])
     return (hits, os.getcwd())
-'''
+"""
     twin = {"id": "zq7-twin", "label": "invalid", "files": {"solution.py": "def f():\n" + body}}
-    root = write_task(tmp_path / "task", initial=INITIAL, candidates=[
-        REFERENCE, {"id": "zq7-hidden-candidate", "label": "invalid", "files": {"solution.py": "def f():\n" + body}},
-        twin])
+    root = write_task(
+        tmp_path / "task",
+        initial=INITIAL,
+        candidates=[
+            REFERENCE,
+            {"id": "zq7-hidden-candidate", "label": "invalid", "files": {"solution.py": "def f():\n" + body}},
+            twin,
+        ],
+    )
     run, results = _run(engine, root, sandbox)
     first, second = observed(results["zq7-hidden-candidate"]), observed(results["zq7-twin"])
     assert first[0] == 0 and second[0] == 0
@@ -196,7 +223,7 @@ def test_a_program_cannot_learn_which_candidate_it_is(tmp_path, sandbox, engine)
         assert first[1].endswith("/run/tree") and second[1].endswith("/run/tree")
 
 
-LEAVER = '''    import os
+LEAVER = """    import os
     deep = "/tmp/evil-deep"
     os.makedirs(deep)
     os.chdir(deep)
@@ -211,15 +238,20 @@ LEAVER = '''    import os
     os.chmod("/dev/shm/evil-shm", 0)
     os.chdir("/")
     return 1
-'''
+"""
 LOOKER = "    import os\n    return sorted(n for d in ('/tmp', '/dev/shm') for n in os.listdir(d) if 'evil' in n)\n"
 
 
 def two_spies(tmp_path, *spies: tuple[str, str]):
     """A task whose candidates are the spies `(id, body of f)`, in that order, then the reference."""
-    return write_task(tmp_path / "task", initial=INITIAL, candidates=[
-        *({"id": cid, "label": "invalid", "files": {"solution.py": "def f():\n" + body}} for cid, body in spies),
-        REFERENCE])
+    return write_task(
+        tmp_path / "task",
+        initial=INITIAL,
+        candidates=[
+            *({"id": cid, "label": "invalid", "files": {"solution.py": "def f():\n" + body}} for cid, body in spies),
+            REFERENCE,
+        ],
+    )
 
 
 def test_nothing_a_program_leaves_reaches_the_next_program_of_its_runner(tmp_path, sandbox, one_runner):
@@ -315,22 +347,30 @@ def test_every_program_of_a_runner_sees_the_same_pids_and_no_other_process(tmp_p
 
 
 # A plugin that passes every test without running it (the first `pytest_pyfunc_call` to answer wins).
-PLUGIN = '''import pytest
+PLUGIN = """import pytest
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_pyfunc_call(pyfuncitem):
     return True
-'''
+"""
 
 
-@pytest.mark.parametrize("name,text", [
-    ("pyproject.toml", '[tool.pytest.ini_options]\naddopts = "-p evilplug"\n'),
-    ("tox.ini", "[pytest]\naddopts = -p evilplug\n"),
-    ("setup.cfg", "[tool:pytest]\naddopts = -p evilplug\n"),
-])
-def test_configuration_files_of_a_candidate_cannot_change_how_the_suite_is_judged(tmp_path, sandbox, engine, name, text):
-    cheat = {"id": "cheat", "label": "invalid",
-             "files": {"solution.py": "def f():\n    return 1\n", "evilplug.py": PLUGIN, name: text}}
+@pytest.mark.parametrize(
+    "name,text",
+    [
+        ("pyproject.toml", '[tool.pytest.ini_options]\naddopts = "-p evilplug"\n'),
+        ("tox.ini", "[pytest]\naddopts = -p evilplug\n"),
+        ("setup.cfg", "[tool:pytest]\naddopts = -p evilplug\n"),
+    ],
+)
+def test_configuration_files_of_a_candidate_cannot_change_how_the_suite_is_judged(
+    tmp_path, sandbox, engine, name, text
+):
+    cheat = {
+        "id": "cheat",
+        "label": "invalid",
+        "files": {"solution.py": "def f():\n    return 1\n", "evilplug.py": PLUGIN, name: text},
+    }
     root = write_task(tmp_path / "task", initial=INITIAL, candidates=[REFERENCE, cheat])
     run, results = _run(engine, root, sandbox)
     assert results["cheat"].outcome == "fail"
@@ -339,13 +379,26 @@ def test_configuration_files_of_a_candidate_cannot_change_how_the_suite_is_judge
 
 def test_the_initial_states_configuration_is_the_one_used(tmp_path, sandbox, engine):
     # The initial state's pyproject.toml puts src/ on the path; a candidate's edit of it is ignored.
-    initial = {"src/solution.py": "def f():\n    return 1\n",
-               "pyproject.toml": '[tool.pytest.ini_options]\npythonpath = ["src"]\n'}
-    root = write_task(tmp_path / "task", initial=initial, candidates=[
-        {"id": "reference", "reference": True, "files": {"src/solution.py": "def f():\n    return 2\n"}},
-        {"id": "cheat", "label": "invalid", "files": {
-            "src/solution.py": "def f():\n    return 1\n", "evilplug.py": PLUGIN,
-            "pyproject.toml": '[tool.pytest.ini_options]\npythonpath = ["src"]\naddopts = "-p evilplug"\n'}}])
+    initial = {
+        "src/solution.py": "def f():\n    return 1\n",
+        "pyproject.toml": '[tool.pytest.ini_options]\npythonpath = ["src"]\n',
+    }
+    root = write_task(
+        tmp_path / "task",
+        initial=initial,
+        candidates=[
+            {"id": "reference", "reference": True, "files": {"src/solution.py": "def f():\n    return 2\n"}},
+            {
+                "id": "cheat",
+                "label": "invalid",
+                "files": {
+                    "src/solution.py": "def f():\n    return 1\n",
+                    "evilplug.py": PLUGIN,
+                    "pyproject.toml": '[tool.pytest.ini_options]\npythonpath = ["src"]\naddopts = "-p evilplug"\n',
+                },
+            },
+        ],
+    )
     run, results = _run(engine, root, sandbox)
     assert run.baseline.outcome == "fail"
     assert results["reference"].outcome == "pass"

@@ -14,8 +14,14 @@ def panel(ref="pass", valid=("pass",) * 4, invalid=("fail",) * 5):
 
 def test_perfect_suite_has_joint_success():
     m = task_metrics("fail", panel())
-    assert m == {"detects_baseline": True, "rar": True, "jsf": True, "valid_acceptance": 1.0,
-                 "invalid_rejection": 1.0, "h": 1.0}
+    assert m == {
+        "detects_baseline": True,
+        "rar": True,
+        "jsf": True,
+        "valid_acceptance": 1.0,
+        "invalid_rejection": 1.0,
+        "h": 1.0,
+    }
 
 
 def test_overspecified_suite_keeps_rar_but_loses_jsf():
@@ -40,8 +46,22 @@ def test_errors_are_never_credited():
     assert m["invalid_rejection"] == 0.8
 
 
-@pytest.mark.parametrize("reason", [None, "sandbox", "runner", "protocol", "cancelled", "materialize", "no-tests",
-                                    "interrupted", "skipped", "pytest", "error"])
+@pytest.mark.parametrize(
+    "reason",
+    [
+        None,
+        "sandbox",
+        "runner",
+        "protocol",
+        "cancelled",
+        "materialize",
+        "no-tests",
+        "interrupted",
+        "skipped",
+        "pytest",
+        "error",
+    ],
+)
 def test_an_error_prism_made_on_the_baseline_is_not_detection(reason):
     m = task_metrics("error", panel(), reason)
     assert m["detects_baseline"] is False and m["rar"] is False and m["jsf"] is False
@@ -71,10 +91,18 @@ def test_reference_rejected_means_no_rar():
     assert m["rar"] is False and m["jsf"] is False
 
 
-@pytest.mark.parametrize("valid,invalid", [(("pass",) * 4, ("fail",) * 5), (("fail",) * 4, ("pass",) * 5),
-                                           (("pass", "fail") * 2, ("fail", "pass", "error", "fail", "fail"))])
-@pytest.mark.parametrize("baseline,reason", [("fail", None), ("pass", None), ("error", "sandbox"),
-                                             ("error", "collection"), ("error", "timeout")])
+@pytest.mark.parametrize(
+    "valid,invalid",
+    [
+        (("pass",) * 4, ("fail",) * 5),
+        (("fail",) * 4, ("pass",) * 5),
+        (("pass", "fail") * 2, ("fail", "pass", "error", "fail", "fail")),
+    ],
+)
+@pytest.mark.parametrize(
+    "baseline,reason",
+    [("fail", None), ("pass", None), ("error", "sandbox"), ("error", "collection"), ("error", "timeout")],
+)
 def test_jsf_never_exceeds_rar(baseline, reason, valid, invalid):
     m = task_metrics(baseline, panel(valid=valid, invalid=invalid), reason)
     assert m["jsf"] <= m["rar"]
@@ -102,8 +130,8 @@ def test_aggregate_rounds_rates_before_h_and_skips_undefined():
     s = aggregate(rows)
     assert s["tasks"] == 3
     assert s["rar"] == 33.33 and s["detects_baseline"] == 66.67 and s["jsf"] == 0.0
-    assert s["valid_acceptance"] == 66.67          # mean of 1/3 and 1 (the undefined one left out)
-    assert s["invalid_rejection"] == 56.67         # mean of 1, .5, .2
+    assert s["valid_acceptance"] == 66.67  # mean of 1/3 and 1 (the undefined one left out)
+    assert s["invalid_rejection"] == 56.67  # mean of 1, .5, .2
     assert s["h"] == round(2 * 66.67 * 56.67 / (66.67 + 56.67), 2)
 
 

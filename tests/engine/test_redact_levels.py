@@ -21,11 +21,27 @@ from prism_lsp.model.task import Candidate, Task
 SUITE = "from solution import f\n\n\ndef test_one():\n    assert f(1) == 2\n"  # assert on line 5
 SECRET = "secret-of-the-candidate"
 BASELINE = ProgramResult("fail", (Ran("test_one", "fail", 5, "assert 1 == 2", def_line=4),))
-RAW = ProgramResult("fail", (
-    Ran("test_one", "fail", 5, f"assert {SECRET}", reason="exited", reached_change=True, def_line=4,
-               assertions=(AssertionResult(5, "fail", SECRET), AssertionResult(77, "fail", SECRET)), duration_ms=3.5),
-    Ran(f"test_{SECRET}", "pass", 9, SECRET, reason=SECRET, duration_ms=1.0),
-), reason=SECRET, message=SECRET, line=77, duration_ms=12.0)
+RAW = ProgramResult(
+    "fail",
+    (
+        Ran(
+            "test_one",
+            "fail",
+            5,
+            f"assert {SECRET}",
+            reason="exited",
+            reached_change=True,
+            def_line=4,
+            assertions=(AssertionResult(5, "fail", SECRET), AssertionResult(77, "fail", SECRET)),
+            duration_ms=3.5,
+        ),
+        Ran(f"test_{SECRET}", "pass", 9, SECRET, reason=SECRET, duration_ms=1.0),
+    ),
+    reason=SECRET,
+    message=SECRET,
+    line=77,
+    duration_ms=12.0,
+)
 VALID = Candidate(id="v1", label="valid", reference=False, kind="overlay", source=Path("."))
 REF = Candidate(id="ref", label="valid", reference=True, kind="overlay", source=Path("."))
 TASK = Task(id="t", root=Path("."), manifest=Path("prism.toml"), initial=Path("."), candidates=(REF, VALID))
@@ -35,19 +51,38 @@ def _run() -> PanelRun:
     return PanelRun(BASELINE, [(REF, ProgramResult("pass")), (VALID, RAW)], {}, 10.0)
 
 
-LABELS = ProgramResult("fail", (
-    Ran("test_one", "fail", 5, "", reason="exited", reached_change=True, def_line=4,
-               assertions=(AssertionResult(5, "fail"),), duration_ms=3.5),
-    Ran(UNKNOWN_TEST, "pass", reason="error"),
-), reason="error", message="", line=None, duration_ms=12.0)
+LABELS = ProgramResult(
+    "fail",
+    (
+        Ran(
+            "test_one",
+            "fail",
+            5,
+            "",
+            reason="exited",
+            reached_change=True,
+            def_line=4,
+            assertions=(AssertionResult(5, "fail"),),
+            duration_ms=3.5,
+        ),
+        Ran(UNKNOWN_TEST, "pass", reason="error"),
+    ),
+    reason="error",
+    message="",
+    line=None,
+    duration_ms=12.0,
+)
 
 
-@pytest.mark.parametrize("reveal, kept", [
-    ("full", [ProgramResult("pass"), RAW]),
-    ("labels", [ProgramResult("pass"), LABELS]),
-    ("counts", [ProgramResult("pass"), ProgramResult("fail")]),
-    ("sealed", []),
-])
+@pytest.mark.parametrize(
+    "reveal, kept",
+    [
+        ("full", [ProgramResult("pass"), RAW]),
+        ("labels", [ProgramResult("pass"), LABELS]),
+        ("counts", [ProgramResult("pass"), ProgramResult("fail")]),
+        ("sealed", []),
+    ],
+)
 def test_what_each_level_keeps_of_a_candidates_run(reveal, kept):
     run = redact_run(_run(), reveal, SUITE)
     assert [r for _, r in run.results] == kept
@@ -55,12 +90,15 @@ def test_what_each_level_keeps_of_a_candidates_run(reveal, kept):
     assert redact_run(run, reveal, SUITE).results == run.results, "reducing twice changes nothing"
 
 
-@pytest.mark.parametrize("reveal, lines, panel, jsf", [
-    ("full", [5], True, False),
-    ("labels", [5], True, False),
-    ("counts", [], True, False),
-    ("sealed", [], False, None),
-])
+@pytest.mark.parametrize(
+    "reveal, lines, panel, jsf",
+    [
+        ("full", [5], True, False),
+        ("labels", [5], True, False),
+        ("counts", [], True, False),
+        ("sealed", [], False, None),
+    ],
+)
 def test_what_each_levels_report_says(reveal, lines, panel, jsf):
     report = build_report(TASK, Suite("test_s.py", SUITE), _run(), reveal=reveal)
     assert [f.line for f in report.findings if f.kind == "rejects-valid"] == lines
@@ -70,11 +108,14 @@ def test_what_each_levels_report_says(reveal, lines, panel, jsf):
         assert SECRET not in report.model_dump_json()
 
 
-@pytest.mark.parametrize("levels, expected", [
-    (("full", "sealed"), "sealed"),
-    (("sealed", "counts", "full"), "sealed"),
-    (("counts", "labels"), "counts"),
-])
+@pytest.mark.parametrize(
+    "levels, expected",
+    [
+        (("full", "sealed"), "sealed"),
+        (("sealed", "counts", "full"), "sealed"),
+        (("counts", "labels"), "counts"),
+    ],
+)
 def test_sealed_is_the_strictest(levels, expected):
     assert strictest(*levels) == expected
     assert LEVELS == ("full", "labels", "counts", "sealed")

@@ -25,10 +25,17 @@ FAST = "from calc import double\n\ndef test_double():\n    assert double(3) == 6
 
 
 def task(tmp_path, candidates=()):
-    return load_task(write_task(
-        tmp_path / "task", extra_task="timeout_s = 1", initial={"calc.py": "def double(x):\n    return x + 1\n"},
-        candidates=[{"id": "reference", "reference": True, "files": {"calc.py": "def double(x):\n    return 2 * x\n"}},
-                    *candidates]))
+    return load_task(
+        write_task(
+            tmp_path / "task",
+            extra_task="timeout_s = 1",
+            initial={"calc.py": "def double(x):\n    return x + 1\n"},
+            candidates=[
+                {"id": "reference", "reference": True, "files": {"calc.py": "def double(x):\n    return 2 * x\n"}},
+                *candidates,
+            ],
+        )
+    )
 
 
 def test_a_suite_whose_reference_takes_longer_than_the_limit_still_runs(tmp_path, engine):
@@ -42,8 +49,10 @@ def test_a_suite_whose_reference_takes_longer_than_the_limit_still_runs(tmp_path
 
 
 def test_a_hang_is_a_timeout_naming_the_setting_to_raise(tmp_path, engine):
-    t = task(tmp_path, [{"id": "hangs", "label": "invalid",
-                         "files": {"calc.py": "def double(x):\n    while True:\n        pass\n"}}])
+    t = task(
+        tmp_path,
+        [{"id": "hangs", "label": "invalid", "files": {"calc.py": "def double(x):\n    while True:\n        pass\n"}}],
+    )
     start = time.monotonic()
     report = engine.report(t, Suite("tests/test_calc.py", FAST), RunOptions(sandbox="bubblewrap"))
     hangs = next(c for c in report.candidates if c.id == "hangs")

@@ -23,23 +23,36 @@ WORDS = '{"a", "b", "c"}'
 
 def order(seed: int) -> list[str]:
     """The iteration order of the set WORDS on this interpreter under hash seed `seed`."""
-    out = subprocess.run([sys.executable, "-c", f"print(list({WORDS}))"], capture_output=True, text=True,
-                         env={"PYTHONHASHSEED": str(seed)}, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", f"print(list({WORDS}))"],
+        capture_output=True,
+        text=True,
+        env={"PYTHONHASHSEED": str(seed)},
+        check=True,
+    ).stdout
     return eval(out)  # noqa: S307 - our own interpreter printing a list of three letters
 
 
 def task(tmp_path, suite: Suite, extra: str = ""):
     root = write_task(
-        tmp_path / "t", extra_task=extra, initial={"solution.py": "def g():\n    return 1\n"},
-        candidates=[{"id": "reference", "reference": True, "files": {"solution.py": "def g():\n    return 2\n"}},
-                    {"id": "three", "label": "invalid", "files": {"solution.py": "def g():\n    return 3\n"}}],
-        suites={suite.rel_path: suite.text})
+        tmp_path / "t",
+        extra_task=extra,
+        initial={"solution.py": "def g():\n    return 1\n"},
+        candidates=[
+            {"id": "reference", "reference": True, "files": {"solution.py": "def g():\n    return 2\n"}},
+            {"id": "three", "label": "invalid", "files": {"solution.py": "def g():\n    return 3\n"}},
+        ],
+        suites={suite.rel_path: suite.text},
+    )
     return root, load_task(root)
 
 
 def hash_suite(expected: list[str]) -> Suite:
-    return Suite("tests/test_g.py", "from solution import g\n\n\ndef test_g():\n    assert g() == 2\n\n\n"
-                                    f"def test_order():\n    assert list({WORDS}) == {expected!r}\n")
+    return Suite(
+        "tests/test_g.py",
+        "from solution import g\n\n\ndef test_g():\n    assert g() == 2\n\n\n"
+        f"def test_order():\n    assert list({WORDS}) == {expected!r}\n",
+    )
 
 
 def test_a_hash_order_suite_is_unstable_not_rejects_valid(tmp_path, engine):
@@ -64,13 +77,16 @@ def test_a_hash_order_suite_is_unstable_not_rejects_valid(tmp_path, engine):
 def test_a_time_dependent_suite_is_unstable_not_rejects_valid(tmp_path, engine):
     root, t = task(tmp_path, hash_suite(order(0)))
     engine.report(t, hash_suite(order(0)))  # warm runners: the first run below starts before the deadline
-    suite = Suite("tests/test_g.py", "import time\n\nfrom solution import g\n\n"
-                                     f"DEADLINE = {time.time() + 1.5:.3f}\n\n\n"
-                                     "def test_g():\n    assert g() == 2\n\n\n"
-                                     "def test_clock():\n"
-                                     "    if time.time() < DEADLINE:  # fails until the deadline (waiting for it), then passes\n"
-                                     "        time.sleep(max(0.0, DEADLINE - time.time()))\n"
-                                     "        assert False, 'too early'\n")
+    suite = Suite(
+        "tests/test_g.py",
+        "import time\n\nfrom solution import g\n\n"
+        f"DEADLINE = {time.time() + 1.5:.3f}\n\n\n"
+        "def test_g():\n    assert g() == 2\n\n\n"
+        "def test_clock():\n"
+        "    if time.time() < DEADLINE:  # fails until the deadline (waiting for it), then passes\n"
+        "        time.sleep(max(0.0, DEADLINE - time.time()))\n"
+        "        assert False, 'too early'\n",
+    )
     report = engine.report(t, suite)
     assert [f.kind for f in report.findings] == ["unstable"], report.findings
     message = report.findings[0].message
@@ -95,8 +111,7 @@ def test_no_failure_on_a_valid_candidate_costs_no_rerun(tmp_path, engine):
 def test_repeat_runs_every_program_under_each_seed_and_says_which(tmp_path, capsys):
     # Asserting seed 0's order passes every valid candidate under seed 0: only a second seed shows it.
     root, _ = task(tmp_path, hash_suite(order(0)))
-    report = run_json(capsys, root / "tests/test_g.py", "--repeat", "2",
-                      "--cache-dir", str(tmp_path / "cache"))
+    report = run_json(capsys, root / "tests/test_g.py", "--repeat", "2", "--cache-dir", str(tmp_path / "cache"))
     assert report["seeds"] == [0, 1]
     assert [f["kind"] for f in report["findings"]] == ["unstable"]
     assert "passes with hash seed 0 and fails with seed 1" in report["findings"][0]["message"]

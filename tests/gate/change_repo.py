@@ -34,11 +34,12 @@ STRONG = """\
 
 def repo_files(repo: Path) -> dict[str, bytes]:
     """The repository's files and git state, less the task `prism init` writes (excluded from git)."""
-    return {rel: data for rel, data in snapshot(repo).items()
-            if not rel.startswith(("prism.toml", ".prism/", ".git/info/exclude"))}
+    return {
+        rel: data
+        for rel, data in snapshot(repo).items()
+        if not rel.startswith(("prism.toml", ".prism/", ".git/info/exclude"))
+    }
 
 
 def gate(capsys, cache_dir, repo, *extra):
     return prism(capsys, "gate", str(repo), "--sandbox", "bubblewrap", "--cache-dir", str(cache_dir), *extra)
-
-

@@ -15,8 +15,10 @@ from tests.repo.gitrepo import commit, make_repo, status, write
 
 SARIF_SCHEMA = Path(__file__).parents[1] / "scoring" / "schemas" / "sarif-2.1.0-rtm.5.json"
 
+
 def test_weak_test_fails_the_gate_strong_test_passes_and_git_status_is_unchanged(
-        fixed_repo, tmp_path, capsys, cache_dir, monkeypatch):
+    fixed_repo, tmp_path, capsys, cache_dir, monkeypatch
+):
     repo = fixed_repo
     before_status, repo_files_before = status(repo), repo_files(repo)
     summary = tmp_path / "summary.md"
@@ -57,7 +59,8 @@ def test_weak_test_fails_the_gate_strong_test_passes_and_git_status_is_unchanged
     assert report["summary"]["invalid_rejection"] == 100.0
     assert status(repo) == ""
     assert set(repo_files(repo)) == {"util.py", "tests/test_util.py", ".git/HEAD", ".git/config"} | {
-        p for p in repo_files(repo) if p.startswith(".git/refs/")}
+        p for p in repo_files(repo) if p.startswith(".git/refs/")
+    }
 
 
 def test_a_change_without_test_modules_judged_nothing_and_never_passes(tmp_path, capsys, cache_dir):

@@ -25,8 +25,9 @@ def test_pre_push_hook_judges_what_the_push_adds(fixed_repo, cache_dir):
     base = git(fixed_repo, "rev-parse", "HEAD~1").strip()
     # What pre-commit sets for a pre-push hook: the range the push adds.
     env = {**os.environ, "PRE_COMMIT_FROM_REF": base, "PRE_COMMIT_TO_REF": "HEAD", "PRISM_CACHE_DIR": str(cache_dir)}
-    proc = subprocess.run(shlex.split(hook["entry"]), cwd=fixed_repo, env=env, capture_output=True, text=True,
-                          timeout=600)
+    proc = subprocess.run(
+        shlex.split(hook["entry"]), cwd=fixed_repo, env=env, capture_output=True, text=True, timeout=600
+    )
     assert proc.returncode == 1, proc.stdout + proc.stderr  # the weak test is below the gate: the push stops
     assert f"base {base[:12]}, fix HEAD" in proc.stdout and "FAIL: invalid rejection" in proc.stdout
     assert status(fixed_repo) == ""
@@ -46,12 +47,22 @@ def test_action_steps_install_cache_gate_and_hand_sarif_to_the_upload(fixed_repo
     runner_temp.mkdir()
     cache = runner_temp / "prism-cache"
     output, summary, gh_path = tmp_path / "output", tmp_path / "summary.md", tmp_path / "path"
-    context = {"github.action_path": str(ROOT), "runner.temp": str(runner_temp), "runner.os": "Linux",
-               "github.sha": git(fixed_repo, "rev-parse", "HEAD").strip(),
-               "inputs.base || (github.base_ref && format('origin/{0}', github.base_ref)) || ''": "origin/main",
-               **{f"inputs.{k}": v for k, v in inputs.items()}}
-    env = {**os.environ, "GITHUB_ACTIONS": "true", "RUNNER_TEMP": str(runner_temp), "GITHUB_OUTPUT": str(output),
-           "GITHUB_STEP_SUMMARY": str(summary), "GITHUB_PATH": str(gh_path)}
+    context = {
+        "github.action_path": str(ROOT),
+        "runner.temp": str(runner_temp),
+        "runner.os": "Linux",
+        "github.sha": git(fixed_repo, "rev-parse", "HEAD").strip(),
+        "inputs.base || (github.base_ref && format('origin/{0}', github.base_ref)) || ''": "origin/main",
+        **{f"inputs.{k}": v for k, v in inputs.items()},
+    }
+    env = {
+        **os.environ,
+        "GITHUB_ACTIONS": "true",
+        "RUNNER_TEMP": str(runner_temp),
+        "GITHUB_OUTPUT": str(output),
+        "GITHUB_STEP_SUMMARY": str(summary),
+        "GITHUB_PATH": str(gh_path),
+    }
     steps = action["runs"]["steps"]
     ran, codes, logs = [], [], ""
     for step in steps:
@@ -62,9 +73,14 @@ def test_action_steps_install_cache_gate_and_hand_sarif_to_the_upload(fixed_repo
                 name, _, value = line.partition("=")
                 context[f"steps.gate.outputs.{name}"] = value
         step_env = {**env, **{k: _substitute(str(v), context) for k, v in step.get("env", {}).items()}}
-        proc = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c",
-                               _substitute(step["run"], context)],
-                              cwd=fixed_repo, env=step_env, capture_output=True, text=True, timeout=600)
+        proc = subprocess.run(
+            ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", _substitute(step["run"], context)],
+            cwd=fixed_repo,
+            env=step_env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
         ran.append(step["name"])
         codes.append(proc.returncode)
         logs += proc.stdout + proc.stderr

@@ -39,36 +39,61 @@ def test_the_gate_writes_the_mutants_as_stryker_reads_them(fixed_repo, tmp_path,
         assert m["coveredBy"] == [TEST_ID]
         assert m["killedBy"] == ([TEST_ID] if m["status"] == "Killed" else [])
     assert report["testFiles"]["tests/test_util.py"]["tests"] == [
-        {"id": TEST_ID, "name": "test_clamp_caps_at_high", "location": {"start": {"line": 4, "column": 1}}}]
+        {"id": TEST_ID, "name": "test_clamp_caps_at_high", "location": {"start": {"line": 4, "column": 1}}}
+    ]
     assert status(fixed_repo) == ""
 
 
 def _record(candidates, reveal="full"):
-    report = {"reveal": reveal, "baseline": {"tests": [{"name": "test_a", "def_line": 1}]},
-              "candidates": candidates}
-    return {"task": "t", "suite": "test_x.py", "suite_file": "test_x.py", "status": "ok", "error": None,
-            "report": report}
+    report = {"reveal": reveal, "baseline": {"tests": [{"name": "test_a", "def_line": 1}]}, "candidates": candidates}
+    return {
+        "task": "t",
+        "suite": "test_x.py",
+        "suite_file": "test_x.py",
+        "status": "ok",
+        "error": None,
+        "report": report,
+    }
 
 
 def _cand(cid, outcome, reached, reason=None):
-    return {"id": cid, "label": "invalid", "outcome": outcome, "reason": reason, "message": "",
-            "tests": [{"name": "test_a", "outcome": "fail" if outcome == "fail" else "pass",
-                       "reached_change": reached, "message": "assert 1 == 2"}]}
+    return {
+        "id": cid,
+        "label": "invalid",
+        "outcome": outcome,
+        "reason": reason,
+        "message": "",
+        "tests": [
+            {
+                "name": "test_a",
+                "outcome": "fail" if outcome == "fail" else "pass",
+                "reached_change": reached,
+                "message": "assert 1 == 2",
+            }
+        ],
+    }
 
 
 def test_each_outcome_maps_to_its_status():
-    cands = [_cand("killed", "fail", True), _cand("survived", "pass", True), _cand("uncovered", "pass", False),
-             _cand("slow", "error", True, "timeout"), _cand("broken", "error", True, "crash")]
+    cands = [
+        _cand("killed", "fail", True),
+        _cand("survived", "pass", True),
+        _cand("uncovered", "pass", False),
+        _cand("slow", "error", True, "timeout"),
+        _cand("broken", "error", True, "crash"),
+    ]
     sources = {"m.py": "def f(x):\n    return x\n"}
     places = {c["id"]: place_of(sources, {"m.py": "def f(x):\n    return -x\n"}) for c in cands}
     report = mutation_report([_record(cands)], sources, places, {}, {"test_x.py": "def test_a(): ..."})
     validate(report)
     got = {m["id"]: (m["status"], m["killedBy"], m["coveredBy"]) for m in report["files"]["m.py"]["mutants"]}
-    assert got == {"killed": ("Killed", ["test_x.py::test_a"], ["test_x.py::test_a"]),
-                   "survived": ("Survived", [], ["test_x.py::test_a"]),
-                   "uncovered": ("NoCoverage", [], []),
-                   "slow": ("Timeout", [], ["test_x.py::test_a"]),
-                   "broken": ("RuntimeError", [], ["test_x.py::test_a"])}
+    assert got == {
+        "killed": ("Killed", ["test_x.py::test_a"], ["test_x.py::test_a"]),
+        "survived": ("Survived", [], ["test_x.py::test_a"]),
+        "uncovered": ("NoCoverage", [], []),
+        "slow": ("Timeout", [], ["test_x.py::test_a"]),
+        "broken": ("RuntimeError", [], ["test_x.py::test_a"]),
+    }
     m = report["files"]["m.py"]["mutants"][0]
     assert m["location"] == {"start": {"line": 2, "column": 1}, "end": {"line": 2, "column": 13}}
     assert m["replacement"] == "    return -x"
@@ -80,8 +105,13 @@ def test_a_report_below_reveal_full_is_refused():
 
 
 def test_the_schema_check_can_fail():
-    report = mutation_report([_record([_cand("k", "fail", True)])], {"m.py": "a\n"},
-                             {"k": place_of({"m.py": "a\n"}, {"m.py": "b\n"})}, {}, {})
+    report = mutation_report(
+        [_record([_cand("k", "fail", True)])],
+        {"m.py": "a\n"},
+        {"k": place_of({"m.py": "a\n"}, {"m.py": "b\n"})},
+        {},
+        {},
+    )
     report["files"]["m.py"]["mutants"][0]["status"] = "Dead"
     with pytest.raises(jsonschema.ValidationError):
         validate(report)

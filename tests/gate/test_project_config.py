@@ -46,8 +46,16 @@ def test_the_project_sets_the_gate_and_the_command_line_wins(fixed_repo, capsys,
 def test_the_project_can_hide_more_of_the_panel(fixture_copy, capsys, cache_dir):
     task = fixture_copy("mean-rounded")
     (task / "pyproject.toml").write_text('[tool.prism]\nreveal = "counts"\ntimeout = 20\n')
-    code, out, err = prism(capsys, "run", str(task / "suites" / "test_overfit.py"), "--json", "--sandbox",
-                           "bubblewrap", "--cache-dir", str(cache_dir))
+    code, out, err = prism(
+        capsys,
+        "run",
+        str(task / "suites" / "test_overfit.py"),
+        "--json",
+        "--sandbox",
+        "bubblewrap",
+        "--cache-dir",
+        str(cache_dir),
+    )
     report = json.loads(out)
     assert code == 1 and report["reveal"] == "counts" and report["candidates"] == [] and report["panel"]
 
@@ -59,6 +67,10 @@ def test_bad_values_are_named_once_with_file_and_key(fixture_copy, capsys, cache
     code, out, err = prism(capsys, "run", str(task / "suites" / "test_strong.py"), "--cache-dir", str(cache_dir))
     assert code == 2 and out == ""
     assert err.count("error:") == 1 and str(pyproject) in err.replace("\n", "")
-    for key in ("[tool.prism] sandbox", "the project cannot turn the sandbox off", "[tool.prism] workers",
-                "[tool.prism] timout: unknown key"):
+    for key in (
+        "[tool.prism] sandbox",
+        "the project cannot turn the sandbox off",
+        "[tool.prism] workers",
+        "[tool.prism] timout: unknown key",
+    ):
         assert key in " ".join(err.split()), err

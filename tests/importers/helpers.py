@@ -13,8 +13,7 @@ from pathlib import Path
 
 def diff(rel: str, old: str, new: str) -> str:
     """A unified diff (a/ b/ prefixes) turning `old` into `new` at `rel`."""
-    lines = difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
-                                 f"a/{rel}", f"b/{rel}")
+    lines = difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True), f"a/{rel}", f"b/{rel}")
     return "".join(lines)
 
 
@@ -34,8 +33,12 @@ def patch_set(folder: Path, entries: list[dict], *, fmt: str = "toml", initial: 
     for e in entries:
         path = folder / f"{e['id']}.diff"
         path.write_bytes(e["diff"] if isinstance(e["diff"], bytes) else e["diff"].encode())
-        row = {"id": e["id"], "label": e["label"], "patch": path.name,
-               "sha256": e.get("sha256") or hashlib.sha256(path.read_bytes()).hexdigest()}
+        row = {
+            "id": e["id"],
+            "label": e["label"],
+            "patch": path.name,
+            "sha256": e.get("sha256") or hashlib.sha256(path.read_bytes()).hexdigest(),
+        }
         if e.get("reference"):
             row["reference"] = True
         rows.append(row)
@@ -53,8 +56,12 @@ def patch_set(folder: Path, entries: list[dict], *, fmt: str = "toml", initial: 
 
 def prism(*args: str, timeout: float = 180) -> subprocess.CompletedProcess:
     """`prism ARGS` in a subprocess (the installed CLI), text output."""
-    return subprocess.run([sys.executable, "-c", "from prism_lsp.cli import prism_main; prism_main()", *args],
-                          capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-c", "from prism_lsp.cli import prism_main; prism_main()", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def run_report(task: Path, suite: Path, cache: Path) -> tuple[int, dict]:

@@ -15,23 +15,39 @@ from tests.importers.sample_tasks import harbor
 
 WC = "def count_words(text):\n    return len(text.split(' '))\n"
 WC_FIXED = "def count_words(text):\n    return len(text.split())\n"
-WC_TEST = ("from wc import count_words\n\n\ndef test_lines():\n    assert count_words('a b\\nc') == 3\n\n\n"
-           "def test_empty():\n    assert count_words('') == 0\n")
+WC_TEST = (
+    "from wc import count_words\n\n\ndef test_lines():\n    assert count_words('a b\\nc') == 3\n\n\n"
+    "def test_empty():\n    assert count_words('') == 0\n"
+)
 PNG = b"\x89PNG\r\n\x1a\n\x00\x00\xff\xfe"
 
 
-def python_task(root: Path, *, wc: bytes = WC.encode(), test: str = WC_TEST, panel: list[dict] | None = None,
-                extra: dict[str, bytes] | None = None) -> Path:
+def python_task(
+    root: Path,
+    *,
+    wc: bytes = WC.encode(),
+    test: str = WC_TEST,
+    panel: list[dict] | None = None,
+    extra: dict[str, bytes] | None = None,
+) -> Path:
     """A Terminal-Bench task around `wc.py`, its patch set next to it (default: the fix as reference)."""
-    write(root, {"task.yaml": "instruction: Count the words of a text.\nmax_test_timeout_sec: 30\n",
-                 "Dockerfile": "FROM prism-python:local\n", "run-tests.sh": "#!/bin/bash\npytest tests\n",
-                 "tests/test_outputs.py": test})
+    write(
+        root,
+        {
+            "task.yaml": "instruction: Count the words of a text.\nmax_test_timeout_sec: 30\n",
+            "Dockerfile": "FROM prism-python:local\n",
+            "run-tests.sh": "#!/bin/bash\npytest tests\n",
+            "tests/test_outputs.py": test,
+        },
+    )
     (root / "wc.py").write_bytes(wc)
     for rel, data in (extra or {}).items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_bytes(data)
-    patch_set(root.parent / f"{root.name}.patch-set", panel or [
-        {"id": "reference", "label": "valid", "reference": True, "diff": diff("wc.py", WC, WC_FIXED)}])
+    patch_set(
+        root.parent / f"{root.name}.patch-set",
+        panel or [{"id": "reference", "label": "valid", "reference": True, "diff": diff("wc.py", WC, WC_FIXED)}],
+    )
     return root
 
 
@@ -51,9 +67,12 @@ def _cli_error(tmp_path: Path, *args: str) -> str:
 
 # -- bytes: binary test data, Latin-1 and CRLF patches ---------------------------------
 
+
 def test_binary_test_data_is_imported_and_used(tmp_path):
-    test = WC_TEST + ("\n\ndef test_reads_binary_data():\n    from pathlib import Path\n"
-                      f"    assert (Path(__file__).parent / 'data.png').read_bytes() == {PNG!r}\n")
+    test = WC_TEST + (
+        "\n\ndef test_reads_binary_data():\n    from pathlib import Path\n"
+        f"    assert (Path(__file__).parent / 'data.png').read_bytes() == {PNG!r}\n"
+    )
     src = python_task(tmp_path / "wc", test=test, extra={"tests/data.png": PNG})
     dest = tmp_path / "out"
     import_task("terminal-bench", src, dest)
@@ -83,8 +102,9 @@ def test_a_suite_that_is_not_utf8_is_named(tmp_path):
 def test_crlf_patch_against_a_crlf_file(tmp_path):
     crlf = WC.replace("\n", "\r\n").encode()
     patch = diff("wc.py", WC, WC_FIXED).replace("\n", "\r\n").encode()
-    src = python_task(tmp_path / "wc", wc=crlf,
-                      panel=[{"id": "reference", "label": "valid", "reference": True, "diff": patch}])
+    src = python_task(
+        tmp_path / "wc", wc=crlf, panel=[{"id": "reference", "label": "valid", "reference": True, "diff": patch}]
+    )
     dest = tmp_path / "out"
     task = import_task("terminal-bench", src, dest)
     assert (dest / "initial" / "wc.py").read_bytes() == crlf
@@ -95,21 +115,28 @@ def test_crlf_patch_against_a_crlf_file(tmp_path):
 
 
 def test_an_empty_patch_changes_nothing(tmp_path):
-    src = python_task(tmp_path / "wc", panel=[
-        {"id": "reference", "label": "valid", "reference": True, "diff": diff("wc.py", WC, WC_FIXED)},
-        {"id": "nothing", "label": "valid", "diff": ""},
-        {"id": "prose", "label": "invalid", "diff": "I changed nothing\n"}])
+    src = python_task(
+        tmp_path / "wc",
+        panel=[
+            {"id": "reference", "label": "valid", "reference": True, "diff": diff("wc.py", WC, WC_FIXED)},
+            {"id": "nothing", "label": "valid", "diff": ""},
+            {"id": "prose", "label": "invalid", "diff": "I changed nothing\n"},
+        ],
+    )
     err = _error(tmp_path, src)
     assert err.key == "candidate[1] (nothing).patch" and "empty: it changes nothing" in err.problem
     manifest = tmp_path / "wc.patch-set" / "patch-set.toml"
     text = manifest.read_text()
-    manifest.write_text(text[:text.index("[[candidate]]", text.index('id = "nothing"') - 20)]
-                        + text[text.index('[[candidate]]\nid = "prose"'):])
+    manifest.write_text(
+        text[: text.index("[[candidate]]", text.index('id = "nothing"') - 20)]
+        + text[text.index('[[candidate]]\nid = "prose"') :]
+    )
     err = _error(tmp_path, src)
     assert err.key.endswith("(prose).patch") and "changes nothing" in err.problem
 
 
 # -- symlinks: refused by name when they leave the task, kept when safe ------------------
+
 
 def test_symlink_to_a_host_file_is_refused_by_name(tmp_path):
     src = python_task(tmp_path / "wc")
@@ -143,6 +170,7 @@ def test_relative_symlink_inside_the_task_is_kept(tmp_path):
 
 # -- task.yaml fields ----------------------------------------------------------------
 
+
 @pytest.mark.parametrize("value", ["pytset", "3", "[pytest]"])
 def test_parser_name_must_be_a_known_parser(tmp_path, value):
     src = python_task(tmp_path / "wc")
@@ -173,7 +201,7 @@ def test_compose_only_task_is_refused_unless_an_image_is_given(tmp_path):
 
 # -- Harbor: the reward file, and Python suites ---------------------------------------
 
-HARBOR_TEMPLATE = '''#!/bin/bash
+HARBOR_TEMPLATE = """#!/bin/bash
 # As Harbor's task template does: always exit 0, the reward file carries the verdict.
 mkdir -p /logs/verifier
 . tests/expect.sh
@@ -182,9 +210,10 @@ if ( expect "$(sh greet.sh World)" "Hello, World!" ); then
 else
   echo 0 > /logs/verifier/reward.txt
 fi
-'''
-HARBOR_JSON = HARBOR_TEMPLATE.replace("echo 1 > /logs/verifier/reward.txt", """echo '{"reward": 1.0}' > /logs/verifier/reward.json""") \
-    .replace("echo 0 > /logs/verifier/reward.txt", """echo '{"reward": 0.0}' > /logs/verifier/reward.json""")
+"""
+HARBOR_JSON = HARBOR_TEMPLATE.replace(
+    "echo 1 > /logs/verifier/reward.txt", """echo '{"reward": 1.0}' > /logs/verifier/reward.json"""
+).replace("echo 0 > /logs/verifier/reward.txt", """echo '{"reward": 0.0}' > /logs/verifier/reward.json""")
 
 
 @pytest.mark.parametrize("script", [HARBOR_TEMPLATE, HARBOR_JSON], ids=["reward.txt", "reward.json"])
@@ -199,13 +228,13 @@ def test_harbor_verdict_comes_from_the_reward_file(tmp_path, script):
     assert code == 0
 
 
-HARBOR_PY = '''import subprocess
+HARBOR_PY = """import subprocess
 
 
 def test_greets_with_a_comma_and_a_bang():
     out = subprocess.run(["sh", "greet.sh", "World"], capture_output=True, text=True).stdout
     assert out == "Hello, World!\\n"
-'''
+"""
 
 
 def test_harbor_python_suite_runs_with_pytest(tmp_path):

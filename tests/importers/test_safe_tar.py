@@ -22,8 +22,12 @@ def archive(*members: tuple[str, str, str]) -> tarfile.TarFile:
                 info.size, info.mode = len(data), 0o4777  # set-uid and world-writable: both dropped
                 tar.addfile(info, io.BytesIO(data.encode()))
                 continue
-            info.type = {"dir": tarfile.DIRTYPE, "symlink": tarfile.SYMTYPE, "hardlink": tarfile.LNKTYPE,
-                         "fifo": tarfile.FIFOTYPE}[kind]
+            info.type = {
+                "dir": tarfile.DIRTYPE,
+                "symlink": tarfile.SYMTYPE,
+                "hardlink": tarfile.LNKTYPE,
+                "fifo": tarfile.FIFOTYPE,
+            }[kind]
             info.linkname = data
             tar.addfile(info)
     buf.seek(0)
@@ -39,24 +43,35 @@ def python(request, monkeypatch):
 
 
 def test_a_tree_with_links_inside_itself_is_extracted(tmp_path, python):
-    extract_all(archive(("dir", "pkg", ""), ("file", "pkg/a.py", "x = 1\n"), ("symlink", "pkg/b.py", "a.py"),
-                        ("symlink", "top", "pkg"), ("hardlink", "pkg/c.py", "pkg/a.py"),
-                        ("file", "top/d.py", "y = 2\n")), tmp_path)
+    extract_all(
+        archive(
+            ("dir", "pkg", ""),
+            ("file", "pkg/a.py", "x = 1\n"),
+            ("symlink", "pkg/b.py", "a.py"),
+            ("symlink", "top", "pkg"),
+            ("hardlink", "pkg/c.py", "pkg/a.py"),
+            ("file", "top/d.py", "y = 2\n"),
+        ),
+        tmp_path,
+    )
     assert (tmp_path / "pkg" / "b.py").read_text() == "x = 1\n" and os.readlink(tmp_path / "pkg" / "b.py") == "a.py"
     assert (tmp_path / "pkg" / "c.py").read_text() == "x = 1\n" and (tmp_path / "pkg" / "d.py").read_text() == "y = 2\n"
     mode = (tmp_path / "pkg" / "a.py").stat().st_mode & 0o7777
     assert mode & 0o4000 == 0 and mode & 0o022 == 0
 
 
-@pytest.mark.parametrize(("member", "what"), [
-    (("symlink", "etc", "/etc"), "a symlink to the absolute path '/etc'"),
-    (("symlink", "up", "../../outside"), "a symlink to '../../outside', outside the repository"),
-    (("file", "../escape.py", "x"), "an entry outside the repository"),
-    (("file", "/abs.py", "x"), "an entry with an absolute path"),
-    (("hardlink", "h", "/etc/passwd"), "a hard link to the absolute path '/etc/passwd'"),
-    (("hardlink", "h", "../../x"), "a hard link to '../../x', outside the repository"),
-    (("fifo", "pipe", ""), "a special file (device, FIFO or socket)"),
-])
+@pytest.mark.parametrize(
+    ("member", "what"),
+    [
+        (("symlink", "etc", "/etc"), "a symlink to the absolute path '/etc'"),
+        (("symlink", "up", "../../outside"), "a symlink to '../../outside', outside the repository"),
+        (("file", "../escape.py", "x"), "an entry outside the repository"),
+        (("file", "/abs.py", "x"), "an entry with an absolute path"),
+        (("hardlink", "h", "/etc/passwd"), "a hard link to the absolute path '/etc/passwd'"),
+        (("hardlink", "h", "../../x"), "a hard link to '../../x', outside the repository"),
+        (("fifo", "pipe", ""), "a special file (device, FIFO or socket)"),
+    ],
+)
 def test_every_member_that_leaves_the_tree_is_refused(tmp_path, python, member, what):
     dest = tmp_path / "dest"
     dest.mkdir()

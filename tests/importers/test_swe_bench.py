@@ -21,8 +21,14 @@ NEW_TEST = OLD_TEST + "\n\ndef test_fraction():\n    assert mean([1, 2]) == 1.5\
 
 
 def git(repo: Path, *args: str) -> str:
-    env = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t",
-           "GIT_COMMITTER_EMAIL": "t@example.com", "PATH": "/usr/bin:/bin", "HOME": str(repo)}
+    env = {
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.com",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.com",
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(repo),
+    }
     return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, text=True, env=env).stdout
 
 
@@ -43,12 +49,17 @@ def instance(tmp_path):
     git(repo, "add", ".")
     git(repo, "commit", "-qm", "base")
     base = git(repo, "rev-parse", "HEAD").strip()
-    row = {"instance_id": "acme__calc-17", "repo": "acme/calc", "base_commit": base,
-           "patch": diff_of(repo, {"calc.py": CALC_FIXED}),
-           "test_patch": diff_of(repo, {"tests/test_calc.py": NEW_TEST}),
-           "problem_statement": "mean() truncates: mean([1, 2]) gives 1.",
-           "FAIL_TO_PASS": json.dumps(["tests/test_calc.py::test_fraction"]),
-           "PASS_TO_PASS": json.dumps(["tests/test_calc.py::test_whole"]), "version": "1.0"}
+    row = {
+        "instance_id": "acme__calc-17",
+        "repo": "acme/calc",
+        "base_commit": base,
+        "patch": diff_of(repo, {"calc.py": CALC_FIXED}),
+        "test_patch": diff_of(repo, {"tests/test_calc.py": NEW_TEST}),
+        "problem_statement": "mean() truncates: mean([1, 2]) gives 1.",
+        "FAIL_TO_PASS": json.dumps(["tests/test_calc.py::test_fraction"]),
+        "PASS_TO_PASS": json.dumps(["tests/test_calc.py::test_whole"]),
+        "version": "1.0",
+    }
     # A later commit the instance does not use: the initial state must be base_commit's tree.
     write(repo, {"calc.py": "raise SystemExit('not base')\n"})
     git(repo, "commit", "-qam", "later")
@@ -56,12 +67,27 @@ def instance(tmp_path):
     jsonl = tmp_path / "instances.jsonl"
     jsonl.write_text(json.dumps(row) + "\n" + json.dumps(other) + "\n")
     side = tmp_path / "candidates.jsonl"
-    side.write_text("\n".join(json.dumps(r) for r in [
-        {"instance_id": "acme__calc-17", "model_name_or_path": "fsum-model", "label": "valid",
-         "model_patch": _against(CALC, CALC_FSUM)},
-        {"instance_id": "acme__calc-17", "id": "rounds", "label": "invalid", "patch": _against(CALC, CALC_ROUND)},
-        {"instance_id": "acme__calc-99", "id": "elsewhere", "label": "invalid", "patch": "ignored"},
-    ]) + "\n")
+    side.write_text(
+        "\n".join(
+            json.dumps(r)
+            for r in [
+                {
+                    "instance_id": "acme__calc-17",
+                    "model_name_or_path": "fsum-model",
+                    "label": "valid",
+                    "model_patch": _against(CALC, CALC_FSUM),
+                },
+                {
+                    "instance_id": "acme__calc-17",
+                    "id": "rounds",
+                    "label": "invalid",
+                    "patch": _against(CALC, CALC_ROUND),
+                },
+                {"instance_id": "acme__calc-99", "id": "elsewhere", "label": "invalid", "patch": "ignored"},
+            ]
+        )
+        + "\n"
+    )
     return jsonl, repo, base, side
 
 
@@ -74,8 +100,18 @@ def _against(old: str, new: str) -> str:
 def test_swe_bench_instance_runs_end_to_end(tmp_path, instance):
     jsonl, repo, base, side = instance
     dest = tmp_path / "out"
-    proc = prism("import", "swe-bench", str(jsonl), str(dest), "--instance", "acme__calc-17",
-                 "--repo-path", str(repo), "--candidates", str(side))
+    proc = prism(
+        "import",
+        "swe-bench",
+        str(jsonl),
+        str(dest),
+        "--instance",
+        "acme__calc-17",
+        "--repo-path",
+        str(repo),
+        "--candidates",
+        str(side),
+    )
     assert proc.returncode == 0, proc.stderr
     assert (dest / "initial" / "calc.py").read_text() == CALC  # base_commit, not HEAD
     assert (dest / "tests" / "test_calc.py").read_text() == NEW_TEST  # the suite at its own path
@@ -142,9 +178,11 @@ def test_side_candidate_without_label(tmp_path, instance):
 
 CONFTEST = "import pytest\n"
 CONFTEST_NEW = CONFTEST + "\n\n@pytest.fixture\ndef pair():\n    return [1, 2]\n"
-DATA_TEST = ("import json\nimport pathlib\n\nfrom calc import mean\n\n\ndef test_whole():\n    assert mean([2, 4]) == 3\n"
-             "\n\ndef test_fraction(pair):\n    data = json.loads((pathlib.Path(__file__).parent / 'data.json').read_text())\n"
-             "    assert mean(data) == mean(pair) == 1.5\n")
+DATA_TEST = (
+    "import json\nimport pathlib\n\nfrom calc import mean\n\n\ndef test_whole():\n    assert mean([2, 4]) == 3\n"
+    "\n\ndef test_fraction(pair):\n    data = json.loads((pathlib.Path(__file__).parent / 'data.json').read_text())\n"
+    "    assert mean(data) == mean(pair) == 1.5\n"
+)
 OTHER_TEST = "def test_other():\n    assert True\n"
 
 
@@ -164,10 +202,15 @@ def _repo_with(tmp_path: Path, files: dict[str, str | bytes], links: dict[str, s
 
 
 def _row(repo: Path, base: str, **fields) -> dict:
-    return {"instance_id": "acme__calc-17", "repo": "acme/calc", "base_commit": base,
-            "patch": diff_of(repo, {"calc.py": CALC_FIXED}), "problem_statement": "mean() truncates.",
-            "FAIL_TO_PASS": json.dumps(["tests/test_calc.py::test_fraction"]),
-            "PASS_TO_PASS": json.dumps(["tests/test_calc.py::test_whole"])} | fields
+    return {
+        "instance_id": "acme__calc-17",
+        "repo": "acme/calc",
+        "base_commit": base,
+        "patch": diff_of(repo, {"calc.py": CALC_FIXED}),
+        "problem_statement": "mean() truncates.",
+        "FAIL_TO_PASS": json.dumps(["tests/test_calc.py::test_fraction"]),
+        "PASS_TO_PASS": json.dumps(["tests/test_calc.py::test_whole"]),
+    } | fields
 
 
 def _jsonl(tmp_path: Path, row: dict) -> Path:
@@ -177,19 +220,33 @@ def _jsonl(tmp_path: Path, row: dict) -> Path:
 
 
 def test_test_patch_fixture_data_and_conftest_are_part_of_every_tree(tmp_path):
-    repo, base = _repo_with(tmp_path, {"calc.py": CALC, "tests/test_calc.py": OLD_TEST, "tests/conftest.py": CONFTEST,
-                                       "tests/test_other.py": "def test_other():\n    pass\n"})
+    repo, base = _repo_with(
+        tmp_path,
+        {
+            "calc.py": CALC,
+            "tests/test_calc.py": OLD_TEST,
+            "tests/conftest.py": CONFTEST,
+            "tests/test_other.py": "def test_other():\n    pass\n",
+        },
+    )
     # A new file: `git diff` shows it once git is told about it (intent to add).
     write(repo, {"tests/data.json": "[1, 2]\n"})
     git(repo, "add", "-N", "tests/data.json")
-    test_patch = diff_of(repo, {"tests/test_calc.py": DATA_TEST, "tests/conftest.py": CONFTEST_NEW,
-                                "tests/test_other.py": OTHER_TEST})
+    test_patch = diff_of(
+        repo, {"tests/test_calc.py": DATA_TEST, "tests/conftest.py": CONFTEST_NEW, "tests/test_other.py": OTHER_TEST}
+    )
     git(repo, "reset", "-q")
     (repo / "tests" / "data.json").unlink()
     assert "+++ b/tests/data.json" in test_patch
     dest = tmp_path / "out"
-    proc = prism("import", "swe-bench", str(_jsonl(tmp_path, _row(repo, base, test_patch=test_patch))), str(dest),
-                 "--repo-path", str(repo))
+    proc = prism(
+        "import",
+        "swe-bench",
+        str(_jsonl(tmp_path, _row(repo, base, test_patch=test_patch))),
+        str(dest),
+        "--repo-path",
+        str(repo),
+    )
     assert proc.returncode == 0, proc.stderr
     # Only the test module FAIL_TO_PASS names is a suite; data, conftest and the other module are in the initial tree.
     assert "suite: " + str(dest / "tests" / "test_calc.py") in proc.stdout
@@ -208,10 +265,18 @@ def test_test_patch_fixture_data_and_conftest_are_part_of_every_tree(tmp_path):
 
 
 def test_without_fail_to_pass_every_touched_test_module_is_a_suite(tmp_path):
-    repo, base = _repo_with(tmp_path, {"calc.py": CALC, "tests/test_calc.py": OLD_TEST, "README.md": "calc\n",
-                                       "tests/test_other.py": "def test_other():\n    pass\n"})
-    test_patch = diff_of(repo, {"tests/test_calc.py": NEW_TEST, "tests/test_other.py": OTHER_TEST,
-                                "README.md": "docs\n"})
+    repo, base = _repo_with(
+        tmp_path,
+        {
+            "calc.py": CALC,
+            "tests/test_calc.py": OLD_TEST,
+            "README.md": "calc\n",
+            "tests/test_other.py": "def test_other():\n    pass\n",
+        },
+    )
+    test_patch = diff_of(
+        repo, {"tests/test_calc.py": NEW_TEST, "tests/test_other.py": OTHER_TEST, "README.md": "docs\n"}
+    )
     row = _row(repo, base, test_patch=test_patch, FAIL_TO_PASS=["test_fraction (a django-style id)"])
     dest = tmp_path / "out"
     import_task("swe-bench", _jsonl(tmp_path, row), dest, repo_path=repo)
@@ -228,12 +293,15 @@ def test_a_test_patch_without_test_modules(tmp_path):
     assert err.value.key == "test_patch" and "no test module" in err.value.problem and "calc.py" in err.value.problem
 
 
-@pytest.mark.parametrize("value, problem", [
-    (5, "expected a list of test ids"),
-    ("tests/test_calc.py::test_fraction", "not JSON"),
-    (json.dumps(["ok", 3]), "expected a list of test ids"),
-    ({"a": 1}, "expected a list of test ids"),
-])
+@pytest.mark.parametrize(
+    "value, problem",
+    [
+        (5, "expected a list of test ids"),
+        ("tests/test_calc.py::test_fraction", "not JSON"),
+        (json.dumps(["ok", 3]), "expected a list of test ids"),
+        ({"a": 1}, "expected a list of test ids"),
+    ],
+)
 def test_fail_to_pass_must_be_a_list_of_strings(tmp_path, value, problem):
     repo, base = _repo_with(tmp_path, {"calc.py": CALC, "tests/test_calc.py": OLD_TEST})
     row = _row(repo, base, test_patch=diff_of(repo, {"tests/test_calc.py": NEW_TEST}), FAIL_TO_PASS=value)
@@ -241,14 +309,21 @@ def test_fail_to_pass_must_be_a_list_of_strings(tmp_path, value, problem):
         import_task("swe-bench", _jsonl(tmp_path, row), tmp_path / "out", repo_path=repo)
     assert err.value.key == "FAIL_TO_PASS" and problem in err.value.problem
     assert err.value.file.endswith("instances.jsonl:1")
-    proc = prism("import", "swe-bench", str(tmp_path / "instances.jsonl"), str(tmp_path / "out"), "--repo-path", str(repo))
+    proc = prism(
+        "import", "swe-bench", str(tmp_path / "instances.jsonl"), str(tmp_path / "out"), "--repo-path", str(repo)
+    )
     assert proc.returncode == 2 and "FAIL_TO_PASS" in proc.stderr and "Traceback" not in proc.stderr
 
 
 def test_pass_to_pass_is_validated_and_accepted_as_a_list(tmp_path):
     repo, base = _repo_with(tmp_path, {"calc.py": CALC, "tests/test_calc.py": OLD_TEST})
-    row = _row(repo, base, test_patch=diff_of(repo, {"tests/test_calc.py": NEW_TEST}),
-               FAIL_TO_PASS=["tests/test_calc.py::test_fraction"], PASS_TO_PASS=[1])
+    row = _row(
+        repo,
+        base,
+        test_patch=diff_of(repo, {"tests/test_calc.py": NEW_TEST}),
+        FAIL_TO_PASS=["tests/test_calc.py::test_fraction"],
+        PASS_TO_PASS=[1],
+    )
     with pytest.raises(TaskImportError) as err:
         import_task("swe-bench", _jsonl(tmp_path, row), tmp_path / "out", repo_path=repo)
     assert err.value.key == "PASS_TO_PASS"
@@ -262,15 +337,20 @@ def test_absolute_symlink_at_base_commit_is_refused_by_name(tmp_path):
     row = _row(repo, base, test_patch=diff_of(repo, {"tests/test_calc.py": NEW_TEST}))
     with pytest.raises(TaskImportError) as err:
         import_task("swe-bench", _jsonl(tmp_path, row), tmp_path / "out", repo_path=repo)
-    assert err.value.key == "base_commit" and "'host_link'" in err.value.problem and "/etc/hostname" in err.value.problem
-    proc = prism("import", "swe-bench", str(tmp_path / "instances.jsonl"), str(tmp_path / "out"), "--repo-path", str(repo))
+    assert (
+        err.value.key == "base_commit" and "'host_link'" in err.value.problem and "/etc/hostname" in err.value.problem
+    )
+    proc = prism(
+        "import", "swe-bench", str(tmp_path / "instances.jsonl"), str(tmp_path / "out"), "--repo-path", str(repo)
+    )
     assert proc.returncode == 2 and "host_link" in proc.stderr and "Traceback" not in proc.stderr
 
 
 def test_relative_symlink_inside_the_repo_and_binary_files_are_kept(tmp_path):
     png = b"\x89PNG\r\n\x1a\n\x00\xff\xfe"
-    repo, base = _repo_with(tmp_path, {"calc.py": CALC, "tests/test_calc.py": OLD_TEST, "logo.png": png},
-                            {"docs/calc.py": "../calc.py"})
+    repo, base = _repo_with(
+        tmp_path, {"calc.py": CALC, "tests/test_calc.py": OLD_TEST, "logo.png": png}, {"docs/calc.py": "../calc.py"}
+    )
     row = _row(repo, base, test_patch=diff_of(repo, {"tests/test_calc.py": NEW_TEST}))
     dest = tmp_path / "out"
     import_task("swe-bench", _jsonl(tmp_path, row), dest, repo_path=repo)

@@ -65,6 +65,7 @@ def test_harbor_with_image_instead_of_dockerfile(tmp_path):
 
 # -- bad variants: precise errors, nothing written ---------------------------------
 
+
 def _expect(tmp_path, src, fmt="terminal-bench", **options) -> TaskImportError:
     with pytest.raises(TaskImportError) as err:
         import_task(fmt, src, tmp_path / "out", **options)
@@ -122,7 +123,7 @@ def test_patch_that_does_not_apply(tmp_path):
     src = harbor(tmp_path / "g")
     pset = tmp_path / "g.patch-set"
     data = json.loads((pset / "patch-set.json").read_text())
-    bad = diff("greet.sh", "#!/bin/sh\necho \"Bonjour $1\"\n", GREET_FIXED)
+    bad = diff("greet.sh", '#!/bin/sh\necho "Bonjour $1"\n', GREET_FIXED)
     (pset / "printf.diff").write_text(bad)
     import hashlib
 

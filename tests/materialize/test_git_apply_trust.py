@@ -16,11 +16,18 @@ PATCH = "diff --git a/calc.py b/calc.py\n--- a/calc.py\n+++ b/calc.py\n@@ -1 +1 
 @pytest.mark.parametrize("git_entry", ["file", "link"])
 def test_a_git_folder_in_the_initial_state_never_runs_its_filters(tmp_path, git_entry):
     marker = tmp_path / "ran-on-the-host"
-    root = write_task(tmp_path / "task", initial={
-        "calc.py": "x = 1\n", ".gitattributes": "* filter=x\n", "g/HEAD": "ref: refs/heads/main\n",
-        "g/config": f'[core]\n\trepositoryformatversion = 0\n[filter "x"]\n\tclean = sh -c "echo ran >> {marker}; cat"\n',
-        "g/objects/.keep": "", "g/refs/.keep": ""},
-        candidates=[{"id": "two", "reference": True, "patch": PATCH}])
+    root = write_task(
+        tmp_path / "task",
+        initial={
+            "calc.py": "x = 1\n",
+            ".gitattributes": "* filter=x\n",
+            "g/HEAD": "ref: refs/heads/main\n",
+            "g/config": f'[core]\n\trepositoryformatversion = 0\n[filter "x"]\n\tclean = sh -c "echo ran >> {marker}; cat"\n',
+            "g/objects/.keep": "",
+            "g/refs/.keep": "",
+        },
+        candidates=[{"id": "two", "reference": True, "patch": PATCH}],
+    )
     if git_entry == "file":
         (root / "initial" / ".git").write_text("gitdir: g\n")
     else:

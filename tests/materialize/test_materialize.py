@@ -28,8 +28,11 @@ def task_with(tmp_path, patch=None, files=None):
         cand["patch"] = patch
     else:
         cand["files"] = files or {}
-    root = write_task(tmp_path / "task", initial=INITIAL,
-                      candidates=[{"id": "reference", "reference": True, "patch": GOOD_PATCH}, cand])
+    root = write_task(
+        tmp_path / "task",
+        initial=INITIAL,
+        candidates=[{"id": "reference", "reference": True, "patch": GOOD_PATCH}, cand],
+    )
     return load_task(root)
 
 
@@ -80,12 +83,15 @@ def test_a_diff_that_does_not_apply_names_the_file_and_hunk(tmp_path):
     assert "cand" in msg and "solution.py" in msg and ("hunk" in msg.lower() or ":1" in msg)
 
 
-@pytest.mark.parametrize("path,expected", [
-    ("../escape.py", "escapes the tree"),
-    ("../../../tmp/prism-escape.py", "escapes the tree"),
-    ("/tmp/prism-absolute.py", "absolute path"),
-    (".git/hooks/post-checkout", "writes into .git"),
-])
+@pytest.mark.parametrize(
+    "path,expected",
+    [
+        ("../escape.py", "escapes the tree"),
+        ("../../../tmp/prism-escape.py", "escapes the tree"),
+        ("/tmp/prism-absolute.py", "absolute path"),
+        (".git/hooks/post-checkout", "writes into .git"),
+    ],
+)
 def test_diff_paths_that_leave_the_tree_are_refused(tmp_path, path, expected):
     evil = f"--- /dev/null\n+++ {'b/' + path if not path.startswith('/') else path}\n@@ -0,0 +1 @@\n+pwned = True\n"
     task = task_with(tmp_path, patch=evil)
@@ -98,8 +104,10 @@ def test_diff_paths_that_leave_the_tree_are_refused(tmp_path, path, expected):
 
 
 def test_a_diff_creating_a_symlink_is_refused(tmp_path):
-    evil = ("diff --git a/link b/link\nnew file mode 120000\n--- /dev/null\n+++ b/link\n"
-            "@@ -0,0 +1 @@\n+/etc/passwd\n\\ No newline at end of file\n")
+    evil = (
+        "diff --git a/link b/link\nnew file mode 120000\n--- /dev/null\n+++ b/link\n"
+        "@@ -0,0 +1 @@\n+/etc/passwd\n\\ No newline at end of file\n"
+    )
     task = task_with(tmp_path, patch=evil)
     with pytest.raises(MaterializeError, match="symlink"):
         TreeCache(tmp_path / "cache").candidate(task, task.candidate("cand"))

@@ -26,8 +26,10 @@ def test_a_quoted_path_is_unescaped_as_git_does(quoted, path):
     assert unquote_c(quoted + "\t2024-01-01") == (path, "\t2024-01-01")
 
 
-@pytest.mark.parametrize("quoted, why", [(r'"a/x\q"', r"unknown escape \q"), (r'"a/\400"', r"unknown escape \4"),
-                                         ('"a/x', "no closing quote")])
+@pytest.mark.parametrize(
+    "quoted, why",
+    [(r'"a/x\q"', r"unknown escape \q"), (r'"a/\400"', r"unknown escape \4"), ('"a/x', "no closing quote")],
+)
 def test_malformed_quoting_is_refused(quoted, why):
     with pytest.raises(UnsafeDiff, match=f"malformed quoted path .*{why.replace(chr(92), chr(92) * 2)}"):
         unquote_c(quoted)
@@ -35,8 +37,7 @@ def test_malformed_quoting_is_refused(quoted, why):
 
 @pytest.mark.parametrize("path", [r"\056\056/outside.py", r"\056git/config", r"sub/\056\056/\056\056/x.py"])
 def test_an_escaped_path_leaving_the_tree_is_refused(path):
-    text = (f'diff --git "a/{path}" "b/{path}"\n--- "a/{path}"\n+++ "b/{path}"\n'
-            "@@ -1 +1 @@\n-x = 1\n+x = 2\n")
+    text = f'diff --git "a/{path}" "b/{path}"\n--- "a/{path}"\n+++ "b/{path}"\n@@ -1 +1 @@\n-x = 1\n+x = 2\n'
     with pytest.raises(UnsafeDiff):
         summarize_diff(text)
 

@@ -25,8 +25,11 @@ needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="dropping to another u
 
 @pytest.fixture
 def task(tmp_path):
-    root = write_task(tmp_path / "task", initial=INITIAL, candidates=[
-        {"id": "reference", "reference": True, "files": {"solution.py": "def f(x):\n    return x + 1\n"}}])
+    root = write_task(
+        tmp_path / "task",
+        initial=INITIAL,
+        candidates=[{"id": "reference", "reference": True, "files": {"solution.py": "def f(x):\n    return x + 1\n"}}],
+    )
     (root / "initial" / "run.sh").chmod(0o755)
     return load_task(root)
 
@@ -83,8 +86,12 @@ def test_the_owner_of_a_built_tree_cannot_write_into_it(tmp_path, task):
 
     def try_writes() -> int:
         failed = 0
-        for attempt in (lambda: open("solution.py", "a"), lambda: open("pkg/new.py", "x"),
-                        lambda: os.unlink("pkg/util.py"), lambda: os.rename("solution.py", "moved.py")):
+        for attempt in (
+            lambda: open("solution.py", "a"),
+            lambda: open("pkg/new.py", "x"),
+            lambda: os.unlink("pkg/util.py"),
+            lambda: os.rename("solution.py", "moved.py"),
+        ):
             try:
                 attempt().close()
             except PermissionError:

@@ -25,10 +25,11 @@ SLUG = FIXTURES / "slugify"
 def _params(tmp_path: Path, *extra: str) -> StdioServerParameters:
     env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "PYTHONPATH", "LANG")}
     # `prism mcp` exactly as an agent's MCP configuration starts it.
-    return StdioServerParameters(command=shutil.which("prism") or "prism",
-                                 args=["mcp", "--root", str(FIXTURES),
-                                       "--cache-dir", str(tmp_path / "cache"), *extra],
-                                 env=env)
+    return StdioServerParameters(
+        command=shutil.which("prism") or "prism",
+        args=["mcp", "--root", str(FIXTURES), "--cache-dir", str(tmp_path / "cache"), *extra],
+        env=env,
+    )
 
 
 async def _call(client, name: str, args: dict) -> dict:
@@ -50,7 +51,9 @@ async def test_overfit_suite_at_full_names_the_line_and_keeps_signals_apart(tmp_
         # Agents' clients may run read-only, idempotent, closed-world tools without asking each time.
         for tool in listed:
             hints = tool.annotations
-            assert (hints.read_only_hint, hints.idempotent_hint, hints.open_world_hint) == (True, True, False), tool.name
+            assert (hints.read_only_hint, hints.idempotent_hint, hints.open_world_hint) == (True, True, False), (
+                tool.name
+            )
         got = await _call(client, "run_suite", {"task": "mean-rounded", "suite_path": "suites/test_overfit.py"})
     assert got["reveal"] == "full"
     assert got["metrics"]["detects_baseline"] is True and got["metrics"]["jsf"] is False
@@ -64,15 +67,23 @@ async def test_overfit_suite_at_full_names_the_line_and_keeps_signals_apart(tmp_
 @pytest.mark.asyncio
 async def test_default_reveal_is_sealed_and_no_argument_raises_it(tmp_path):
     async with Client(_params(tmp_path)) as client:
-        got = await _call(client, "run_suite", {"task": str(MEAN), "suite_path": "suites/test_overfit.py",
-                                                "reveal": "full"})  # an extra argument the tool does not have
+        got = await _call(
+            client, "run_suite", {"task": str(MEAN), "suite_path": "suites/test_overfit.py", "reveal": "full"}
+        )  # an extra argument the tool does not have
         tasks = await _call(client, "list_tasks", {})
-        suggested = await _call(client, "list_suggestions", {"task": "mean-rounded",
-                                                             "suite_path": "suites/test_overfit.py"})
+        suggested = await _call(
+            client, "list_suggestions", {"task": "mean-rounded", "suite_path": "suites/test_overfit.py"}
+        )
     assert got["reveal"] == "sealed" and got["initial_outcome"] == "fail"
     # Only the initial program's outcome: no rate, RAR, JSF or count that depends on the panel.
-    assert got["metrics"] == {"detects_baseline": True, "rar": None, "jsf": None, "valid_acceptance": None,
-                              "invalid_rejection": None, "h": None}
+    assert got["metrics"] == {
+        "detects_baseline": True,
+        "rar": None,
+        "jsf": None,
+        "valid_acceptance": None,
+        "invalid_rejection": None,
+        "h": None,
+    }
     assert [got[k] for k in ("valid_accepted", "valid_total", "invalid_rejected", "invalid_total")] == [None] * 4
     assert got["over_specification"] == [] and got["under_assertion"] == []
     assert all(f["kind"] == "weak-assertion" for f in got["other_findings"])
@@ -88,8 +99,9 @@ async def test_default_reveal_is_sealed_and_no_argument_raises_it(tmp_path):
 async def test_suite_text_runs_at_its_path_and_a_strong_suite_reaches_joint_success(tmp_path):
     strong = (MEAN / "suites" / "test_strong.py").read_text()
     async with Client(_params(tmp_path, "--reveal", "counts")) as client:
-        got = await _call(client, "run_suite", {"task": "mean-rounded", "suite_text": strong,
-                                                "suite_rel": "tests/test_mine.py"})
+        got = await _call(
+            client, "run_suite", {"task": "mean-rounded", "suite_text": strong, "suite_rel": "tests/test_mine.py"}
+        )
     assert got["suite"] == "tests/test_mine.py"
     assert got["metrics"]["jsf"] is True and got["over_specification"] == [] and got["under_assertion"] == []
 
@@ -101,20 +113,26 @@ async def test_weak_suite_under_assertion_says_how_many_got_through(tmp_path):
     assert got["over_specification"] == []
     assert (got["invalid_rejected"], got["invalid_total"]) == (1, 5)
     # One entry per test that reached the bugs without judging them, each counting the 4 let through.
-    assert [(u["line"], u["invalid_accepted"], u["reached"]) for u in got["under_assertion"]] == \
-        [(4, 4, True), (8, 4, True), (12, 4, True)]
+    assert [(u["line"], u["invalid_accepted"], u["reached"]) for u in got["under_assertion"]] == [
+        (4, 4, True),
+        (8, 4, True),
+        (12, 4, True),
+    ]
     assert [f["kind"] for f in got["other_findings"]] == ["weak-assertion"]
 
 
 @pytest.mark.asyncio
-@pytest.mark.parametrize("args, says", [
-    ({"task": "/etc", "suite_path": "passwd"}, "outside the folders"),
-    ({"task": "mean-rounded", "suite_path": "../slugify/suites/test_weak.py"}, "outside the task folder"),
-    ({"task": "mean-rounded", "suite_path": "/etc/passwd"}, "outside the task folder"),
-    ({"task": "mean-rounded", "suite_text": "def test_x(): pass", "suite_rel": "../../x.py"}, "suite_rel"),
-    ({"task": "mean-rounded"}, "either suite_path"),
-    ({"task": "no-such-task", "suite_path": "x.py"}, "no prism.toml"),
-])
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        ({"task": "/etc", "suite_path": "passwd"}, "outside the folders"),
+        ({"task": "mean-rounded", "suite_path": "../slugify/suites/test_weak.py"}, "outside the task folder"),
+        ({"task": "mean-rounded", "suite_path": "/etc/passwd"}, "outside the task folder"),
+        ({"task": "mean-rounded", "suite_text": "def test_x(): pass", "suite_rel": "../../x.py"}, "suite_rel"),
+        ({"task": "mean-rounded"}, "either suite_path"),
+        ({"task": "no-such-task", "suite_path": "x.py"}, "no prism.toml"),
+    ],
+)
 async def test_untrusted_paths_are_refused_with_a_message(tmp_path, args, says):
     async with Client(_params(tmp_path)) as client:
         result = await client.call_tool("run_suite", args)

@@ -26,8 +26,10 @@ async def test_at_counts_the_judgement_is_the_same_whichever_test_flags_which_ca
     task = bucket_task(tmp_path / "tasks" / "buckets")
     write_suites(task)
     async with Client(_server(tmp_path, tmp_path / "tasks", "--reveal", "counts")) as client:
-        shown = [await _call(client, "run_suite", {"task": "buckets", "suite_path": suite})
-                 for suite in ("test_buckets.py", "test_buckets_shifted.py")]
+        shown = [
+            await _call(client, "run_suite", {"task": "buckets", "suite_path": suite})
+            for suite in ("test_buckets.py", "test_buckets_shifted.py")
+        ]
     for got in shown:
         assert got["reveal"] == "counts" and got["metrics"]["jsf"] is False
         assert got["over_specification"] == [] and got["under_assertion"] == [] and got["other_findings"] == []

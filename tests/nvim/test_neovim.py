@@ -22,11 +22,24 @@ pytestmark = pytest.mark.skipif(shutil.which("nvim") is None, reason="nvim is no
 @pytest.mark.slow
 def test_neovim_builtin_client_shows_rejects_valid(tmp_path):
     out = tmp_path / "diagnostics.json"
-    env = {**os.environ, "PRISM_PYTHON": sys.executable, "PRISM_SUITE": str(OVERFIT), "PRISM_OUT": str(out),
-           "PRISM_CACHE_DIR": str(tmp_path / "cache"), "XDG_STATE_HOME": str(tmp_path / "state"),
-           "XDG_DATA_HOME": str(tmp_path / "data")}
-    subprocess.run(["nvim", "--headless", "--clean", "-u", str(HERE / "prism.lua")], cwd=ROOT, env=env,
-                   timeout=120, check=True, stdin=subprocess.DEVNULL, capture_output=True)
+    env = {
+        **os.environ,
+        "PRISM_PYTHON": sys.executable,
+        "PRISM_SUITE": str(OVERFIT),
+        "PRISM_OUT": str(out),
+        "PRISM_CACHE_DIR": str(tmp_path / "cache"),
+        "XDG_STATE_HOME": str(tmp_path / "state"),
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+    }
+    subprocess.run(
+        ["nvim", "--headless", "--clean", "-u", str(HERE / "prism.lua")],
+        cwd=ROOT,
+        env=env,
+        timeout=120,
+        check=True,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+    )
     data = json.loads(out.read_text())
     assert data["reason"] == "runtime findings"
     last = data["publications"][-1]

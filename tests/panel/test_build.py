@@ -23,8 +23,22 @@ def test_build_top_tags(tmp_path, capsys, cache_dir, engine):
     before = _files(FIXTURES / "top-tags")
     first, second = tmp_path / "first", tmp_path / "second"
     for out in (first, second):
-        code = prism_main(["panel", "build", str(FIXTURES / "top-tags"), "--out", str(out), "--seed", "7",
-                           "--json", "--sandbox", "bubblewrap", "--cache-dir", str(cache_dir)])
+        code = prism_main(
+            [
+                "panel",
+                "build",
+                str(FIXTURES / "top-tags"),
+                "--out",
+                str(out),
+                "--seed",
+                "7",
+                "--json",
+                "--sandbox",
+                "bubblewrap",
+                "--cache-dir",
+                str(cache_dir),
+            ]
+        )
         assert code == 0
     data = json.loads(capsys.readouterr().out.split("\n}\n")[0] + "\n}")
     assert _files(FIXTURES / "top-tags") == before  # the task itself is untouched with --out
@@ -47,19 +61,26 @@ def test_build_top_tags(tmp_path, capsys, cache_dir, engine):
     report = build_report(task, suite, engine.run(task, suite, RunOptions(sandbox="bubblewrap")))
     assert all(c.verdict == "rejected" for c in report.candidates if c.id in {m.id for m in mutants})
 
-    code = prism_main(["panel", "check", str(first), "--json", "--sandbox", "bubblewrap",
-                       "--cache-dir", str(cache_dir)])
+    code = prism_main(
+        ["panel", "check", str(first), "--json", "--sandbox", "bubblewrap", "--cache-dir", str(cache_dir)]
+    )
     check = json.loads(capsys.readouterr().out)
     assert code == 0 and check["ok"], check["rules"]
     assert {r["rule"]: r["status"] for r in check["rules"]}["labels agree with the verifier"] == "ok"
 
     # A rebuild in place replaces the generated block: the same bytes again.
-    assert prism_main(["panel", "build", str(first), "--seed", "7", "--sandbox", "bubblewrap",
-                       "--cache-dir", str(cache_dir)]) == 0
+    assert (
+        prism_main(
+            ["panel", "build", str(first), "--seed", "7", "--sandbox", "bubblewrap", "--cache-dir", str(cache_dir)]
+        )
+        == 0
+    )
     assert _files(first) == _files(second)
 
 
-DIVMOD = "def mean_rounded(values):\n    q, r = divmod(sum(values), len(values))\n    return q + (2 * r >= len(values))\n"
+DIVMOD = (
+    "def mean_rounded(values):\n    q, r = divmod(sum(values), len(values))\n    return q + (2 * r >= len(values))\n"
+)
 
 
 def test_a_mutant_in_the_open_dimension_is_never_labelled_invalid(fixture_copy, capsys, cache_dir):
@@ -72,10 +93,23 @@ def test_a_mutant_in_the_open_dimension_is_never_labelled_invalid(fixture_copy, 
     task = load_task(root)
     (root / "candidates" / "reference.diff").write_text(tree_diff(task.initial, {"solution.py": DIVMOD}))
     manifest = (root / "prism.toml").read_text()
-    (root / "prism.toml").write_text(re.sub(r'(patch = "candidates/reference.diff"\n)sha256 = "[0-9a-f]+"\n',
-                                            r"\1", manifest))
-    code = prism_main(["panel", "build", str(root), "--max-invalid", "20", "--json", "--sandbox", "bubblewrap",
-                       "--cache-dir", str(cache_dir)])
+    (root / "prism.toml").write_text(
+        re.sub(r'(patch = "candidates/reference.diff"\n)sha256 = "[0-9a-f]+"\n', r"\1", manifest)
+    )
+    code = prism_main(
+        [
+            "panel",
+            "build",
+            str(root),
+            "--max-invalid",
+            "20",
+            "--json",
+            "--sandbox",
+            "bubblewrap",
+            "--cache-dir",
+            str(cache_dir),
+        ]
+    )
     data = json.loads(capsys.readouterr().out)
     assert code == 0 and data["labelled_by"] == "witnesses"
     changes = [k["change"] for k in data["kept"]]

@@ -30,8 +30,8 @@ TEST = """\
         assert clamp(-3, 0, 10) == 0
         assert clamp(4, 0, 10) == 4
 """
-OTHER_FIX = textwrap.dedent(AFTER).replace("max(low, min(x, high))", "max(min(high, x), low)")   # valid too
-WRONG_FIX = textwrap.dedent(AFTER).replace("max(low, min(x, high))", "min(x, high)")              # forgets the low bound
+OTHER_FIX = textwrap.dedent(AFTER).replace("max(low, min(x, high))", "max(min(high, x), low)")  # valid too
+WRONG_FIX = textwrap.dedent(AFTER).replace("max(low, min(x, high))", "min(x, high)")  # forgets the low bound
 
 
 def _repo(tmp_path):
@@ -41,8 +41,9 @@ def _repo(tmp_path):
 
 
 def _build(capsys, cache_dir, repo, *extra):
-    code, out, err = prism(capsys, "panel", "build", str(repo), "--json", "--sandbox", "bubblewrap",
-                           "--cache-dir", str(cache_dir), *extra)
+    code, out, err = prism(
+        capsys, "panel", "build", str(repo), "--json", "--sandbox", "bubblewrap", "--cache-dir", str(cache_dir), *extra
+    )
     return code, out, err
 
 
@@ -66,8 +67,12 @@ def test_from_samples_labels_alternative_fixes(tmp_path, capsys, cache_dir, monk
     monkeypatch.chdir(repo)
     assert prism(capsys, "init")[0] == 0
     samples = tmp_path / "samples.jsonl"
-    samples.write_text(json.dumps({"id": "colleague", "code": OTHER_FIX, "file": "util.py"}) + "\n"
-                       + json.dumps({"id": "model", "code": WRONG_FIX, "file": "util.py"}) + "\n")
+    samples.write_text(
+        json.dumps({"id": "colleague", "code": OTHER_FIX, "file": "util.py"})
+        + "\n"
+        + json.dumps({"id": "model", "code": WRONG_FIX, "file": "util.py"})
+        + "\n"
+    )
     code, out, err = _build(capsys, cache_dir, repo, "--from-samples", str(samples), "--out", str(tmp_path / "task"))
     assert code in (0, 1), err + out
     task = load_task(tmp_path / "task")

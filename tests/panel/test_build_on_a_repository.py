@@ -14,9 +14,15 @@ from tests.repo.gitrepo import commit, make_repo, prism, write
 
 
 def _repo(tmp_path):
-    repo = make_repo(tmp_path / "textkit", {"pyproject.toml": r.PYPROJECT, "src/textkit/__init__.py": "",
-                                            "src/textkit/inflect.py": r.INFLECT,
-                                            "tests/test_inflect.py": r.OWN_TESTS})
+    repo = make_repo(
+        tmp_path / "textkit",
+        {
+            "pyproject.toml": r.PYPROJECT,
+            "src/textkit/__init__.py": "",
+            "src/textkit/inflect.py": r.INFLECT,
+            "tests/test_inflect.py": r.OWN_TESTS,
+        },
+    )
     write(repo, {"src/textkit/inflect.py": r.FIXED, "tests/test_singular.py": r.REGRESSION})
     commit(repo, "singularize: a word ending in ss is already singular ('glass', not 'glas')")
     return repo
@@ -26,8 +32,9 @@ def test_build_on_a_one_line_fix_keeps_witnessed_mutants_of_that_line(tmp_path, 
     repo = _repo(tmp_path)
     code, out, err = prism(capsys, "init", str(repo), "--base", "HEAD~1", "--fix", "HEAD")
     assert code == 0, err
-    code, out, err = prism(capsys, "panel", "build", str(repo), "--json", "--sandbox", "bubblewrap",
-                           "--cache-dir", str(cache_dir))
+    code, out, err = prism(
+        capsys, "panel", "build", str(repo), "--json", "--sandbox", "bubblewrap", "--cache-dir", str(cache_dir)
+    )
     assert code == 0, err + out
     data = json.loads(out)
     fixed_line = r.FIXED.splitlines().index(r.FIX_LINE.rstrip("\n")) + 1
@@ -54,8 +61,23 @@ def test_build_on_a_one_line_fix_keeps_witnessed_mutants_of_that_line(tmp_path, 
 def test_the_time_budget_stops_a_build_of_the_whole_file_with_a_note(tmp_path, capsys, cache_dir):
     repo = _repo(tmp_path)
     assert prism(capsys, "init", str(repo), "--base", "HEAD~1", "--fix", "HEAD")[0] == 0
-    code, out, err = prism(capsys, "panel", "build", str(repo), "--json", "--sandbox", "bubblewrap",
-                           "--cache-dir", str(cache_dir), "--mutate", "all", "--budget-s", "1", "--max-invalid", "30")
+    code, out, err = prism(
+        capsys,
+        "panel",
+        "build",
+        str(repo),
+        "--json",
+        "--sandbox",
+        "bubblewrap",
+        "--cache-dir",
+        str(cache_dir),
+        "--mutate",
+        "all",
+        "--budget-s",
+        "1",
+        "--max-invalid",
+        "30",
+    )
     data = json.loads(out)
     # The whole file's ~1,000 sites are counted, one batch of them is judged, then the budget stops it.
     assert data["sites"] > 900 and data["tried"] == 40, data

@@ -24,11 +24,14 @@ def test_wrong_labels_and_duplicate_behaviour_make_a_panel_unfit(tmp_path, capsy
     no_lower = GOOD.replace(".strip().lower()", ".strip()")
     # Same behaviour as no-lower, other code: a duplicate bug.
     no_lower_too = no_lower.replace("counts.get(tag, 0) + 1", "1 + counts.get(tag, 0)")
-    append_candidates(task, [
-        NewCandidate("good-but-called-invalid", "invalid", "sample", tree_diff(task.initial, {"tags.py": GOOD})),
-        NewCandidate("no-lower", "invalid", "sample", tree_diff(task.initial, {"tags.py": no_lower})),
-        NewCandidate("no-lower-too", "invalid", "sample", tree_diff(task.initial, {"tags.py": no_lower_too})),
-    ])
+    append_candidates(
+        task,
+        [
+            NewCandidate("good-but-called-invalid", "invalid", "sample", tree_diff(task.initial, {"tags.py": GOOD})),
+            NewCandidate("no-lower", "invalid", "sample", tree_diff(task.initial, {"tags.py": no_lower})),
+            NewCandidate("no-lower-too", "invalid", "sample", tree_diff(task.initial, {"tags.py": no_lower_too})),
+        ],
+    )
     code, rules, data = _check(root, capsys, cache_dir)
     assert code == 1 and data["ok"] is False
     labels = rules["labels agree with the verifier"]

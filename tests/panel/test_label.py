@@ -7,10 +7,12 @@ from prism_lsp.cli import prism_main
 from prism_lsp.tasks import load_task
 from tests.conftest import FIXTURES
 
-GOOD = ("def top_tags(posts, k):\n    counts = {}\n    for post in posts:\n"
-        "        for tag in {t.strip().lower() for t in post.split(',')} - {''}:\n"
-        "            counts[tag] = counts.get(tag, 0) + 1\n"
-        "    return sorted(counts, key=lambda t: (-counts[t], t))[:k]\n")
+GOOD = (
+    "def top_tags(posts, k):\n    counts = {}\n    for post in posts:\n"
+    "        for tag in {t.strip().lower() for t in post.split(',')} - {''}:\n"
+    "            counts[tag] = counts.get(tag, 0) + 1\n"
+    "    return sorted(counts, key=lambda t: (-counts[t], t))[:k]\n"
+)
 ROWS = [
     {"id": "good", "code": GOOD},
     {"id": "no-lower", "code": GOOD.replace(".strip().lower()", ".strip()")},
@@ -31,8 +33,23 @@ def _write_rows(path, rows, extra_lines=()):
 def test_label_rows_with_the_verifier(tmp_path, capsys, cache_dir):
     rows = _write_rows(tmp_path / "rows.jsonl", ROWS, ["{not json"])
     out = tmp_path / "task"
-    code = prism_main(["panel", "label", str(FIXTURES / "top-tags"), str(rows), "--out", str(out), "--json",
-                       "--timeout", "2", "--sandbox", "bubblewrap", "--cache-dir", str(cache_dir)])
+    code = prism_main(
+        [
+            "panel",
+            "label",
+            str(FIXTURES / "top-tags"),
+            str(rows),
+            "--out",
+            str(out),
+            "--json",
+            "--timeout",
+            "2",
+            "--sandbox",
+            "bubblewrap",
+            "--cache-dir",
+            str(cache_dir),
+        ]
+    )
     data = json.loads(capsys.readouterr().out)
     assert code == 1  # some rows could not be labelled
     by_row = {r["row"]: r for r in data["rows"]}
@@ -52,21 +69,53 @@ def test_label_rows_with_the_verifier(tmp_path, capsys, cache_dir):
     added = {c.id: c for c in task.candidates if c.origin == "sample"}
     assert {k: c.label for k, c in added.items()} == {"good": "valid", "no-lower": "invalid"}
     # A second run with the same ids: they are in the panel now, and say so.
-    code = prism_main(["panel", "label", str(out), str(_write_rows(tmp_path / "again.jsonl", ROWS[:1])), "--json",
-                       "--sandbox", "bubblewrap", "--cache-dir", str(cache_dir)])
+    code = prism_main(
+        [
+            "panel",
+            "label",
+            str(out),
+            str(_write_rows(tmp_path / "again.jsonl", ROWS[:1])),
+            "--json",
+            "--sandbox",
+            "bubblewrap",
+            "--cache-dir",
+            str(cache_dir),
+        ]
+    )
     again = json.loads(capsys.readouterr().out)
     assert code == 1 and "already in the panel" in again["rows"][0]["error"]
 
 
 def test_label_without_a_verifier_uses_witnesses(tmp_path, capsys, cache_dir):
-    rows = _write_rows(tmp_path / "rows.jsonl", [
-        {"id": "divmod-half-down", "code": "def mean_rounded(values):\n    q, r = divmod(sum(values), len(values))\n"
-                                           "    return q + (2 * r > len(values))\n"},
-        {"id": "divmod-ceil", "code": "def mean_rounded(values):\n    q, r = divmod(sum(values), len(values))\n"
-                                      "    return q + (r > 0)\n"},
-    ])
-    code = prism_main(["panel", "label", str(FIXTURES / "mean-rounded"), str(rows), "--out", str(tmp_path / "t"),
-                       "--sandbox", "bubblewrap", "--cache-dir", str(cache_dir)])
+    rows = _write_rows(
+        tmp_path / "rows.jsonl",
+        [
+            {
+                "id": "divmod-half-down",
+                "code": "def mean_rounded(values):\n    q, r = divmod(sum(values), len(values))\n"
+                "    return q + (2 * r > len(values))\n",
+            },
+            {
+                "id": "divmod-ceil",
+                "code": "def mean_rounded(values):\n    q, r = divmod(sum(values), len(values))\n"
+                "    return q + (r > 0)\n",
+            },
+        ],
+    )
+    code = prism_main(
+        [
+            "panel",
+            "label",
+            str(FIXTURES / "mean-rounded"),
+            str(rows),
+            "--out",
+            str(tmp_path / "t"),
+            "--sandbox",
+            "bubblewrap",
+            "--cache-dir",
+            str(cache_dir),
+        ]
+    )
     out = capsys.readouterr().out
     assert code == 0
     assert "no verifier in the manifest: labels come from witnesses" in " ".join(out.split())
@@ -77,16 +126,21 @@ def test_label_without_a_verifier_uses_witnesses(tmp_path, capsys, cache_dir):
 
 def _task_with_verifier(root, verifier_text):
     import shutil
+
     shutil.copytree(FIXTURES / "top-tags", root)
     (root / "verifier" / "test_judge.py").write_text(verifier_text)
     return root
 
 
 def test_a_verifier_that_rejects_the_reference_is_an_error_naming_it(tmp_path, capsys, cache_dir):
-    root = _task_with_verifier(tmp_path / "t", "from tags import top_tags\n\ndef test_x():\n"
-                                               "    assert top_tags(['a'], 1) == ['A']\n")
-    for argv in (["panel", "build", str(root)], ["panel", "check", str(root)],
-                 ["panel", "label", str(root), str(_write_rows(tmp_path / "r.jsonl", ROWS[:1]))]):
+    root = _task_with_verifier(
+        tmp_path / "t", "from tags import top_tags\n\ndef test_x():\n    assert top_tags(['a'], 1) == ['A']\n"
+    )
+    for argv in (
+        ["panel", "build", str(root)],
+        ["panel", "check", str(root)],
+        ["panel", "label", str(root), str(_write_rows(tmp_path / "r.jsonl", ROWS[:1]))],
+    ):
         code = prism_main([*argv, "--sandbox", "bubblewrap", "--cache-dir", str(cache_dir)])
         err = capsys.readouterr().err
         assert code == 2, argv
@@ -96,8 +150,9 @@ def test_a_verifier_that_rejects_the_reference_is_an_error_naming_it(tmp_path, c
 
 
 def test_a_verifier_that_passes_on_the_initial_program_is_an_error_naming_it(tmp_path, capsys, cache_dir):
-    root = _task_with_verifier(tmp_path / "t", "from tags import top_tags\n\ndef test_x():\n"
-                                               "    assert isinstance(top_tags(['a'], 1), list)\n")
+    root = _task_with_verifier(
+        tmp_path / "t", "from tags import top_tags\n\ndef test_x():\n    assert isinstance(top_tags(['a'], 1), list)\n"
+    )
     code = prism_main(["panel", "build", str(root), "--sandbox", "bubblewrap", "--cache-dir", str(cache_dir)])
     err = " ".join(capsys.readouterr().err.split())
     assert code == 2

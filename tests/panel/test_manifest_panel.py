@@ -10,19 +10,28 @@ from tests.model.test_bad_manifests import GOOD_CANDIDATES, TASK, make
 def test_verifier_and_origin_load(tmp_path):
     (tmp_path / "verifier").mkdir()
     (tmp_path / "verifier" / "test_judge.py").write_text("def test_x():\n    pass\n")
-    task = load_task(make(tmp_path, TASK + '[verifier]\nsuite = "verifier/test_judge.py"\n'
-                          + GOOD_CANDIDATES.replace('overlay = "bad"', 'overlay = "bad"\norigin = "mutant"')))
+    task = load_task(
+        make(
+            tmp_path,
+            TASK
+            + '[verifier]\nsuite = "verifier/test_judge.py"\n'
+            + GOOD_CANDIDATES.replace('overlay = "bad"', 'overlay = "bad"\norigin = "mutant"'),
+        )
+    )
     assert task.verifier == (tmp_path / "verifier" / "test_judge.py").resolve()
     assert task.verifier_rel == "verifier/test_judge.py"
     assert [c.origin for c in task.candidates] == ["hand", "mutant"]
 
 
-@pytest.mark.parametrize("extra,key,text", [
-    ('[verifier]\nsuite = "verifier/missing.py"\n', "verifier.suite", "does not exist"),
-    ('[verifier]\nsuite = "../outside.py"\n', "verifier.suite", "leaves the task folder"),
-    ('[verifier]\nsuit = "x.py"\n', "verifier.suite", "missing required key"),
-    ('[verifier]\nsuite = 3\n', "verifier.suite", "expected a string"),
-])
+@pytest.mark.parametrize(
+    "extra,key,text",
+    [
+        ('[verifier]\nsuite = "verifier/missing.py"\n', "verifier.suite", "does not exist"),
+        ('[verifier]\nsuite = "../outside.py"\n', "verifier.suite", "leaves the task folder"),
+        ('[verifier]\nsuit = "x.py"\n', "verifier.suite", "missing required key"),
+        ("[verifier]\nsuite = 3\n", "verifier.suite", "expected a string"),
+    ],
+)
 def test_bad_verifier_is_named(tmp_path, extra, key, text):
     with pytest.raises(ManifestError) as err:
         load_task(make(tmp_path, TASK + extra + GOOD_CANDIDATES))

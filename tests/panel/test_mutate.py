@@ -23,8 +23,20 @@ SOURCE = textwrap.dedent('''\
 def test_every_operator_of_the_taxonomy_appears():
     mutants = mutants_of("m.py", SOURCE)
     ops = {m.operator for m in mutants}
-    assert ops >= {"boundary", "comparison", "constant", "and-or", "negate-condition", "drop-condition",
-                   "drop-branch", "drop-statement", "swap-arguments", "slice", "drop-call", "return-neighbour"}
+    assert ops >= {
+        "boundary",
+        "comparison",
+        "constant",
+        "and-or",
+        "negate-condition",
+        "drop-condition",
+        "drop-branch",
+        "drop-statement",
+        "swap-arguments",
+        "slice",
+        "drop-call",
+        "return-neighbour",
+    }
     changes = {m.description for m in mutants}
     assert "boundary: `x >= low` -> `x > low`" in changes
     assert "comparison: `x != 3` -> `x == 3`" in changes

@@ -45,8 +45,21 @@ def test_out_of_range_sub_panel_is_refused():
 def test_command_on_a_fixture_suite_with_plot(tmp_path, capsys, cache_dir):
     task = FIXTURES / "mean-rounded"
     plot = tmp_path / "curves.png"
-    code = prism_main(["panel", "sensitivity", str(task), str(task / "suites" / "test_overfit.py"),
-                       "--plot", str(plot), "--json", "--sandbox", "bubblewrap", "--cache-dir", str(cache_dir)])
+    code = prism_main(
+        [
+            "panel",
+            "sensitivity",
+            str(task),
+            str(task / "suites" / "test_overfit.py"),
+            "--plot",
+            str(plot),
+            "--json",
+            "--sandbox",
+            "bubblewrap",
+            "--cache-dir",
+            str(cache_dir),
+        ]
+    )
     assert code == 0
     data = json.loads(capsys.readouterr().out)
     # expected.toml: of the 4 other valid candidates only half-away is accepted; of the 5 invalid
@@ -60,8 +73,18 @@ def test_command_on_a_fixture_suite_with_plot(tmp_path, capsys, cache_dir):
 
 def test_command_prints_the_table(capsys, cache_dir):
     task = FIXTURES / "mean-rounded"
-    code = prism_main(["panel", "sensitivity", str(task), str(task / "suites" / "test_strong.py"),
-                       "--sandbox", "bubblewrap", "--cache-dir", str(cache_dir)])
+    code = prism_main(
+        [
+            "panel",
+            "sensitivity",
+            str(task),
+            str(task / "suites" / "test_strong.py"),
+            "--sandbox",
+            "bubblewrap",
+            "--cache-dir",
+            str(cache_dir),
+        ]
+    )
     out = capsys.readouterr().out
     assert code == 0
     assert "n^V = 4 (accepted s^V = 4)" in out and "100.0%" in out and "alternately" in out

@@ -8,20 +8,25 @@ from pathlib import Path
 
 from tests.repo.gitrepo import commit, make_repo, write
 
-FIX = {"calc.py": "def add(a, b):\n    return a + b\n",
-       "tests/test_calc.py": "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"}
+FIX = {
+    "calc.py": "def add(a, b):\n    return a + b\n",
+    "tests/test_calc.py": "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n",
+}
 
 
 def venv_script_repo(path: Path, marker: Path, fixed: bool) -> Path:
     """A repository committing `.venv` whose `bin/python` is a shell script appending to `marker`; the fix
     (code and test) committed when `fixed`, else left in the working tree."""
     py = f"python{sys.version_info[0]}.{sys.version_info[1]}"
-    repo = make_repo(path, {
-        "calc.py": "def add(a, b):\n    return a - b\n",
-        ".venv/pyvenv.cfg": "home = /usr/bin\ninclude-system-site-packages = false\nversion = 3.11.7\n",
-        ".venv/bin/python": f"#!/bin/sh\necho ran >> {marker}\nexit 1\n",
-        f".venv/lib/{py}/site-packages/pytest-9.2.0.dist-info/METADATA": "Name: pytest\nVersion: 9.2.0\n",
-    })
+    repo = make_repo(
+        path,
+        {
+            "calc.py": "def add(a, b):\n    return a - b\n",
+            ".venv/pyvenv.cfg": "home = /usr/bin\ninclude-system-site-packages = false\nversion = 3.11.7\n",
+            ".venv/bin/python": f"#!/bin/sh\necho ran >> {marker}\nexit 1\n",
+            f".venv/lib/{py}/site-packages/pytest-9.2.0.dist-info/METADATA": "Name: pytest\nVersion: 9.2.0\n",
+        },
+    )
     os.chmod(repo / ".venv" / "bin" / "python", 0o755)
     commit(repo, "an executable venv python")
     write(repo, FIX)
@@ -53,8 +58,10 @@ def git_config_repo(path: Path, marker: Path, fixed: bool) -> Path:
     script.write_text(f"#!/bin/sh\necho ran >> {marker}\ncat\n")
     script.chmod(0o755)
     with open(repo / ".git" / "config", "a") as fh:
-        fh.write(f'[core]\n\tfsmonitor = {script}\n[filter "x"]\n\tclean = {script}\n\tsmudge = {script}\n'
-                 f'[diff "x"]\n\ttextconv = {script}\n')
+        fh.write(
+            f'[core]\n\tfsmonitor = {script}\n[filter "x"]\n\tclean = {script}\n\tsmudge = {script}\n'
+            f'[diff "x"]\n\ttextconv = {script}\n'
+        )
     write(repo, FIX)
     if fixed:
         commit(repo, "add: plus")

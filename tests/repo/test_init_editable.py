@@ -55,8 +55,10 @@ diff --git a/src/shop/money.py b/src/shop/money.py
 -    return int(euros * 10)
 +    return int(euros * 100)
 """
-HAND_MADE = '\n[[candidate]]\nid = "truncates"\nlabel = "invalid"\npatch = ".prism/candidates/truncates.diff"\n' \
-            'note = "int() truncates 0.29 * 100 = 28.999…"\n'
+HAND_MADE = (
+    '\n[[candidate]]\nid = "truncates"\nlabel = "invalid"\npatch = ".prism/candidates/truncates.diff"\n'
+    'note = "int() truncates 0.29 * 100 = 28.999…"\n'
+)
 
 
 @pytest.fixture(scope="module")
@@ -68,8 +70,23 @@ def repo(tmp_path_factory):
     # The venv reaches pytest, pip and setuptools through the test interpreter's site-packages,
     # as a developer's venv has them installed.
     (next(venv.glob("lib/python*/site-packages")) / "_tools.pth").write_text("\n".join(site.getsitepackages()) + "\n")
-    subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--no-build-isolation", "--no-deps",
-                    "--no-index", "-q", "-e", str(path)], check=True, capture_output=True, cwd=path)
+    subprocess.run(
+        [
+            str(venv / "bin" / "python"),
+            "-m",
+            "pip",
+            "install",
+            "--no-build-isolation",
+            "--no-deps",
+            "--no-index",
+            "-q",
+            "-e",
+            str(path),
+        ],
+        check=True,
+        capture_output=True,
+        cwd=path,
+    )
     assert (path / "src" / "shop" / "_version.py").is_file()
     assert any(venv.glob("lib/python*/site-packages/__editable__*shop*")), "expected a PEP 660 editable install"
     write(path, FIX)
@@ -89,8 +106,9 @@ def test_each_program_imports_its_own_tree(repo, sandbox, tmp_path, capsys):
         with open(repo / "prism.toml", "a") as fh:
             fh.write(HAND_MADE)
 
-    report = run_json(capsys, repo / "tests" / "test_money.py", "--sandbox", sandbox,
-                      "--cache-dir", str(tmp_path / "cache"))
+    report = run_json(
+        capsys, repo / "tests" / "test_money.py", "--sandbox", sandbox, "--cache-dir", str(tmp_path / "cache")
+    )
     verdicts = {c["id"]: (c["outcome"], c["verdict"]) for c in report["candidates"]}
     assert report["baseline"]["outcome"] == "fail", report["baseline"]
     assert verdicts == {"reference": ("pass", "accepted"), "truncates": ("fail", "rejected")}, report
@@ -112,8 +130,13 @@ def test_init_again_updates_the_task_and_keeps_hand_made_candidates(repo, tmp_pa
     assert status(repo) == before
 
     # A hand-made candidate that no longer applies to the new initial state: an error, nothing changed.
-    write(repo, {"src/shop/money.py": "def cents(euros):\n    return round(euros * 100)  # exact\n",
-                 "tests/test_money.py": FIX["tests/test_money.py"].replace("== 29", "== 29  # exact")})
+    write(
+        repo,
+        {
+            "src/shop/money.py": "def cents(euros):\n    return round(euros * 100)  # exact\n",
+            "tests/test_money.py": FIX["tests/test_money.py"].replace("== 29", "== 29  # exact"),
+        },
+    )
     commit(repo, "comment")
     files = snapshot(repo)
     code, out, err = prism(capsys, "init", str(repo), "--fix", "HEAD")

@@ -12,14 +12,14 @@ from tests.repo.gitrepo import commit, git, make_repo, prism, run_json, status, 
 
 BASE = {
     "pyproject.toml": '[project]\nname = "shop"\ndynamic = ["version"]\n\n[tool.setuptools_scm]\n'
-                      'write_to = "src/shop/_version.py"\n',
+    'write_to = "src/shop/_version.py"\n',
     "src/shop/__init__.py": "from shop._version import version as __version__\n",
     "src/shop/money.py": "def cents(euros):\n    return int(euros * 10)\n",
 }
 FIX = {
     "src/shop/money.py": "def cents(euros):\n    return round(euros * 100)\n",
     "tests/test_money.py": "import shop\nfrom shop.money import cents\n\n\ndef test_cents():\n"
-                           "    assert shop.__version__ == '1.0.dev3'\n    assert cents(2.5) == 250\n",
+    "    assert shop.__version__ == '1.0.dev3'\n    assert cents(2.5) == 250\n",
 }
 # What a venv and an editable install leave in the work tree; no .gitignore lists any of it.
 ENVIRONMENT = {
@@ -49,12 +49,14 @@ def test_the_environment_is_not_the_fix(tmp_path, capsys, committed):
     assert "generated files carried into every tree: src/shop/_version.py" in out
     reference = (repo / ".prism" / "candidates" / "reference.diff").read_text()
     assert [ln for ln in reference.splitlines() if ln.startswith("diff --git")] == [
-        "diff --git a/src/shop/money.py b/src/shop/money.py"]
+        "diff --git a/src/shop/money.py b/src/shop/money.py"
+    ]
     assert "test_vendored" not in out and "tests/test_money.py" in out
     assert not (repo / ".prism" / "initial" / ".venv").exists()
 
-    report = run_json(capsys, repo / "tests" / "test_money.py", "--sandbox", "bubblewrap",
-                      "--cache-dir", str(tmp_path / "cache"))
+    report = run_json(
+        capsys, repo / "tests" / "test_money.py", "--sandbox", "bubblewrap", "--cache-dir", str(tmp_path / "cache")
+    )
     assert report["baseline"]["outcome"] == "fail", report["baseline"]
     assert {c["id"]: c["verdict"] for c in report["candidates"]} == {"reference": "accepted"}
     assert status(repo) == before

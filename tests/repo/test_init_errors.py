@@ -48,8 +48,14 @@ def test_a_merge_commit(tmp_path, capsys):
     write(repo, {**FIXED, **TEST})
     commit(repo, "fix")
     git(repo, "-c", "user.name=a", "-c", "user.email=a@b", "merge", "-q", "--no-ff", "-m", "merge side", "side")
-    _fails(capsys, repo, "--fix", "HEAD", match="--fix HEAD is a merge commit (2 parents): name the side to diff "
-                                                "against with --base (e.g. --base HEAD^1)")
+    _fails(
+        capsys,
+        repo,
+        "--fix",
+        "HEAD",
+        match="--fix HEAD is a merge commit (2 parents): name the side to diff "
+        "against with --base (e.g. --base HEAD^1)",
+    )
 
 
 def test_an_empty_diff(tmp_path, capsys):
@@ -101,14 +107,19 @@ def test_a_fix_without_test_changes_makes_the_task_and_says_no_suite(tmp_path, c
     code, out, err = prism(capsys, "init", str(repo))
     assert code == 0, err
     assert "suites:    none" in out
-    assert "note: no suite found: the fix adds or changes no test module (pytest collects test_*.py or *_test.py)" \
+    assert (
+        "note: no suite found: the fix adds or changes no test module (pytest collects test_*.py or *_test.py)"
         in " ".join(out.split())
+    )
     assert (repo / "prism.toml").is_file() and (repo / ".prism" / "candidates" / "reference.diff").is_file()
 
 
-@pytest.mark.parametrize("args, match", [
-    (["--reference", "x.py"], "--reference goes with --scaffold DIR"),
-])
+@pytest.mark.parametrize(
+    "args, match",
+    [
+        (["--reference", "x.py"], "--reference goes with --scaffold DIR"),
+    ],
+)
 def test_option_mistakes(tmp_path, capsys, args, match):
     repo = make_repo(tmp_path / "r", CODE)
     write(repo, {**FIXED, **TEST})
@@ -119,10 +130,17 @@ def test_fix_rev_whose_suite_differs_in_the_working_tree(tmp_path, capsys):
     repo = make_repo(tmp_path / "r", CODE)
     write(repo, {**FIXED, **TEST})
     commit(repo, "fix")
-    write(repo, {"tests/test_calc.py": TEST["tests/test_calc.py"] + "\n\ndef test_more():\n    assert add(0, 0) == 0\n"})
+    write(
+        repo, {"tests/test_calc.py": TEST["tests/test_calc.py"] + "\n\ndef test_more():\n    assert add(0, 0) == 0\n"}
+    )
     commit(repo, "more tests")
-    _fails(capsys, repo, "--fix", "HEAD~1", match="suite tests/test_calc.py in the working tree is not its version "
-                                                  "at --fix")
+    _fails(
+        capsys,
+        repo,
+        "--fix",
+        "HEAD~1",
+        match="suite tests/test_calc.py in the working tree is not its version at --fix",
+    )
 
 
 def test_merge_commit_with_an_explicit_base_is_a_fix(tmp_path, capsys):

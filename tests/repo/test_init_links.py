@@ -14,8 +14,11 @@ from tests.repo.hostile import link_chain_repo
 
 
 def _outside(tmp_path, repo) -> dict[str, bytes]:
-    return {p.relative_to(tmp_path).as_posix(): p.read_bytes() for p in tmp_path.rglob("*")
-            if p.is_file() and not p.is_relative_to(repo)}
+    return {
+        p.relative_to(tmp_path).as_posix(): p.read_bytes()
+        for p in tmp_path.rglob("*")
+        if p.is_file() and not p.is_relative_to(repo)
+    }
 
 
 @pytest.mark.parametrize("links, lands", [(6, "above the repository"), (5, "in the repository's work tree")])
@@ -39,18 +42,21 @@ def _tree(root, links: dict[str, str], folders=()):
     return root
 
 
-@pytest.mark.parametrize("links, folders, rel, why", [
-    ({"a": "b"}, (), "a", None),                                   # dangling, inside
-    ({"pkg/alias.py": "../calc.py"}, ("pkg",), "pkg/alias.py", None),
-    ({"up": ".."}, (), "up", "it goes above the tree's root"),
-    ({"abs": "/etc"}, (), "abs", "abs links to the absolute path '/etc'"),
-    # Leaves and comes back by the tree's folder name: means another folder once copied elsewhere.
-    ({"back": "../tree/calc.py"}, (), "back", "it goes above the tree's root"),
-    ({"l0": "l1/..", "l1": "l2/..", "l2": "."}, (), "l0", "it goes above the tree's root"),
-    ({"l0": "l1/..", "l1": "."}, (), "l0", "it goes above the tree's root"),
-    ({"loop": "loop2", "loop2": "loop"}, (), "loop", "more than 40 links to follow (a loop)"),
-    ({"d": "sub"}, ("sub",), "d/../calc.py", None),
-])
+@pytest.mark.parametrize(
+    "links, folders, rel, why",
+    [
+        ({"a": "b"}, (), "a", None),  # dangling, inside
+        ({"pkg/alias.py": "../calc.py"}, ("pkg",), "pkg/alias.py", None),
+        ({"up": ".."}, (), "up", "it goes above the tree's root"),
+        ({"abs": "/etc"}, (), "abs", "abs links to the absolute path '/etc'"),
+        # Leaves and comes back by the tree's folder name: means another folder once copied elsewhere.
+        ({"back": "../tree/calc.py"}, (), "back", "it goes above the tree's root"),
+        ({"l0": "l1/..", "l1": "l2/..", "l2": "."}, (), "l0", "it goes above the tree's root"),
+        ({"l0": "l1/..", "l1": "."}, (), "l0", "it goes above the tree's root"),
+        ({"loop": "loop2", "loop2": "loop"}, (), "loop", "more than 40 links to follow (a loop)"),
+        ({"d": "sub"}, ("sub",), "d/../calc.py", None),
+    ],
+)
 def test_a_link_is_followed_step_by_step_through_the_tree(tmp_path, links, folders, rel, why):
     root = _tree(tmp_path / "tree", links, folders)
     assert leaves_tree(root, rel) == why

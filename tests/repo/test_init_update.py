@@ -7,8 +7,10 @@ from prism_lsp.tasks import load_task
 from tests.repo.gitrepo import commit, make_repo, prism, snapshot, write
 
 CODE = {"calc.py": "def add(a, b):\n    return a - b\n"}
-FIXED = {"calc.py": "def add(a, b):\n    return a + b\n",
-         "tests/test_calc.py": "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"}
+FIXED = {
+    "calc.py": "def add(a, b):\n    return a + b\n",
+    "tests/test_calc.py": "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n",
+}
 
 
 def test_the_statement_from_git_follows_the_fix_and_the_authors_stays(tmp_path, capsys):
@@ -21,8 +23,12 @@ def test_the_statement_from_git_follows_the_fix_and_the_authors_stays(tmp_path, 
     assert load_task(repo).statement == "add: sum, not difference\n\nThe sign was wrong."
 
     manifest = repo / "prism.toml"
-    manifest.write_text(manifest.read_text().replace('statement = "add: sum, not difference\\n\\nThe sign was wrong."',
-                                                     'statement = "Return the sum of two numbers."'))
+    manifest.write_text(
+        manifest.read_text().replace(
+            'statement = "add: sum, not difference\\n\\nThe sign was wrong."',
+            'statement = "Return the sum of two numbers."',
+        )
+    )
     write(repo, {"README": "calc\n"})
     commit(repo, "readme")
     assert prism(capsys, "init", str(repo), "--base", "HEAD~2", "--fix", "HEAD")[0] == 0
@@ -46,16 +52,26 @@ def test_hand_made_overlay_and_patch_candidates_are_kept(tmp_path, capsys):
     repo = make_repo(tmp_path / "r", {**CODE, "patches/.keep": ""})
     write(repo, FIXED)
     assert prism(capsys, "init", str(repo))[0] == 0
-    write(repo, {".prism/candidates/product/calc.py": "def add(a, b):\n    return a * b\n",
-                 "patches/zero.diff": "--- a/calc.py\n+++ b/calc.py\n@@ -1,2 +1,2 @@\n def add(a, b):\n"
-                                      "-    return a - b\n+    return 0\n"})
+    write(
+        repo,
+        {
+            ".prism/candidates/product/calc.py": "def add(a, b):\n    return a * b\n",
+            "patches/zero.diff": "--- a/calc.py\n+++ b/calc.py\n@@ -1,2 +1,2 @@\n def add(a, b):\n"
+            "-    return a - b\n+    return 0\n",
+        },
+    )
     with open(repo / "prism.toml", "a") as fh:
-        fh.write('\n[[candidate]]\nid = "product"\nlabel = "invalid"\noverlay = ".prism/candidates/product"\n'
-                 '\n[[candidate]]\nid = "zero"\nlabel = "invalid"\npatch = "patches/zero.diff"\n')
+        fh.write(
+            '\n[[candidate]]\nid = "product"\nlabel = "invalid"\noverlay = ".prism/candidates/product"\n'
+            '\n[[candidate]]\nid = "zero"\nlabel = "invalid"\npatch = "patches/zero.diff"\n'
+        )
     commit(repo, "fix")
     code, out, err = prism(capsys, "init", str(repo), "--fix", "HEAD")
     assert code == 0, err
     task = load_task(repo)
     assert [(c.id, c.label, c.kind) for c in task.candidates] == [
-        ("reference", "valid", "patch"), ("product", "invalid", "overlay"), ("zero", "invalid", "patch")]
+        ("reference", "valid", "patch"),
+        ("product", "invalid", "overlay"),
+        ("zero", "invalid", "patch"),
+    ]
     assert (repo / ".prism" / "candidates" / "product" / "calc.py").read_text().endswith("a * b\n")

@@ -12,8 +12,11 @@ REF = [{"id": "ref", "reference": True, "files": {"m.py": "X = 1\n"}}]
 
 
 def test_pythonpath_reaches_the_task(tmp_path):
-    task = load_task(write_task(tmp_path / "t", initial={"m.py": "X = 0\n"}, candidates=REF,
-                                extra_task='pythonpath = ["src", "lib/py"]'))
+    task = load_task(
+        write_task(
+            tmp_path / "t", initial={"m.py": "X = 0\n"}, candidates=REF, extra_task='pythonpath = ["src", "lib/py"]'
+        )
+    )
     assert task.pythonpath == ("src", "lib/py")
 
 

@@ -8,19 +8,46 @@ from prism_lsp.tasks.pytest_config import DEFAULT_PYTHON_FILES, nearest_config, 
 
 CASES = [
     ({}, None, DEFAULT_PYTHON_FILES, ()),
-    ({"pytest.toml": '[pytest]\npython_files = ["spec_*.py"]\npythonpath = ["src", "lib"]\n',
-      "pytest.ini": "[pytest]\npython_files = other_*.py\n"}, "pytest.toml", ("spec_*.py",), ("src", "lib")),
+    (
+        {
+            "pytest.toml": '[pytest]\npython_files = ["spec_*.py"]\npythonpath = ["src", "lib"]\n',
+            "pytest.ini": "[pytest]\npython_files = other_*.py\n",
+        },
+        "pytest.toml",
+        ("spec_*.py",),
+        ("src", "lib"),
+    ),
     ({".pytest.toml": '[pytest]\npython_files = ["a_*.py"]\n'}, ".pytest.toml", ("a_*.py",), ()),
-    ({"pytest.ini": "[other]\nx = 1\n", "pyproject.toml": '[tool.pytest.ini_options]\npython_files = "b_*.py"\n'},
-     "pytest.ini", DEFAULT_PYTHON_FILES, ()),
-    ({"pyproject.toml": '[tool.pytest]\npython_files = ["c_*.py", "d_*.py"]\npythonpath = ["src"]\n'},
-     "pyproject.toml", ("c_*.py", "d_*.py"), ("src",)),
-    ({"pyproject.toml": '[tool.pytest.ini_options]\npython_files = "e_*.py f_*.py"\npythonpath = "src"\n'},
-     "pyproject.toml", ("e_*.py", "f_*.py"), ("src",)),
-    ({"pyproject.toml": '[project]\nname = "x"\n', "tox.ini": "[pytest]\npython_files = g_*.py\n"},
-     "tox.ini", ("g_*.py",), ()),
-    ({"tox.ini": "[tox]\nenvlist = py\n", "setup.cfg": "[tool:pytest]\npython_files = h_*.py\npythonpath = lib\n"},
-     "setup.cfg", ("h_*.py",), ("lib",)),
+    (
+        {"pytest.ini": "[other]\nx = 1\n", "pyproject.toml": '[tool.pytest.ini_options]\npython_files = "b_*.py"\n'},
+        "pytest.ini",
+        DEFAULT_PYTHON_FILES,
+        (),
+    ),
+    (
+        {"pyproject.toml": '[tool.pytest]\npython_files = ["c_*.py", "d_*.py"]\npythonpath = ["src"]\n'},
+        "pyproject.toml",
+        ("c_*.py", "d_*.py"),
+        ("src",),
+    ),
+    (
+        {"pyproject.toml": '[tool.pytest.ini_options]\npython_files = "e_*.py f_*.py"\npythonpath = "src"\n'},
+        "pyproject.toml",
+        ("e_*.py", "f_*.py"),
+        ("src",),
+    ),
+    (
+        {"pyproject.toml": '[project]\nname = "x"\n', "tox.ini": "[pytest]\npython_files = g_*.py\n"},
+        "tox.ini",
+        ("g_*.py",),
+        (),
+    ),
+    (
+        {"tox.ini": "[tox]\nenvlist = py\n", "setup.cfg": "[tool:pytest]\npython_files = h_*.py\npythonpath = lib\n"},
+        "setup.cfg",
+        ("h_*.py",),
+        ("lib",),
+    ),
     ({"setup.cfg": "[metadata]\nname = x\n"}, None, DEFAULT_PYTHON_FILES, ()),
 ]
 
@@ -42,15 +69,20 @@ def test_the_nearest_configuration_above_a_file_governs_it(tmp_path):
     assert nearest_config(tmp_path, "other/x.py").python_files == ("root_*.py",)
 
 
-SUITE = ("from calc import add\n\n\ndef check_add():\n    assert add(2, 3) == 5\n\n\n"
-         "def check_zero():\n    assert add(0, 0) == 0\n")
+SUITE = (
+    "from calc import add\n\n\ndef check_add():\n    assert add(2, 3) == 5\n\n\n"
+    "def check_zero():\n    assert add(0, 0) == 0\n"
+)
 
 
-@pytest.mark.parametrize("config", [
-    ("pytest.toml", '[pytest]\npython_functions = ["check_*"]\n'),
-    (".pytest.toml", '[pytest]\npython_functions = ["check_*"]\n'),
-    ("pyproject.toml", '[project]\nname = "calc"\n\n[tool.pytest]\npython_functions = ["check_*"]\n'),
-])
+@pytest.mark.parametrize(
+    "config",
+    [
+        ("pytest.toml", '[pytest]\npython_functions = ["check_*"]\n'),
+        (".pytest.toml", '[pytest]\npython_functions = ["check_*"]\n'),
+        ("pyproject.toml", '[project]\nname = "calc"\n\n[tool.pytest]\npython_functions = ["check_*"]\n'),
+    ],
+)
 def test_the_configuration_pytest_reads_is_the_one_programs_are_judged_with(tmp_path, capsys, config):
     """pytest 9 collects `check_*` functions by `pytest.toml` (or native `[tool.pytest]`); every program is
     judged with that file, as plain pytest would judge it: initial fail, reference pass, invalid fail."""
@@ -59,16 +91,21 @@ def test_the_configuration_pytest_reads_is_the_one_programs_are_judged_with(tmp_
     from tests.repo.gitrepo import run_json
 
     name, text = config
-    root = write_task(tmp_path / "task", initial={"calc.py": "def add(a, b):\n    return a - b\n", name: text},
-                      candidates=[{"id": "fixed", "reference": True,
-                                   "files": {"calc.py": "def add(a, b):\n    return a + b\n"}},
-                                  {"id": "times", "label": "invalid",
-                                   "files": {"calc.py": "def add(a, b):\n    return a * b\n"}}],
-                      suites={"test_calc.py": SUITE})
+    root = write_task(
+        tmp_path / "task",
+        initial={"calc.py": "def add(a, b):\n    return a - b\n", name: text},
+        candidates=[
+            {"id": "fixed", "reference": True, "files": {"calc.py": "def add(a, b):\n    return a + b\n"}},
+            {"id": "times", "label": "invalid", "files": {"calc.py": "def add(a, b):\n    return a * b\n"}},
+        ],
+        suites={"test_calc.py": SUITE},
+    )
     report = run_json(capsys, root / "test_calc.py", "--sandbox", "bubblewrap", "--cache-dir", str(tmp_path / "cache"))
     assert report["baseline"]["outcome"] == "fail", report["baseline"]
     assert {c["id"]: (c["outcome"], c["verdict"]) for c in report["candidates"]} == {
-        "fixed": ("pass", "accepted"), "times": ("fail", "rejected")}, report["candidates"]
+        "fixed": ("pass", "accepted"),
+        "times": ("fail", "rejected"),
+    }, report["candidates"]
     assert report["metrics"]["jsf"] is True
     assert initial_config(root / "initial", "test_calc.py") == (name, text)
 

@@ -20,20 +20,32 @@ COMMANDS = re.search(r"```shell\n(.*?)```", SECTION, re.S).group(1).strip().spli
 
 def test_readme_init_commands_run_as_shown(tmp_path):
     assert [c.split()[0] for c in COMMANDS] == ["prism", "prism", "git", "git", "prism", "prism"]
-    repo = make_repo(tmp_path / "shop", {"src/shop/__init__.py": "",
-                                         "src/shop/money.py": "def cents(euros):\n    return int(euros * 100)\n"})
-    write(repo, {"src/shop/money.py": "def cents(euros):\n    return round(euros * 100)\n",
-                 "tests/test_money.py": "from shop.money import cents\n\n\ndef test_cents():\n"
-                                        "    assert cents(0.29) == 29\n"})
+    repo = make_repo(
+        tmp_path / "shop",
+        {"src/shop/__init__.py": "", "src/shop/money.py": "def cents(euros):\n    return int(euros * 100)\n"},
+    )
+    write(
+        repo,
+        {
+            "src/shop/money.py": "def cents(euros):\n    return round(euros * 100)\n",
+            "tests/test_money.py": "from shop.money import cents\n\n\ndef test_cents():\n"
+            "    assert cents(0.29) == 29\n",
+        },
+    )
     (tmp_path / "minutes.py").write_text("def whole_minutes(seconds):\n    return seconds // 60\n")
-    env = {**os.environ, "PRISM_CACHE_DIR": str(tmp_path / "cache"), "GIT_AUTHOR_NAME": "a",
-           "GIT_AUTHOR_EMAIL": "a@example.org", "GIT_COMMITTER_NAME": "a", "GIT_COMMITTER_EMAIL": "a@example.org"}
+    env = {
+        **os.environ,
+        "PRISM_CACHE_DIR": str(tmp_path / "cache"),
+        "GIT_AUTHOR_NAME": "a",
+        "GIT_AUTHOR_EMAIL": "a@example.org",
+        "GIT_COMMITTER_NAME": "a",
+        "GIT_COMMITTER_EMAIL": "a@example.org",
+    }
     for command in COMMANDS:
         args = shlex.split(command)
         # `prism` as installed beside the test interpreter when the venv is not on PATH.
         exe = shutil.which(args[0]) or str(Path(sys.executable).parent / args[0])
-        proc = subprocess.run([exe, *args[1:]], cwd=repo, capture_output=True, text=True,
-                              env=env, timeout=300)
+        proc = subprocess.run([exe, *args[1:]], cwd=repo, capture_output=True, text=True, env=env, timeout=300)
         assert proc.returncode == 0, (command, proc.stdout, proc.stderr)
         assert "Traceback" not in proc.stderr
         if args[:2] == ["prism", "run"]:

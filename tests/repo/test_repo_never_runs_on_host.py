@@ -25,8 +25,15 @@ def test_init_reads_the_venv_and_never_starts_its_python(tmp_path, capsys):
 
     # Judging starts that Python in the sandbox only: the host never sees the marker, and the
     # report says the runner did not start.
-    code, out, err = prism(capsys, "run", str(repo / "tests" / "test_calc.py"), "--sandbox", "bubblewrap",
-                           "--cache-dir", str(tmp_path / "cache"))
+    code, out, err = prism(
+        capsys,
+        "run",
+        str(repo / "tests" / "test_calc.py"),
+        "--sandbox",
+        "bubblewrap",
+        "--cache-dir",
+        str(tmp_path / "cache"),
+    )
     assert code != 0 and not marker.exists(), (out, err)
 
 
@@ -40,11 +47,17 @@ def test_the_editors_offer_never_starts_the_venvs_python(tmp_path):
     assert status(repo) == before
 
 
-@pytest.mark.parametrize("cfg, packages, note", [
-    ("version = 3.12.1\n", {}, "venv .venv/ found (Python 3.12.1), but no pytest among its packages"),
-    ("version_info = 3.12.1.final.0\n", {"site/pytest-8.3.2.dist-info/METADATA": "Version: 8.3.2\n"},
-     "venv .venv/ (pytest 8.3.2, Python 3.12.1.final.0"),
-])
+@pytest.mark.parametrize(
+    "cfg, packages, note",
+    [
+        ("version = 3.12.1\n", {}, "venv .venv/ found (Python 3.12.1), but no pytest among its packages"),
+        (
+            "version_info = 3.12.1.final.0\n",
+            {"site/pytest-8.3.2.dist-info/METADATA": "Version: 8.3.2\n"},
+            "venv .venv/ (pytest 8.3.2, Python 3.12.1.final.0",
+        ),
+    ],
+)
 def test_what_the_venvs_files_say_is_what_init_reports(tmp_path, cfg, packages, note):
     from prism_lsp.repo.venv import find_venv
 

@@ -29,8 +29,16 @@ def test_scaffold_makes_a_loadable_task_whose_stub_fails_and_reference_passes(tm
     ref = tmp_path / "minutes.py"
     ref.write_text(REFERENCE)
     dest = tmp_path / "task"
-    code, out, err = prism(capsys, "init", "--scaffold", str(dest), "--reference", str(ref),
-                           "--statement", "Return the number of whole minutes.")
+    code, out, err = prism(
+        capsys,
+        "init",
+        "--scaffold",
+        str(dest),
+        "--reference",
+        str(ref),
+        "--statement",
+        "Return the number of whole minutes.",
+    )
     assert code == 0, err
     task = load_task(dest)
     assert task.id == "minutes" and task.statement == "Return the number of whole minutes."
@@ -58,9 +66,14 @@ def test_scaffold_refuses_bad_input_and_writes_nothing(tmp_path, capsys):
         (["--scaffold", str(tmp_path / "t1")], "--scaffold DIR needs --reference FILE"),
         (["--scaffold", str(tmp_path / "t2"), "--reference", str(tmp_path / "broken.py")], "not valid Python (line 1"),
         (["--scaffold", str(tmp_path / "t3"), "--reference", str(tmp_path / "consts.py")], "defines no function"),
-        (["--scaffold", str(tmp_path / "t4"), "--reference", str(tmp_path / "missing.py")], "cannot read the reference"),
-        (["--scaffold", str(tmp_path / "taken"), "--reference", str(tmp_path / "good.py")],
-         "destination exists and is not empty"),
+        (
+            ["--scaffold", str(tmp_path / "t4"), "--reference", str(tmp_path / "missing.py")],
+            "cannot read the reference",
+        ),
+        (
+            ["--scaffold", str(tmp_path / "taken"), "--reference", str(tmp_path / "good.py")],
+            "destination exists and is not empty",
+        ),
     ]
     for args, match in cases:
         code, _, err = prism(capsys, "init", *args)

@@ -14,7 +14,7 @@ from prism_lsp.engine.session import RunOptions
 from prism_lsp.tasks import load_task
 from tests.conftest import write_task
 
-SUITE = '''
+SUITE = """
 import logging
 import warnings
 import pytest
@@ -78,9 +78,9 @@ def test_skipped():
 
 def test_request(request, pytestconfig):
     assert request.node.name == "test_request" and pytestconfig.rootpath.is_dir()
-'''
+"""
 
-PLAIN = '''
+PLAIN = """
 import json, sys, pytest
 outcomes = {}
 class P:
@@ -92,21 +92,29 @@ class P:
             outcomes.setdefault(name, "pass")
 pytest.main(["-q", "-p", "no:cacheprovider", sys.argv[1]], plugins=[P()])
 print(json.dumps(outcomes))
-'''
+"""
 
 
 def test_builtin_fixtures_and_marks_judge_as_in_plain_pytest(tmp_path, engine):
-    root = write_task(tmp_path / "task", initial={"calc.py": "def half(x):\n    return x // 2\n"},
-                      candidates=[{"id": "reference", "reference": True,
-                                   "files": {"calc.py": "def half(x):\n    return x // 2\n"}}])
+    root = write_task(
+        tmp_path / "task",
+        initial={"calc.py": "def half(x):\n    return x // 2\n"},
+        candidates=[{"id": "reference", "reference": True, "files": {"calc.py": "def half(x):\n    return x // 2\n"}}],
+    )
     run = engine.run(load_task(root), Suite("test_calc.py", SUITE), RunOptions(sandbox="bubblewrap"))
     ours = {t.name: t.outcome for t in run.baseline.tests}
     plain_dir = tmp_path / "plain"
     plain_dir.mkdir()
     (plain_dir / "calc.py").write_text("def half(x):\n    return x // 2\n")
     (plain_dir / "test_calc.py").write_text(SUITE)
-    proc = subprocess.run([sys.executable, "-c", PLAIN, "test_calc.py"], cwd=plain_dir, capture_output=True,
-                          text=True, env={**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-c", PLAIN, "test_calc.py"],
+        cwd=plain_dir,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"},
+        timeout=120,
+    )
     plain = json.loads(proc.stdout.strip().splitlines()[-1])
     assert ours == plain
     assert ours["test_fails"] == "fail" and ours["test_warning_as_error"] == "fail"

@@ -53,8 +53,13 @@ def test_four_hundred_threads_at_once():
 
 
 def task(tmp_path):
-    return load_task(write_task(tmp_path / "task", initial={"calc.py": INITIAL},
-                                candidates=[{"id": "reference", "reference": True, "files": {"calc.py": FIXED}}]))
+    return load_task(
+        write_task(
+            tmp_path / "task",
+            initial={"calc.py": INITIAL},
+            candidates=[{"id": "reference", "reference": True, "files": {"calc.py": FIXED}}],
+        )
+    )
 
 
 def test_threads_and_a_process_pool_pass_on_the_reference(tmp_path, engine):
@@ -88,12 +93,24 @@ def test_sixty_sleepers():
 
 def test_the_process_limit_names_pids_max_and_raising_it_lets_the_suite_run(tmp_path, engine):
     suite = Suite("tests/test_calc.py", PROCESSES)
-    tight = load_task(write_task(tmp_path / "tight", extra_task="pids_max = 40", initial={"calc.py": INITIAL},
-                                 candidates=[{"id": "reference", "reference": True, "files": {"calc.py": FIXED}}]))
+    tight = load_task(
+        write_task(
+            tmp_path / "tight",
+            extra_task="pids_max = 40",
+            initial={"calc.py": INITIAL},
+            candidates=[{"id": "reference", "reference": True, "files": {"calc.py": FIXED}}],
+        )
+    )
     reference = engine.report(tight, suite, RunOptions(sandbox="bubblewrap")).candidates[0]
     assert (reference.outcome, reference.reason) == ("error", "process-limit")
     assert "pids_max" in reference.message
-    roomy = load_task(write_task(tmp_path / "roomy", extra_task="pids_max = 128", initial={"calc.py": INITIAL},
-                                 candidates=[{"id": "reference", "reference": True, "files": {"calc.py": FIXED}}]))
+    roomy = load_task(
+        write_task(
+            tmp_path / "roomy",
+            extra_task="pids_max = 128",
+            initial={"calc.py": INITIAL},
+            candidates=[{"id": "reference", "reference": True, "files": {"calc.py": FIXED}}],
+        )
+    )
     report = engine.report(roomy, suite, RunOptions(sandbox="bubblewrap"))
     assert report.baseline.outcome == "fail" and report.candidates[0].outcome == "pass"

@@ -68,15 +68,21 @@ print(json.dumps(outcomes))
 """
 
 # No conftest: the runner sets the session up once for every program (`_prism_prepared`).
-SUITE_ONLY = SUITE.replace("def test_mean():", """def test_mean(cache, record_property):
+SUITE_ONLY = SUITE.replace(
+    "def test_mean():",
+    """def test_mean(cache, record_property):
     record_property("example", "1")
-    cache.set("prism/seen", 1)""")
+    cache.set("prism/seen", 1)""",
+)
 
 CASES = {
     "doctest": {"conftest.py": DOCTEST_CONFTEST},
     "suite-only": {"tests/test_stats.py": SUITE_ONLY},
-    "junitxml-and-cache": {"conftest.py": "from testing.fixtures import remembered\n",
-                           "testing/__init__.py": "", "testing/fixtures.py": HELPER},
+    "junitxml-and-cache": {
+        "conftest.py": "from testing.fixtures import remembered\n",
+        "testing/__init__.py": "",
+        "testing/fixtures.py": HELPER,
+    },
 }
 
 
@@ -86,8 +92,14 @@ def plain_outcomes(folder, files: dict[str, str]) -> dict[str, str]:
     for rel, text in files.items():
         (folder / rel).parent.mkdir(parents=True, exist_ok=True)
         (folder / rel).write_text(text)
-    proc = subprocess.run([sys.executable, "-c", PLAIN, "tests/test_stats.py"], cwd=folder, capture_output=True,
-                          text=True, env={**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-c", PLAIN, "tests/test_stats.py"],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"},
+        timeout=120,
+    )
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
@@ -95,18 +107,27 @@ def plain_outcomes(folder, files: dict[str, str]) -> dict[str, str]:
 def test_a_conftest_reaching_a_builtin_plugin_is_judged_as_in_plain_pytest(tmp_path, engine, case):
     setup = dict(CASES[case])
     suite = setup.pop("tests/test_stats.py", SUITE)
-    root = write_task(tmp_path / "task", initial={"stats.py": LIB, **setup},
-                      candidates=[{"id": "reference", "reference": True, "files": {"stats.py": FIXED}}])
+    root = write_task(
+        tmp_path / "task",
+        initial={"stats.py": LIB, **setup},
+        candidates=[{"id": "reference", "reference": True, "files": {"stats.py": FIXED}}],
+    )
     run = engine.run(load_task(root), Suite("tests/test_stats.py", suite), RunOptions(sandbox="bubblewrap"))
     reference = dict(run.results)[next(c for c, _ in run.results if c.reference)]
-    ours = {"initial": {t.name: t.outcome for t in run.baseline.tests},
-            "reference": {t.name: t.outcome for t in reference.tests}}
-    plain = {"initial": plain_outcomes(tmp_path / "plain-initial", {"stats.py": LIB, **setup,
-                                                                     "tests/test_stats.py": suite}),
-             "reference": plain_outcomes(tmp_path / "plain-reference", {"stats.py": FIXED, **setup,
-                                                                         "tests/test_stats.py": suite})}
-    assert plain == {"initial": {"test_mean": "fail", "test_whole": "pass"},
-                     "reference": {"test_mean": "pass", "test_whole": "pass"}}
+    ours = {
+        "initial": {t.name: t.outcome for t in run.baseline.tests},
+        "reference": {t.name: t.outcome for t in reference.tests},
+    }
+    plain = {
+        "initial": plain_outcomes(tmp_path / "plain-initial", {"stats.py": LIB, **setup, "tests/test_stats.py": suite}),
+        "reference": plain_outcomes(
+            tmp_path / "plain-reference", {"stats.py": FIXED, **setup, "tests/test_stats.py": suite}
+        ),
+    }
+    assert plain == {
+        "initial": {"test_mean": "fail", "test_whole": "pass"},
+        "reference": {"test_mean": "pass", "test_whole": "pass"},
+    }
     assert ours == plain
     assert (run.baseline.outcome, reference.outcome) == ("fail", "pass")
 

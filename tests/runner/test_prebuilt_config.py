@@ -11,7 +11,7 @@ from tests.conftest import write_task
 
 INI = "[pytest]\npython_functions = check_*\nmarkers =\n    slow: a declared marker\n"
 
-SUITE = '''
+SUITE = """
 import os
 from pathlib import Path
 import pytest
@@ -36,19 +36,24 @@ def check_config_is_fresh(pytestconfig):
 
 def test_not_collected_by_this_ini():
     assert False
-'''
+"""
 
 
 def test_each_program_starts_from_a_pristine_config_of_its_own(tmp_path, engine):
     calc = "def half(x):\n    return x // 2\n"
-    root = write_task(tmp_path / "task", initial={"calc.py": calc, "pytest.ini": INI},
-                      candidates=[{"id": f"c{i}", "reference": i == 0, "files": {"calc.py": calc + f"# {i}\n"}}
-                                  for i in range(3)])
+    root = write_task(
+        tmp_path / "task",
+        initial={"calc.py": calc, "pytest.ini": INI},
+        candidates=[{"id": f"c{i}", "reference": i == 0, "files": {"calc.py": calc + f"# {i}\n"}} for i in range(3)],
+    )
     task = load_task(root)
     options = RunOptions(sandbox="bubblewrap")
     for _ in range(2):  # the second run: the same runners, their next forks
         run = engine.run(task, Suite("test_calc.py", SUITE), options)
         for program in [run.baseline, *(result for _, result in run.results)]:
             assert {t.name: t.outcome for t in program.tests} == {
-                "check_invocation": "pass", "check_ini_read": "pass", "check_declared_marker": "pass",
-                "check_config_is_fresh": "pass"}, program
+                "check_invocation": "pass",
+                "check_ini_read": "pass",
+                "check_declared_marker": "pass",
+                "check_config_is_fresh": "pass",
+            }, program

@@ -29,24 +29,58 @@ from prism_lsp.runner._prism_protocol import (
 )
 from prism_lsp.sandbox.base import popen_runner
 
-ENTRY = TestEntry(name="test_a[1]", outcome="fail", line=4, def_line=3, message="assert 1 == 2", reason=None,
-                  reached_change=True, assertions=[Assertion(4, "fail", "assert 1 == 2")], duration_ms=1.5)
+ENTRY = TestEntry(
+    name="test_a[1]",
+    outcome="fail",
+    line=4,
+    def_line=3,
+    message="assert 1 == 2",
+    reason=None,
+    reached_change=True,
+    assertions=[Assertion(4, "fail", "assert 1 == 2")],
+    duration_ms=1.5,
+)
 MESSAGES = [
-    RunRequest(id="9f2c", tree="/trees/x/tree", suite_rel="tests/test_a.py", suite_text="def test_a(): pass\n",
-               changed={"a.py": [1, 2]}, timeout_s=2.5, memory_mb=512, tests=["test_a"], command=None),
+    RunRequest(
+        id="9f2c",
+        tree="/trees/x/tree",
+        suite_rel="tests/test_a.py",
+        suite_text="def test_a(): pass\n",
+        changed={"a.py": [1, 2]},
+        timeout_s=2.5,
+        memory_mb=512,
+        tests=["test_a"],
+        command=None,
+    ),
     Seal(id="9f2c", secret="s3cret"),
     Ready(python="3.11.7", pytest="8.3.0", pid=7, isolation=["pid-namespace"]),
     Started(id="9f2c"),
     Result(id="9f2c", outcome="fail", tests=[ENTRY], duration_ms=3.0, secret="s3cret", phases={"run": 1.0}),
     TestStart(name="test_a[1]", def_line=3),
     TestDone(test=ENTRY),
-    ChildReport(exit_code=1, finished=True, tests=[ENTRY], collect_errors=[CollectError(2, "SyntaxError")],
-                collected=1, duration_ms=2.0),
+    ChildReport(
+        exit_code=1,
+        finished=True,
+        tests=[ENTRY],
+        collect_errors=[CollectError(2, "SyntaxError")],
+        collected=1,
+        duration_ms=2.0,
+    ),
     Fatal(message="boom"),
-    ProbeRequest(id="probe-3", tree="/trees/x/tree", entry="solution:f", calls=["([1, 2],)", "(0,)"],
-                 call_timeout_s=0.5, pythonpath=["src"]),
-    ProbeResult(id="probe-3", outcome="pass", calls=[{"value": "3", "type": "int", "exception": None,
-                                                      "mutated": False, "error": None}], secret="s3cret"),
+    ProbeRequest(
+        id="probe-3",
+        tree="/trees/x/tree",
+        entry="solution:f",
+        calls=["([1, 2],)", "(0,)"],
+        call_timeout_s=0.5,
+        pythonpath=["src"],
+    ),
+    ProbeResult(
+        id="probe-3",
+        outcome="pass",
+        calls=[{"value": "3", "type": "int", "exception": None, "mutated": False, "error": None}],
+        secret="s3cret",
+    ),
 ]
 ALL_KINDS = {**protocol.REQUEST_KINDS, **protocol.RUNNER_KINDS, **protocol.CHILD_KINDS}
 
@@ -60,15 +94,18 @@ def test_every_message_round_trips(message):
     assert protocol.decode(message.to_json(), ALL_KINDS) == message
 
 
-@pytest.mark.parametrize("line,named", [
-    ("not json", "not JSON"),
-    ("[1, 2]", "not a JSON object"),
-    ('{"kind": "teleport", "id": "1"}', "unknown message kind 'teleport'"),
-    ('{"kind": "result", "id": "1"}', "without `outcome`"),
-    ('{"kind": "result", "id": "1", "outcome": "maybe"}', "outcome 'maybe'"),
-    ('{"kind": "result", "id": "1", "outcome": "pass", "line": true}', "bad `line`"),
-    ('{"kind": "result", "id": "1", "outcome": "pass", "tests": [{"outcome": "pass"}]}', "without `name`"),
-])
+@pytest.mark.parametrize(
+    "line,named",
+    [
+        ("not json", "not JSON"),
+        ("[1, 2]", "not a JSON object"),
+        ('{"kind": "teleport", "id": "1"}', "unknown message kind 'teleport'"),
+        ('{"kind": "result", "id": "1"}', "without `outcome`"),
+        ('{"kind": "result", "id": "1", "outcome": "maybe"}', "outcome 'maybe'"),
+        ('{"kind": "result", "id": "1", "outcome": "pass", "line": true}', "bad `line`"),
+        ('{"kind": "result", "id": "1", "outcome": "pass", "tests": [{"outcome": "pass"}]}', "without `name`"),
+    ],
+)
 def test_malformed_messages_are_refused_with_a_reason(line, named):
     with pytest.raises(ProtocolError, match=named.replace("(", r"\(").replace("[", r"\[")):
         protocol.decode(line, ALL_KINDS)
@@ -106,16 +143,22 @@ def _run(script: str) -> tuple[Result, ScriptBackend]:
 STARTED = '{"kind": "started", "id": "abc"}'
 
 
-@pytest.mark.parametrize("answers,named", [
-    (["this is not json"], "malformed message (not JSON"),
-    (['{"kind": "teleport"}'], "unknown message kind 'teleport'"),
-    ([READY], "unsolicited 'ready' message"),
-    (['{"kind": "result", "id": "abc", "outcome": "pass"}'], "unsolicited 'result' message"),
-    (['{"kind": "started", "id": "other"}'], "started request 'other'"),
-    ([STARTED, '{"kind": "result", "id": "other", "outcome": "pass"}'], "answered request 'other'"),
-    # A forged answer: right request, right form, but without the secret only the runner learnt.
-    ([STARTED, '{"kind": "result", "id": "abc", "outcome": "pass", "secret": "guess"}'], "lacks this request's secret"),
-])
+@pytest.mark.parametrize(
+    "answers,named",
+    [
+        (["this is not json"], "malformed message (not JSON"),
+        (['{"kind": "teleport"}'], "unknown message kind 'teleport'"),
+        ([READY], "unsolicited 'ready' message"),
+        (['{"kind": "result", "id": "abc", "outcome": "pass"}'], "unsolicited 'result' message"),
+        (['{"kind": "started", "id": "other"}'], "started request 'other'"),
+        ([STARTED, '{"kind": "result", "id": "other", "outcome": "pass"}'], "answered request 'other'"),
+        # A forged answer: right request, right form, but without the secret only the runner learnt.
+        (
+            [STARTED, '{"kind": "result", "id": "abc", "outcome": "pass", "secret": "guess"}'],
+            "lacks this request's secret",
+        ),
+    ],
+)
 def test_a_runner_that_says_anything_else_is_an_error_naming_it(answers, named):
     result, _ = _run(f"""
         import sys

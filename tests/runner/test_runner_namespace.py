@@ -22,8 +22,10 @@ from tests.conftest import write_task
 pytestmark = pytest.mark.skipif(probe() is not None, reason=f"bubblewrap unusable here: {probe()}")
 
 # Leaves a daemon behind (its own session, so killing the program's process group misses it).
-DAEMON = ("import subprocess, time\n\nsubprocess.Popen(['sleep', '300'], start_new_session=True)\n\n"
-          "def f():\n    time.sleep(300)\n")
+DAEMON = (
+    "import subprocess, time\n\nsubprocess.Popen(['sleep', '300'], start_new_session=True)\n\n"
+    "def f():\n    time.sleep(300)\n"
+)
 # Names every process it can see but itself.
 LOOKER = "import os\n\ndef f():\n    return sorted(int(p) for p in os.listdir('/proc') if p.isdigit() and int(p) != os.getpid())\n"
 SUITE = Suite("test_f.py", "from solution import f\n\ndef test_f():\n    assert f() == 2\n")
@@ -39,8 +41,11 @@ def _send(runner, message) -> None:
 
 
 def test_a_run_whose_seal_is_refused_leaves_nothing_for_the_next_program(tmp_path, cache_dir):
-    root = write_task(tmp_path / "task", initial={"solution.py": DAEMON},
-                      candidates=[{"id": "reference", "reference": True, "files": {"solution.py": LOOKER}}])
+    root = write_task(
+        tmp_path / "task",
+        initial={"solution.py": DAEMON},
+        candidates=[{"id": "reference", "reference": True, "files": {"solution.py": LOOKER}}],
+    )
     task = load_task(root)
     with EngineSession(cache_dir, workers=1) as session:
         backend = session.pool_for(task, "bubblewrap").backend
@@ -82,8 +87,11 @@ def _tree(pid: int) -> list[int]:
 def test_a_runner_is_one_warm_interpreter_the_process_outside_its_namespaces_a_bare_waiter(tmp_path, cache_dir):
     # The process that made the namespaces used to stay a forked copy of the runner, taking a copy
     # of every page the runner wrote afterwards (12.5 MB after 20 panels, measured).
-    root = write_task(tmp_path / "task", initial={"solution.py": LOOKER},
-                      candidates=[{"id": "reference", "reference": True, "files": {"solution.py": LOOKER}}])
+    root = write_task(
+        tmp_path / "task",
+        initial={"solution.py": LOOKER},
+        candidates=[{"id": "reference", "reference": True, "files": {"solution.py": LOOKER}}],
+    )
     with EngineSession(cache_dir, workers=1) as session:
         runner = session.pool_for(load_task(root), "bubblewrap").backend.spawn(sys.executable, Limits())
         try:

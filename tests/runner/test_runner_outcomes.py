@@ -13,8 +13,11 @@ CANDIDATE = {"pkg/calc.py": "def half(x):\n    return (x + 1) // 2\n\n\ndef othe
 
 @pytest.fixture
 def task(tmp_path):
-    return load_task(write_task(tmp_path / "task", initial=INITIAL, candidates=[
-        {"id": "reference", "reference": True, "files": CANDIDATE}]))
+    return load_task(
+        write_task(
+            tmp_path / "task", initial=INITIAL, candidates=[{"id": "reference", "reference": True, "files": CANDIDATE}]
+        )
+    )
 
 
 def run(engine, task, text, rel="tests/deep/nested/test_calc.py"):
@@ -23,9 +26,11 @@ def run(engine, task, text, rel="tests/deep/nested/test_calc.py"):
 
 
 def test_per_assertion_outcomes_lines_and_values(engine, task):
-    text = ("from pkg.calc import half\n\n"
-            "def test_even():\n    assert half(4) == 2\n    assert half(6) == 3\n\n"
-            "def test_odd():\n    assert half(2) == 1\n    assert half(5) == 3\n")
+    text = (
+        "from pkg.calc import half\n\n"
+        "def test_even():\n    assert half(4) == 2\n    assert half(6) == 3\n\n"
+        "def test_odd():\n    assert half(2) == 1\n    assert half(5) == 3\n"
+    )
     baseline, cand = run(engine, task, text)
     tests = {t.name: t for t in baseline.tests}
     assert tests["test_even"].outcome == "pass"
@@ -38,9 +43,11 @@ def test_per_assertion_outcomes_lines_and_values(engine, task):
 
 
 def test_reached_change_separates_missing_inputs_from_weak_checks(engine, task):
-    text = ("from pkg.calc import half, other\n\n"
-            "def test_reaches():\n    assert isinstance(half(3), int)\n\n"
-            "def test_elsewhere():\n    assert other() == 0\n")
+    text = (
+        "from pkg.calc import half, other\n\n"
+        "def test_reaches():\n    assert isinstance(half(3), int)\n\n"
+        "def test_elsewhere():\n    assert other() == 0\n"
+    )
     _, cand = run(engine, task, text)
     reached = {t.name: t.reached_change for t in cand.tests}
     assert reached == {"test_reaches": True, "test_elsewhere": False}
@@ -61,8 +68,10 @@ def test_import_error_is_a_collection_error_at_the_import_line(engine, task):
 
 
 def test_fixture_error_is_an_error_not_a_rejection(engine, task):
-    text = ("import pytest\n\n@pytest.fixture\ndef data():\n    raise RuntimeError('broken fixture')\n\n"
-            "def test_x(data):\n    assert data\n")
+    text = (
+        "import pytest\n\n@pytest.fixture\ndef data():\n    raise RuntimeError('broken fixture')\n\n"
+        "def test_x(data):\n    assert data\n"
+    )
     baseline, _ = run(engine, task, text)
     assert baseline.outcome == "error"
     assert baseline.tests[0].reason == "fixture" and "broken fixture" in baseline.tests[0].message
@@ -87,8 +96,11 @@ def test_suite_with_no_tests_is_an_error(engine, task):
 
 def test_a_tree_conftest_is_honoured(tmp_path, engine):
     initial = {**INITIAL, "conftest.py": "import pytest\n\n@pytest.fixture\ndef answer():\n    return 42\n"}
-    task = load_task(write_task(tmp_path / "t", initial=initial, candidates=[
-        {"id": "reference", "reference": True, "files": CANDIDATE}]))
+    task = load_task(
+        write_task(
+            tmp_path / "t", initial=initial, candidates=[{"id": "reference", "reference": True, "files": CANDIDATE}]
+        )
+    )
     baseline, _ = run(engine, task, "def test_a(answer):\n    assert answer == 42\n")
     assert baseline.outcome == "pass"
 
@@ -101,8 +113,11 @@ def test_the_none_backend_gives_the_same_verdicts(engine, task):
 
 def test_an_assert_failing_inside_a_helper_names_where_it_failed(tmp_path, engine):
     initial = {**INITIAL, "checks.py": "def check_half(f, x, want):\n    assert f(x) == want\n"}
-    task = load_task(write_task(tmp_path / "t", initial=initial, candidates=[
-        {"id": "reference", "reference": True, "files": CANDIDATE}]))
+    task = load_task(
+        write_task(
+            tmp_path / "t", initial=initial, candidates=[{"id": "reference", "reference": True, "files": CANDIDATE}]
+        )
+    )
     text = "from pkg.calc import half\nfrom checks import check_half\n\ndef test_x():\n    check_half(half, 5, 3)\n"
     baseline, _ = run(engine, task, text)
     t = baseline.tests[0]

@@ -19,33 +19,40 @@ FAILING = "from calc import half\n\n\ndef test_half():\n\n    assert half(4) == 
 
 
 def _outcomes(run) -> list[tuple[str, str, int | None]]:
-    return [(t.name, t.outcome, t.line) for program in [run.baseline, *(r for _, r in run.results)]
-            for t in program.tests]
+    return [
+        (t.name, t.outcome, t.line) for program in [run.baseline, *(r for _, r in run.results)] for t in program.tests
+    ]
 
 
 def _task(tmp_path, initial: dict[str, str]):
-    root = write_task(tmp_path / "task", initial={"calc.py": CALC, **initial},
-                      candidates=[{"id": f"c{i}", "reference": i == 0, "files": {"calc.py": CALC + f"# {i}\n"}}
-                                  for i in range(3)])
+    root = write_task(
+        tmp_path / "task",
+        initial={"calc.py": CALC, **initial},
+        candidates=[{"id": f"c{i}", "reference": i == 0, "files": {"calc.py": CALC + f"# {i}\n"}} for i in range(3)],
+    )
     return load_task(root)
 
 
 def test_each_suite_version_is_judged_by_its_own_text(tmp_path, engine):
     task = _task(tmp_path, {})
     options = RunOptions(sandbox="bubblewrap")
-    for text, expected in [(PASSING, ("test_half", "pass", None)), (FAILING, ("test_half", "fail", 6)),
-                           (PASSING, ("test_half", "pass", None)), (FAILING, ("test_half", "fail", 6))]:
+    for text, expected in [
+        (PASSING, ("test_half", "pass", None)),
+        (FAILING, ("test_half", "fail", 6)),
+        (PASSING, ("test_half", "pass", None)),
+        (FAILING, ("test_half", "fail", 6)),
+    ]:
         run = engine.run(task, Suite("test_calc.py", text), options)
         assert set(_outcomes(run)) == {expected}
 
 
-REWRITER = '''
+REWRITER = """
 import pathlib
 
 # Runs before the suite is collected (an initial conftest): plain pytest then imports the new text.
 suite = pathlib.Path(__file__).with_name("test_calc.py")
 suite.write_text(suite.read_text().replace("== 2", "== 5"))
-'''
+"""
 
 
 def test_a_program_that_rewrites_its_suite_is_judged_on_the_rewritten_file(tmp_path, engine):
@@ -74,8 +81,9 @@ def pytest_configure(config):
 
 def test_fixtures_of_a_programs_own_plugin_object_are_found(tmp_path, engine):
     task = _task(tmp_path, {"conftest.py": OWN_PLUGIN})
-    suite = Suite("test_calc.py", "from calc import half\n\ndef test_half(four, tmp_path, capsys):\n"
-                                  "    assert half(four) == 2\n")
+    suite = Suite(
+        "test_calc.py", "from calc import half\n\ndef test_half(four, tmp_path, capsys):\n    assert half(four) == 2\n"
+    )
     for _ in range(2):
         run = engine.run(task, suite, RunOptions(sandbox="bubblewrap"))
         assert set(_outcomes(run)) == {("test_half", "pass", None)}
@@ -87,7 +95,9 @@ def _prepared(engine, task, text: str) -> set[float]:
     trees = [engine.cache.baseline(task)] + [engine.cache.candidate(task, c) for c in task.candidates]
     suite = Suite("test_calc.py", text)
     config = initial_config(trees[0].path, suite.rel_path)
-    return {pool.submit(run_request(tree, suite, task, config=config)).result().phases.get("prepared") for tree in trees}
+    return {
+        pool.submit(run_request(tree, suite, task, config=config)).result().phases.get("prepared") for tree in trees
+    }
 
 
 def test_a_plain_task_starts_each_program_from_a_session_set_up_once(tmp_path, engine):
@@ -104,13 +114,11 @@ def test_a_conftest_on_the_suites_path_makes_each_program_set_its_session_up(tmp
 
 def test_a_configuration_that_names_a_file_to_write_is_set_up_by_each_program(tmp_path, engine):
     # The runner never opens a file a task's configuration names; values alone are set up there.
-    assert _prepared(engine, _task(tmp_path / "a", {"pytest.ini": "[pytest]\nlog_file = run.log\n"}),
-                     PASSING) == {0.0}
-    assert _prepared(engine, _task(tmp_path / "b", {"pytest.ini": "[pytest]\nxfail_strict = true\n"}),
-                     PASSING) == {1.0}
+    assert _prepared(engine, _task(tmp_path / "a", {"pytest.ini": "[pytest]\nlog_file = run.log\n"}), PASSING) == {0.0}
+    assert _prepared(engine, _task(tmp_path / "b", {"pytest.ini": "[pytest]\nxfail_strict = true\n"}), PASSING) == {1.0}
 
 
-CHANNEL = '''
+CHANNEL = """
 import os
 import calc
 
@@ -126,14 +134,18 @@ def test_output_of_another_program_is_not_here():
         os.write(1, b"SECRET-OF-ANOTHER-PROGRAM")
         os._exit(0)
     assert b"SECRET" not in SEEN
-'''
+"""
 
 
 def test_output_a_program_leaves_in_its_capture_never_reaches_the_next_program(tmp_path, engine):
     quiet = "LEAK = False\n"
-    root = write_task(tmp_path / "task", initial={"calc.py": quiet},
-                      candidates=[{"id": f"c{i}", "reference": i == 0, "files": {"calc.py": f"LEAK = {i % 2 == 1}\n"}}
-                                  for i in range(8)])
+    root = write_task(
+        tmp_path / "task",
+        initial={"calc.py": quiet},
+        candidates=[
+            {"id": f"c{i}", "reference": i == 0, "files": {"calc.py": f"LEAK = {i % 2 == 1}\n"}} for i in range(8)
+        ],
+    )
     task = load_task(root)
     for _ in range(3):
         run = engine.run(task, Suite("test_channel.py", CHANNEL), RunOptions(sandbox="bubblewrap"))

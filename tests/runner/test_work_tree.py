@@ -10,8 +10,12 @@ from prism_lsp.engine.session import RunOptions
 from prism_lsp.tasks import load_task
 from tests.conftest import write_task
 
-INITIAL = {"pkg/__init__.py": "", "pkg/calc.py": "def half(x):\n    return x // 2\n",
-           "data/old.txt": "old\n", "run.sh": "#!/bin/sh\necho 1\n"}
+INITIAL = {
+    "pkg/__init__.py": "",
+    "pkg/calc.py": "def half(x):\n    return x // 2\n",
+    "data/old.txt": "old\n",
+    "run.sh": "#!/bin/sh\necho 1\n",
+}
 CANDIDATE = {"pkg/calc.py": "def half(x):\n    return (x + 1) // 2\n"}
 
 SUITE = """\
@@ -46,8 +50,9 @@ def test_scripts_keep_their_execute_bit():
 
 @pytest.fixture
 def task(tmp_path):
-    root = write_task(tmp_path / "task", initial=INITIAL, candidates=[
-        {"id": "reference", "reference": True, "files": CANDIDATE}])
+    root = write_task(
+        tmp_path / "task", initial=INITIAL, candidates=[{"id": "reference", "reference": True, "files": CANDIDATE}]
+    )
     (root / "initial" / "run.sh").chmod(0o755)
     return load_task(root)
 
@@ -56,8 +61,10 @@ def test_a_program_changes_its_own_copy_of_the_tree(engine, task):
     result = engine.run(task, Suite("tests/test_tree.py", SUITE), RunOptions(sandbox="bubblewrap"))
     for res in (result.baseline, dict(result.results)[task.reference]):
         assert res.outcome == "pass", [(t.name, t.message) for t in res.tests]
-        assert {t.name: t.outcome for t in res.tests} == {"test_the_tree_is_the_programs_to_change": "pass",
-                                                         "test_scripts_keep_their_execute_bit": "pass"}
+        assert {t.name: t.outcome for t in res.tests} == {
+            "test_the_tree_is_the_programs_to_change": "pass",
+            "test_scripts_keep_their_execute_bit": "pass",
+        }
     for program in (None, task.reference):  # the cached trees did not change
         tree = engine.cache.program(task, program).path
         assert (tree / "data" / "old.txt").exists() and not (tree / "data" / "new.txt").exists()

@@ -30,12 +30,14 @@ SUITE = Suite("tests/test_f.py", "from solution import f\n\ndef test_f():\n    a
 def run_candidate(tmp_path, engine, body: str, *, extra_task: str = ""):
     """Run `def f():` + body as an invalid candidate; its result (the report carries what f raised)."""
     root = write_task(
-        tmp_path / "task", extra_task="timeout_s = 10\n" + extra_task,
+        tmp_path / "task",
+        extra_task="timeout_s = 10\n" + extra_task,
         initial={"solution.py": "def f():\n    return 1\n"},
         candidates=[
             {"id": "reference", "reference": True, "files": {"solution.py": "def f():\n    return 2\n"}},
             {"id": "probe", "label": "invalid", "files": {"solution.py": "import os, socket\n\ndef f():\n" + body}},
-        ])
+        ],
+    )
     run = engine.run(load_task(root), SUITE, RunOptions(sandbox="bubblewrap"))
     results = {c.id: r for c, r in run.results}
     assert results["reference"].outcome == "pass", results["reference"]
@@ -98,14 +100,16 @@ def test_host_unix_sockets_outside_the_allowlist_are_unreachable(tmp_path, engin
         own = Path(tempfile.mkdtemp(prefix="prism-sock-", dir=folder))
         listeners.append(UnixListener(own / "s"))
     targets = [str(lst.path) for lst in listeners] + ["/var/run/docker.sock", "/run/docker.sock"]
-    body = (f"    out = []\n    for path in {targets!r}:\n"
-            "        try:\n"
-            "            s = socket.socket(socket.AF_UNIX)\n            s.settimeout(1)\n"
-            "            s.connect(path)\n            s.sendall(b'leak')\n"
-            "            out.append(path + ' CONNECTED')\n"
-            "        except FileNotFoundError:\n            out.append(path + ' missing')\n"
-            "        except OSError as exc:\n            out.append(path + ' ' + type(exc).__name__)\n"
-            "    raise AssertionError(' | '.join(out))\n")
+    body = (
+        f"    out = []\n    for path in {targets!r}:\n"
+        "        try:\n"
+        "            s = socket.socket(socket.AF_UNIX)\n            s.settimeout(1)\n"
+        "            s.connect(path)\n            s.sendall(b'leak')\n"
+        "            out.append(path + ' CONNECTED')\n"
+        "        except FileNotFoundError:\n            out.append(path + ' missing')\n"
+        "        except OSError as exc:\n            out.append(path + ' ' + type(exc).__name__)\n"
+        "    raise AssertionError(' | '.join(out))\n"
+    )
     try:
         message = reported(run_candidate(tmp_path, engine, body))
     finally:
@@ -124,23 +128,36 @@ def needed_on_purpose() -> list[Path]:
     """Host paths the sandbox binds back on purpose: the interpreter, its packages, the runner, $HOME."""
     import site
 
-    paths = [sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.realpath(sys.executable),
-             *site.getsitepackages(), site.getusersitepackages(), str(Path(__file__).resolve().parents[2]),
-             os.path.expanduser("~"), os.environ.get("PRISM_CACHE_DIR", "")]
+    paths = [
+        sys.prefix,
+        sys.base_prefix,
+        sys.exec_prefix,
+        os.path.realpath(sys.executable),
+        *site.getsitepackages(),
+        site.getusersitepackages(),
+        str(Path(__file__).resolve().parents[2]),
+        os.path.expanduser("~"),
+        os.environ.get("PRISM_CACHE_DIR", ""),
+    ]
     return [Path(os.path.realpath(p)) for p in paths if p]
 
 
 def test_host_folders_outside_the_allowlist_are_absent_or_empty(tmp_path, engine):
-    body = (f"    import json\n    seen = {{}}\n    for folder in {HIDDEN!r}:\n"
-            "        try:\n            seen[folder] = sorted(os.listdir(folder))\n"
-            "        except FileNotFoundError:\n            seen[folder] = None\n"
-            "    raise AssertionError('LISTING ' + json.dumps(seen))\n")
+    body = (
+        f"    import json\n    seen = {{}}\n    for folder in {HIDDEN!r}:\n"
+        "        try:\n            seen[folder] = sorted(os.listdir(folder))\n"
+        "        except FileNotFoundError:\n            seen[folder] = None\n"
+        "    raise AssertionError('LISTING ' + json.dumps(seen))\n"
+    )
     message = reported(run_candidate(tmp_path, engine, body))
     seen = json.loads(message.split("LISTING ", 1)[1].split("\n", 1)[0])
     for folder in HIDDEN:
         # Only the first step towards a path bound on purpose (a pyenv Python in /root) may show.
-        allowed = {p.relative_to(folder).parts[0] for p in needed_on_purpose()
-                   if p.is_relative_to(folder) and p != Path(folder)}
+        allowed = {
+            p.relative_to(folder).parts[0]
+            for p in needed_on_purpose()
+            if p.is_relative_to(folder) and p != Path(folder)
+        }
         assert seen[folder] is None or set(seen[folder]) <= allowed, (folder, seen[folder], allowed)
 
 
@@ -148,7 +165,7 @@ def test_home_is_an_empty_tmpfs_but_for_what_the_runner_needs(tmp_path, engine):
     marker = Path.home() / f"prism-secret-{uuid.uuid4().hex}"
     marker.write_text("secret")
     try:
-        body = (f"    raise AssertionError('EXISTS ' + str(os.path.exists({str(marker)!r})))\n")
+        body = f"    raise AssertionError('EXISTS ' + str(os.path.exists({str(marker)!r})))\n"
         message = reported(run_candidate(tmp_path, engine, body))
     finally:
         marker.unlink()
@@ -190,13 +207,20 @@ def run_cli(tmp_path, python: Path, capsys) -> tuple[int, str, str]:
     from prism_lsp.cli import prism_main
 
     root = write_task(
-        tmp_path / "task", extra_task=f'timeout_s = 10\npython = "{python}"\n',
+        tmp_path / "task",
+        extra_task=f'timeout_s = 10\npython = "{python}"\n',
         initial={"solution.py": "def f():\n    return 1\n"},
         candidates=[
             {"id": "reference", "reference": True, "files": {"solution.py": "def f():\n    return 2\n"}},
-            {"id": "probe", "label": "invalid",
-             "files": {"solution.py": "import os\n\ndef f():\n    raise AssertionError(str(os.path.exists('/run/docker.sock')))\n"}},
-        ])
+            {
+                "id": "probe",
+                "label": "invalid",
+                "files": {
+                    "solution.py": "import os\n\ndef f():\n    raise AssertionError(str(os.path.exists('/run/docker.sock')))\n"
+                },
+            },
+        ],
+    )
     (root / "tests").mkdir()
     (root / "tests" / "test_f.py").write_text(SUITE.text)
     code = prism_main(["run", str(root), str(root / "tests" / "test_f.py"), "--json", "--sandbox", "bubblewrap"])

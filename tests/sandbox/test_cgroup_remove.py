@@ -10,6 +10,7 @@ from prism_lsp.sandbox.cgroup import Cgroup
 
 def test_a_cgroup_already_removed_is_not_waited_for(tmp_path, monkeypatch):
     gone = tmp_path / "prism-gone"  # never created: what the other killer left
+
     def no_waiting(_seconds):
         raise AssertionError("remove() waited for a cgroup that no longer exists")
 

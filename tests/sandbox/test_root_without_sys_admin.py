@@ -18,7 +18,7 @@ import pytest
 from prism_lsp.sandbox.bubblewrap import probe
 from tests.conftest import write_task
 
-SUITE = '''import os
+SUITE = """import os
 from solution import f
 
 
@@ -34,16 +34,20 @@ def test_root_only_files_stay_unreadable():
         except (PermissionError, FileNotFoundError):
             continue
         raise AssertionError("read " + path)
-'''
+"""
 
 
 def root_only_task(root: Path) -> Path:
     """A task whose suite checks, in every program, that root-only files cannot be read."""
     return write_task(
-        root, initial={"solution.py": "def f():\n    return 1\n"},
-        candidates=[{"id": "reference", "reference": True, "files": {"solution.py": "def f():\n    return 2\n"}},
-                    {"id": "off", "label": "invalid", "files": {"solution.py": "def f():\n    return 3\n"}}],
-        suites={"tests/test_f.py": SUITE})
+        root,
+        initial={"solution.py": "def f():\n    return 1\n"},
+        candidates=[
+            {"id": "reference", "reference": True, "files": {"solution.py": "def f():\n    return 2\n"}},
+            {"id": "off", "label": "invalid", "files": {"solution.py": "def f():\n    return 3\n"}},
+        ],
+        suites={"tests/test_f.py": SUITE},
+    )
 
 
 def assert_judged_reading_no_root_only_file(report: dict) -> None:
@@ -60,8 +64,25 @@ def test_root_without_cap_sys_admin_runs_the_sandbox_as_an_unprivileged_uid(tmp_
     task = root_only_task(tmp_path / "task")
     prism = shutil.which("prism") or pytest.fail("the `prism` console script is not on PATH")
     proc = subprocess.run(
-        ["setpriv", "--bounding-set", "-sys_admin", "--inh-caps", "-sys_admin", prism, "run", "--sandbox",
-         "bubblewrap", "--json", "--cache-dir", str(tmp_path / "cache"), str(task), str(task / "tests" / "test_f.py")],
-        capture_output=True, text=True, timeout=300)
+        [
+            "setpriv",
+            "--bounding-set",
+            "-sys_admin",
+            "--inh-caps",
+            "-sys_admin",
+            prism,
+            "run",
+            "--sandbox",
+            "bubblewrap",
+            "--json",
+            "--cache-dir",
+            str(tmp_path / "cache"),
+            str(task),
+            str(task / "tests" / "test_f.py"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode in (0, 1), proc.stderr[-3000:]
     assert_judged_reading_no_root_only_file(json.loads(proc.stdout))

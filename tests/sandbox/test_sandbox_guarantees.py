@@ -34,13 +34,14 @@ def sandbox(request):
 def probe_result(tmp_path, engine, sandbox, body: str) -> dict:
     """Run `def f():` + body (which must `raise AssertionError('SEEN ' + json.dumps(...))`); what it saw."""
     root = write_task(
-        tmp_path / "task", extra_task="timeout_s = 20\n",
+        tmp_path / "task",
+        extra_task="timeout_s = 20\n",
         initial={"solution.py": "def f():\n    return 1\n"},
         candidates=[
             {"id": "reference", "reference": True, "files": {"solution.py": "def f():\n    return 2\n"}},
-            {"id": "probe", "label": "invalid",
-             "files": {"solution.py": "import json, os, sys\n\ndef f():\n" + body}},
-        ])
+            {"id": "probe", "label": "invalid", "files": {"solution.py": "import json, os, sys\n\ndef f():\n" + body}},
+        ],
+    )
     run = engine.run(load_task(root), SUITE, RunOptions(sandbox=sandbox))
     results = {c.id: r for c, r in run.results}
     assert results["reference"].outcome == "pass", results["reference"]  # trees readable, scratch writable
@@ -56,9 +57,13 @@ def environment_seen(tmp_path, monkeypatch, cache_dir, sandbox) -> dict:
     monkeypatch.setenv("PYTEST_ADDOPTS", "-p no_such_plugin")
     session = EngineSession(cache_dir, workers=1)
     try:
-        return probe_result(tmp_path, session, sandbox,
-                            "    raise AssertionError('SEEN ' + json.dumps({'env': dict(os.environ),"
-                            " 'seed': sys.flags.hash_randomization}))\n")
+        return probe_result(
+            tmp_path,
+            session,
+            sandbox,
+            "    raise AssertionError('SEEN ' + json.dumps({'env': dict(os.environ),"
+            " 'seed': sys.flags.hash_randomization}))\n",
+        )
     finally:
         session.close()
 
@@ -81,19 +86,21 @@ def test_the_none_backend_runs_with_the_same_environment(tmp_path, monkeypatch, 
 
 
 def test_every_writable_tmpfs_is_capped_from_one_budget_and_dev_is_read_only(tmp_path, engine, sandbox):
-    body = ("    seen = {}\n"
-            "    for d in ('/tmp', '/dev/shm'):\n"
-            "        st = os.statvfs(d)\n"
-            "        seen[d] = st.f_blocks * st.f_frsize\n"
-            "    try:\n"
-            "        with open('/dev/prism-left-behind', 'w') as fh:\n"
-            "            fh.write('x')\n"
-            "        seen['dev'] = 'written'\n"
-            "    except OSError as exc:\n"
-            "        seen['dev'] = type(exc).__name__\n"
-            "    with open('/dev/null', 'w') as fh:\n"
-            "        fh.write('still works')\n"
-            "    raise AssertionError('SEEN ' + json.dumps(seen))\n")
+    body = (
+        "    seen = {}\n"
+        "    for d in ('/tmp', '/dev/shm'):\n"
+        "        st = os.statvfs(d)\n"
+        "        seen[d] = st.f_blocks * st.f_frsize\n"
+        "    try:\n"
+        "        with open('/dev/prism-left-behind', 'w') as fh:\n"
+        "            fh.write('x')\n"
+        "        seen['dev'] = 'written'\n"
+        "    except OSError as exc:\n"
+        "        seen['dev'] = type(exc).__name__\n"
+        "    with open('/dev/null', 'w') as fh:\n"
+        "        fh.write('still works')\n"
+        "    raise AssertionError('SEEN ' + json.dumps(seen))\n"
+    )
     seen = probe_result(tmp_path, engine, sandbox, body)
     # Together within the budget: an unsized /dev/shm would be half the host's memory.
     assert seen["/tmp"] + seen["/dev/shm"] <= Limits().tmpfs_mb << 20, seen
@@ -101,14 +108,16 @@ def test_every_writable_tmpfs_is_capped_from_one_budget_and_dev_is_read_only(tmp
 
 
 def test_root_only_host_files_are_unreadable(tmp_path, engine, sandbox):
-    body = ("    seen = {'uid': os.getuid()}\n"
-            "    for path in ('/etc/shadow', '/etc/gshadow'):\n"
-            "        try:\n"
-            "            with open(path) as fh:\n"
-            "                seen[path] = 'read %d bytes' % len(fh.read())\n"
-            "        except OSError as exc:\n"
-            "            seen[path] = type(exc).__name__\n"
-            "    raise AssertionError('SEEN ' + json.dumps(seen))\n")
+    body = (
+        "    seen = {'uid': os.getuid()}\n"
+        "    for path in ('/etc/shadow', '/etc/gshadow'):\n"
+        "        try:\n"
+        "            with open(path) as fh:\n"
+        "                seen[path] = 'read %d bytes' % len(fh.read())\n"
+        "        except OSError as exc:\n"
+        "            seen[path] = type(exc).__name__\n"
+        "    raise AssertionError('SEEN ' + json.dumps(seen))\n"
+    )
     seen = probe_result(tmp_path, engine, sandbox, body)
     for path in ("/etc/shadow", "/etc/gshadow"):
         assert not str(seen.get(path)).startswith("read"), seen
@@ -116,4 +125,3 @@ def test_root_only_host_files_are_unreadable(tmp_path, engine, sandbox):
         assert seen["/etc/shadow"] == "PermissionError", seen  # there, but not for the runner's uid
     if os.geteuid() == 0:
         assert seen["uid"] != 0, seen
-

@@ -75,15 +75,18 @@ def test_an_architecture_without_a_table_gets_no_filter_and_the_guarantees_say_s
     assert "System V IPC and POSIX message queues are NOT refused" in " ".join(unfiltered["docker"])
 
 
-SECCOMP_SUITE = ("def test_the_program_runs_under_a_seccomp_filter():\n"
-                 "    status = open('/proc/self/status').read()\n"
-                 "    assert 'Seccomp:\\t2' in status\n")
+SECCOMP_SUITE = (
+    "def test_the_program_runs_under_a_seccomp_filter():\n"
+    "    status = open('/proc/self/status').read()\n"
+    "    assert 'Seccomp:\\t2' in status\n"
+)
 
 
 def _prism(*args: str, personality: list[str]) -> subprocess.CompletedProcess:
     prism = shutil.which("prism") or pytest.fail("the `prism` console script is not on PATH")
-    return subprocess.run([*personality, prism, *args], capture_output=True, text=True, timeout=300,
-                          env={**os.environ, "COLUMNS": "200"})
+    return subprocess.run(
+        [*personality, prism, *args], capture_output=True, text=True, timeout=300, env={**os.environ, "COLUMNS": "200"}
+    )
 
 
 @pytest.mark.skipif(bool(probe()), reason=f"bubblewrap unavailable: {probe()}")
@@ -99,11 +102,23 @@ def test_doctor_claims_the_filter_the_real_runner_installed(tmp_path, personalit
     assert report["threat_model"]["seccomp"] == claimed
     assert report["threat_model"]["guarantees"] == {k: list(v) for k, v in guarantees(claimed).items()}
     # What runs: a program of a real run reads its own seccomp mode (2: a filter) in /proc.
-    task = write_task(tmp_path / "task", initial={"solution.py": "X = 1\n"},
-                      candidates=[{"id": "reference", "reference": True, "files": {"solution.py": "X = 2\n"}}],
-                      suites={"tests/test_seccomp.py": SECCOMP_SUITE})
-    run = _prism("run", str(task), str(task / "tests" / "test_seccomp.py"), "--json", "--sandbox", "bubblewrap",
-                 "--cache-dir", str(tmp_path / "cache"), personality=personality)
+    task = write_task(
+        tmp_path / "task",
+        initial={"solution.py": "X = 1\n"},
+        candidates=[{"id": "reference", "reference": True, "files": {"solution.py": "X = 2\n"}}],
+        suites={"tests/test_seccomp.py": SECCOMP_SUITE},
+    )
+    run = _prism(
+        "run",
+        str(task),
+        str(task / "tests" / "test_seccomp.py"),
+        "--json",
+        "--sandbox",
+        "bubblewrap",
+        "--cache-dir",
+        str(tmp_path / "cache"),
+        personality=personality,
+    )
     assert run.returncode in (0, 1), run.stderr
     baseline = json.loads(run.stdout)["baseline"]
     assert (baseline["outcome"] == "pass") == claimed, (baseline, claimed)

@@ -31,10 +31,12 @@ def test_readme_states_the_same_threat_model_and_guarantees():
 
 def test_a_task_folder_cannot_choose_sandbox_none(tmp_path, capsys):
     root = write_task(
-        tmp_path / "task", extra_task='sandbox = "none"\n',
+        tmp_path / "task",
+        extra_task='sandbox = "none"\n',
         initial={"solution.py": "def f():\n    return 1\n"},
         candidates=[{"id": "reference", "reference": True, "files": {"solution.py": "def f():\n    return 2\n"}}],
-        suites={"tests/test_f.py": "from solution import f\n\ndef test_f():\n    assert f() == 2\n"})
+        suites={"tests/test_f.py": "from solution import f\n\ndef test_f():\n    assert f() == 2\n"},
+    )
     code = prism_main(["run", str(root), str(root / "tests" / "test_f.py")])
     err = capsys.readouterr().err
     assert code == 2 and "task.sandbox" in err and "--sandbox none" in err, err

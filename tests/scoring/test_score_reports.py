@@ -26,8 +26,15 @@ def test_rates_per_suite_and_overall(reference):
     assert [(p["task"], p["suite"]) for p in data["pairs"]] == [(t.name, f"suites/{s.name}") for t, s in PAIRS]
     strong = data["by_suite"]["suites/test_strong.py"]
     # Every fixture task has a strong suite: the seven with full panels, and top-tags.
-    assert strong == {"tasks": 8, "detects_baseline": 100.0, "rar": 100.0, "jsf": 100.0, "valid_acceptance": 100.0,
-                      "invalid_rejection": 100.0, "h": 100.0}
+    assert strong == {
+        "tasks": 8,
+        "detects_baseline": 100.0,
+        "rar": 100.0,
+        "jsf": 100.0,
+        "valid_acceptance": 100.0,
+        "invalid_rejection": 100.0,
+        "h": 100.0,
+    }
     assert data["by_suite"]["suites/test_blind.py"]["detects_baseline"] == 0.0
     # 1 of 8: top-tags ships no invalid candidate (`prism panel build` makes them), so nothing can get through.
     assert data["by_suite"]["suites/test_weak.py"]["jsf"] == 12.5
@@ -77,9 +84,14 @@ def test_sarif_validates_against_the_2_1_0_schema(reference):
     assert len(results) == sum(len(json.loads(t)["report"]["findings"]) for t in files.values()) > 0
     rules = [r["id"] for r in log["runs"][0]["tool"]["driver"]["rules"]]
     assert {r["ruleId"] for r in results} <= set(rules) and "rejects-valid" in {r["ruleId"] for r in results}
-    over = [r for r in results if r["ruleId"] == "rejects-valid"
-            and r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].endswith(
-                "mean-rounded/suites/test_overfit.py")]
+    over = [
+        r
+        for r in results
+        if r["ruleId"] == "rejects-valid"
+        and r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].endswith(
+            "mean-rounded/suites/test_overfit.py"
+        )
+    ]
     assert over and over[0]["locations"][0]["physicalLocation"]["region"]["startLine"] == 14
     # What GitHub code scanning needs to place and keep the alerts (prism score runs in the checkout).
     assert log["runs"][0]["automationDetails"]["id"] == "prism/score/"
@@ -95,9 +107,19 @@ def test_the_schema_check_can_fail(reference):
         jsonschema.validate(log, json.loads(SCHEMA.read_text()), cls=jsonschema.Draft4Validator)
 
 
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--enable-logging=stderr", "--v=0",
-                  "--window-size=1400,2400", "--hide-scrollbars"]
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--enable-logging=stderr",
+    "--v=0",
+    "--window-size=1400,2400",
+    "--hide-scrollbars",
+]
 
 
 def render(page: Path, shot: Path, profile: Path) -> list[str]:
@@ -109,8 +131,12 @@ def render(page: Path, shot: Path, profile: Path) -> list[str]:
         if os.environ.get("CI"):
             pytest.fail("chromium is not installed (scripts/setup.sh --test installs it)")
         pytest.skip("chromium is not installed (scripts/setup.sh --test installs it)")
-    proc = subprocess.run([chromium, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", f"--screenshot={shot}",
-                           page.resolve().as_uri()], capture_output=True, text=True, timeout=180)
+    proc = subprocess.run(
+        [chromium, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", f"--screenshot={shot}", page.resolve().as_uri()],
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     assert shot.is_file(), proc.stderr
     return [line for line in proc.stderr.splitlines() if re.search(r":CONSOLE\b", line)]
 
@@ -144,14 +170,34 @@ def test_bad_pairs_are_error_rows_and_the_others_complete(tmp_path, fixture_copy
     (broken / "prism.toml").write_text((broken / "prism.toml").read_text().replace("[task]", "[task\n"))
     no_reference = fixture_copy("top-scorers")
     (no_reference / "prism.toml").write_text(
-        (no_reference / "prism.toml").read_text().replace("reference = true", "reference = false"))
-    pairs = write_pairs(tmp_path / "pairs.txt", [
-        good, (tmp_path / "no-such-task", good[1]), (good[0], good[0] / "suites" / "test_missing.py"),
-        (broken, broken / "suites" / "test_strong.py"), (no_reference, no_reference / "suites" / "test_strong.py")])
+        (no_reference / "prism.toml").read_text().replace("reference = true", "reference = false")
+    )
+    pairs = write_pairs(
+        tmp_path / "pairs.txt",
+        [
+            good,
+            (tmp_path / "no-such-task", good[1]),
+            (good[0], good[0] / "suites" / "test_missing.py"),
+            (broken, broken / "suites" / "test_strong.py"),
+            (no_reference, no_reference / "suites" / "test_strong.py"),
+        ],
+    )
     out = tmp_path / "out"
-    proc = prism("score", str(pairs), "--json", "--out", str(out), "--cache-dir", str(score_cache),
-                 "--junit", str(tmp_path / "j.xml"), "--sarif", str(tmp_path / "s.sarif"),
-                 "--html", str(tmp_path / "r.html"))
+    proc = prism(
+        "score",
+        str(pairs),
+        "--json",
+        "--out",
+        str(out),
+        "--cache-dir",
+        str(score_cache),
+        "--junit",
+        str(tmp_path / "j.xml"),
+        "--sarif",
+        str(tmp_path / "s.sarif"),
+        "--html",
+        str(tmp_path / "r.html"),
+    )
     assert proc.returncode == 1, proc.stderr
     assert "Traceback" not in proc.stderr
     data = json.loads(proc.stdout)

@@ -32,8 +32,14 @@ def test_a_killed_run_resumes_to_the_same_results(sig, reference, score_cache, t
     folder, _, files = reference
     out = tmp_path / "out"
     args = ["score", str(folder / "pairs.txt"), "--json", "--out", str(out), "--cache-dir", str(score_cache)]
-    proc = subprocess.Popen([shutil.which("prism"), *args], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env={**os.environ, "COLUMNS": "160"})
+    proc = subprocess.Popen(
+        [shutil.which("prism"), *args],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "COLUMNS": "160"},
+    )
     journal = out / "journal.jsonl"
     wait_for_lines(journal, 4, proc)
     proc.send_signal(sig)

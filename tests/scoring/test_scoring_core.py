@@ -27,25 +27,37 @@ TASK = FIXTURES / "mean-rounded"
 
 def test_pairs_from_every_kind_of_spec(tmp_path, monkeypatch):
     listing = tmp_path / "pairs.txt"
-    listing.write_text(f"# a comment\n\n{TASK}:{TASK}/suites/test_weak.py  # trailing comment\n"
-                       "rel-task:rel-task/suite.py\n")
+    listing.write_text(
+        f"# a comment\n\n{TASK}:{TASK}/suites/test_weak.py  # trailing comment\nrel-task:rel-task/suite.py\n"
+    )
     suite = TASK / "suites" / "test_strong.py"
-    pairs = discover_pairs([str(listing), f"{TASK}:{suite}", str(suite), str(FIXTURES)],
-                           suite_name="suites/test_blind.py")
+    pairs = discover_pairs(
+        [str(listing), f"{TASK}:{suite}", str(suite), str(FIXTURES)], suite_name="suites/test_blind.py"
+    )
     got = [(p.index, p.task_dir, p.suite_path) for p in pairs]
-    assert got[:4] == [(0, TASK, TASK / "suites" / "test_weak.py"),
-                       (1, tmp_path / "rel-task", tmp_path / "rel-task" / "suite.py"),  # relative to the file
-                       (2, TASK, suite), (3, TASK, suite)]
+    assert got[:4] == [
+        (0, TASK, TASK / "suites" / "test_weak.py"),
+        (1, tmp_path / "rel-task", tmp_path / "rel-task" / "suite.py"),  # relative to the file
+        (2, TASK, suite),
+        (3, TASK, suite),
+    ]
     assert [p.task_dir.name for p in pairs[4:]] == sorted(p.parent.name for p in FIXTURES.glob("*/prism.toml"))
     globbed = discover_pairs([str(TASK)], suite_name="suites/test_*.py")
-    assert [p.suite_path.name for p in globbed] == ["test_blind.py", "test_overfit.py", "test_strong.py",
-                                                    "test_weak.py"]
+    assert [p.suite_path.name for p in globbed] == [
+        "test_blind.py",
+        "test_overfit.py",
+        "test_strong.py",
+        "test_weak.py",
+    ]
 
 
-@pytest.mark.parametrize("specs, suite_name, message", [
-    (["no/such/thing"], None, "no such task folder, suite or pairs file"),
-    ([str(FIXTURES)], None, "needs --suite-name"),
-])
+@pytest.mark.parametrize(
+    "specs, suite_name, message",
+    [
+        (["no/such/thing"], None, "no such task folder, suite or pairs file"),
+        ([str(FIXTURES)], None, "needs --suite-name"),
+    ],
+)
 def test_specs_that_name_nothing_are_usage_errors(specs, suite_name, message):
     with pytest.raises(ManifestError, match=message):
         discover_pairs(specs, suite_name)
@@ -60,19 +72,51 @@ def test_a_malformed_pairs_line_is_named(tmp_path):
 
 def _record(task: str, suite: str, metrics: dict, findings=(), tests=()) -> dict:
     program = {"outcome": "fail", "reason": None, "message": "", "line": None, "tests": list(tests)}
-    return {"task": task, "suite": suite, "suite_file": f"{task}/{suite}", "status": "ok", "error": None,
-            "hashseed": HASH_SEED, "report": {
-                "baseline": program, "metrics": metrics, "findings": list(findings),
-                "candidates": [{**program, "outcome": "pass", "id": "reference", "label": "valid", "reference": True,
-                                "verdict": "accepted", "correct": True, "note": ""}]}}
+    return {
+        "task": task,
+        "suite": suite,
+        "suite_file": f"{task}/{suite}",
+        "status": "ok",
+        "error": None,
+        "hashseed": HASH_SEED,
+        "report": {
+            "baseline": program,
+            "metrics": metrics,
+            "findings": list(findings),
+            "candidates": [
+                {
+                    **program,
+                    "outcome": "pass",
+                    "id": "reference",
+                    "label": "valid",
+                    "reference": True,
+                    "verdict": "accepted",
+                    "correct": True,
+                    "note": "",
+                }
+            ],
+        },
+    }
 
 
-M1 = {"detects_baseline": True, "rar": True, "jsf": False, "valid_acceptance": 0.75, "invalid_rejection": 1 / 3,
-      "h": 0.4615}
-M2 = {"detects_baseline": True, "rar": True, "jsf": True, "valid_acceptance": None, "invalid_rejection": 1.0,
-      "h": None}
-ERROR = {"task": "gone", "suite": "x.py", "suite_file": "gone/x.py", "status": "error", "error": "gone: no prism.toml",
-         "hashseed": HASH_SEED, "report": None}
+M1 = {
+    "detects_baseline": True,
+    "rar": True,
+    "jsf": False,
+    "valid_acceptance": 0.75,
+    "invalid_rejection": 1 / 3,
+    "h": 0.4615,
+}
+M2 = {"detects_baseline": True, "rar": True, "jsf": True, "valid_acceptance": None, "invalid_rejection": 1.0, "h": None}
+ERROR = {
+    "task": "gone",
+    "suite": "x.py",
+    "suite_file": "gone/x.py",
+    "status": "error",
+    "error": "gone: no prism.toml",
+    "hashseed": HASH_SEED,
+    "report": None,
+}
 
 
 def test_error_rows_are_counted_and_left_out_of_the_rates():
@@ -83,8 +127,11 @@ def test_error_rows_are_counted_and_left_out_of_the_rates():
     assert s["overall"]["h"] == round(2 * 75.0 * 66.67 / (75.0 + 66.67), 2)
     assert s["overall"]["jsf"] == 50.0 and s["overall"]["tasks"] == 2
     out = summary_json([ERROR], HASH_SEED)
-    assert out["pairs"] == [{"task": "gone", "suite": "x.py", "status": "error", "error": "gone: no prism.toml",
-                             "metrics": None}] and out["summary"]["rar"] is None
+    assert (
+        out["pairs"]
+        == [{"task": "gone", "suite": "x.py", "status": "error", "error": "gone: no prism.toml", "metrics": None}]
+        and out["summary"]["rar"] is None
+    )
 
 
 def test_table_shows_rates_in_percent_and_error_rows():
@@ -99,8 +146,14 @@ HOSTILE = "<script>alert(1)</script>\x1b[31m\x00"
 
 
 def test_text_from_the_sandbox_is_escaped_everywhere():
-    finding = {"kind": "rejects-valid", "line": 3, "end_line": 3, "candidates": [HOSTILE], "message": HOSTILE,
-               "tests": [HOSTILE]}
+    finding = {
+        "kind": "rejects-valid",
+        "line": 3,
+        "end_line": 3,
+        "candidates": [HOSTILE],
+        "message": HOSTILE,
+        "tests": [HOSTILE],
+    }
     record = _record("a", "s.py", M1, findings=[finding], tests=[{"name": HOSTILE, "outcome": "fail"}])
     page = html_page([record])
     assert "<script>" not in page and "&lt;script&gt;" in page and "\x00" not in page and "\x1b" not in page
@@ -121,8 +174,12 @@ def test_store_reuses_only_reports_valid_for_the_same_task_suite_and_options(tmp
     assert isinstance(job, Job)
     store = ResultStore(tmp_path / "out")
     options = JobOptions()
-    record = {**_record(job.task_id, job.suite_rel, M1), "suite_digest": job.suite_digest,
-              "task_digest": job.task_digest, "options": {"sandbox": None, "timeout_s": None}}
+    record = {
+        **_record(job.task_id, job.suite_rel, M1),
+        "suite_digest": job.suite_digest,
+        "task_digest": job.task_digest,
+        "options": {"sandbox": None, "timeout_s": None},
+    }
     store.save(job, record, 12.0, "local")
     assert store.load(job, options) == record
     assert store.load(job, JobOptions(timeout_s=3.0)) is None  # other options: score again
@@ -139,11 +196,26 @@ def test_engine_ray_without_ray_installed_is_a_usage_error(tmp_path):
     import subprocess
     import sys
 
-    code = ("import sys; sys.modules['ray'] = None  # as if the extra were not installed\n"
-            "from prism_lsp.cli import prism_main; prism_main()")
-    proc = subprocess.run([sys.executable, "-c", code, "score", f"{TASK}:{TASK}/suites/test_strong.py",
-                           "--engine", "ray", "--cache-dir", str(tmp_path / "cache")],
-                          capture_output=True, text=True, timeout=120)
+    code = (
+        "import sys; sys.modules['ray'] = None  # as if the extra were not installed\n"
+        "from prism_lsp.cli import prism_main; prism_main()"
+    )
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            code,
+            "score",
+            f"{TASK}:{TASK}/suites/test_strong.py",
+            "--engine",
+            "ray",
+            "--cache-dir",
+            str(tmp_path / "cache"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 2
     assert proc.stderr.startswith("error: --engine ray needs Ray") and "pip install -e '.[ray]'" in proc.stderr
     assert "Traceback" not in proc.stderr

@@ -66,8 +66,9 @@ class Recorder:
 
     async def diagnostics(self, uri: str, version: int, timeout: float = WAIT_S) -> list[types.Diagnostic]:
         """The diagnostics of the first publication for `uri` at `version` (waits for it)."""
-        pub = await self.until(lambda: next((p for p in self.publications
-                                              if p.uri == uri and p.version == version), None), timeout)
+        pub = await self.until(
+            lambda: next((p for p in self.publications if p.uri == uri and p.version == version), None), timeout
+        )
         return list(pub.diagnostics)
 
     async def final_diagnostics(self, uri: str, version: int, kind: str = "") -> list[types.Diagnostic]:
@@ -75,10 +76,16 @@ class Recorder:
         (idle, error, no-task) for `uri` arrived after a publication of that version."""
 
         def settled() -> list[types.Diagnostic] | None:
-            pubs = [(seq, p) for seq, p in self.log if isinstance(p, types.PublishDiagnosticsParams)
-                    and p.uri == uri and p.version == version]
-            if pubs and any(isinstance(s, dict) and s["uri"] == uri and s["state"] != "running"
-                            for seq, s in self.log if seq > pubs[0][0]):
+            pubs = [
+                (seq, p)
+                for seq, p in self.log
+                if isinstance(p, types.PublishDiagnosticsParams) and p.uri == uri and p.version == version
+            ]
+            if pubs and any(
+                isinstance(s, dict) and s["uri"] == uri and s["state"] != "running"
+                for seq, s in self.log
+                if seq > pubs[0][0]
+            ):
                 return list(pubs[-1][1].diagnostics)
             return None
 
@@ -136,13 +143,17 @@ def _plain(value: Any) -> Any:
 
 
 def server_config(cache_dir: Path, env: dict[str, str] | None = None) -> ClientServerConfig:
-    return ClientServerConfig(server_command=[sys.executable, "-m", "prism_lsp"], client_factory=make_client,
-                              server_env={**os.environ, "PRISM_CACHE_DIR": str(cache_dir), **(env or {})})
+    return ClientServerConfig(
+        server_command=[sys.executable, "-m", "prism_lsp"],
+        client_factory=make_client,
+        server_env={**os.environ, "PRISM_CACHE_DIR": str(cache_dir), **(env or {})},
+    )
 
 
 def init_params(options: dict | None = None, client: str = "visual-studio-code") -> types.InitializeParams:
-    return types.InitializeParams(capabilities=client_capabilities(client), initialization_options=options,
-                                  root_uri=ROOT.as_uri())
+    return types.InitializeParams(
+        capabilities=client_capabilities(client), initialization_options=options, root_uri=ROOT.as_uri()
+    )
 
 
 def expected(task: str) -> dict:
@@ -151,23 +162,37 @@ def expected(task: str) -> dict:
 
 def open_doc(client: LanguageClient, path: Path, text: str | None = None, version: int = 1) -> str:
     uri = path.resolve().as_uri()
-    client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(
-        uri=uri, language_id="python", version=version, text=path.read_text() if text is None else text)))
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            types.TextDocumentItem(
+                uri=uri, language_id="python", version=version, text=path.read_text() if text is None else text
+            )
+        )
+    )
     return uri
 
 
 def replace_all(client: LanguageClient, uri: str, version: int, text: str) -> None:
-    client.text_document_did_change(types.DidChangeTextDocumentParams(
-        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
-        content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)]))
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
+        )
+    )
 
 
 def edit_line(client: LanguageClient, uri: str, version: int, line0: int, old: str, new: str) -> None:
     """Replace line `line0` (0-based) whose text is `old` by `new`, as an incremental change."""
-    client.text_document_did_change(types.DidChangeTextDocumentParams(
-        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
-        content_changes=[types.TextDocumentContentChangePartial(
-            range=types.Range(types.Position(line0, 0), types.Position(line0, len(old))), text=new)]))
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[
+                types.TextDocumentContentChangePartial(
+                    range=types.Range(types.Position(line0, 0), types.Position(line0, len(old))), text=new
+                )
+            ],
+        )
+    )
 
 
 def of_kind(diags: list[types.Diagnostic], kind: str) -> list[types.Diagnostic]:

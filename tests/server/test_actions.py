@@ -50,7 +50,10 @@ def test_ignore_edit_replaces_a_whole_non_ascii_line_in_the_clients_units(unit_c
         (edit,) = build_actions(URI, 1, Lines(TEXT, encoding), [diag], in_task=True)[0].edit.changes[URI]
         assert edit.range.end == types.Position(22, end)
         text = _apply(TEXT, edit, encoding)
-        assert text.splitlines()[22] == '    label = "é€𝄞"; assert mean_rounded([7, 10]) == 9  # prism: ignore[rejects-valid]'
+        assert (
+            text.splitlines()[22]
+            == '    label = "é€𝄞"; assert mean_rounded([7, 10]) == 9  # prism: ignore[rejects-valid]'
+        )
 
 
 def test_full_reveal_offers_each_candidate_once_then_run_panel(unit_check):
@@ -75,8 +78,9 @@ def test_below_full_no_candidate_is_offered(unit_check):
 
 
 def test_other_sources_are_ignored_and_no_task_means_no_run(unit_check):
-    foreign = types.Diagnostic(range=types.Range(types.Position(4, 4), types.Position(4, 10)), message="x",
-                               source="ruff", code="E501")
+    foreign = types.Diagnostic(
+        range=types.Range(types.Position(4, 4), types.Position(4, 10)), message="x", source="ruff", code="E501"
+    )
     assert build_actions(URI, 1, Lines(TEXT), [foreign], in_task=False) == []
 
 

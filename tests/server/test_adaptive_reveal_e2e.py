@@ -25,14 +25,18 @@ async def _shown(client, uri: str) -> dict:
     diags = await rec.final_diagnostics(uri, 1)
     hovers = []
     for line in ASSERTS[::16] + ASSERTS[-1:]:
-        hover = await client.text_document_hover_async(types.HoverParams(
-            types.TextDocumentIdentifier(uri), types.Position(line, 8)))
+        hover = await client.text_document_hover_async(
+            types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(line, 8))
+        )
         hovers.append(hover.contents.value if hover is not None else None)
     lenses = await client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(uri)))
     statuses = [{k: v for k, v in s.items() if k not in ("uri", "message")} for s in rec.statuses if s["uri"] == uri]
-    return {"diagnostics": json.loads(json.dumps(default_converter().unstructure(diags))),
-            "hovers": hovers, "lenses": [lens.command.title for lens in lenses if lens.command],
-            "status": statuses[-1]}
+    return {
+        "diagnostics": json.loads(json.dumps(default_converter().unstructure(diags))),
+        "hovers": hovers,
+        "lenses": [lens.command.title for lens in lenses if lens.command],
+        "status": statuses[-1],
+    }
 
 
 @pytest.mark.settings({**FAST, "reveal": "counts"})
@@ -41,10 +45,12 @@ async def test_at_counts_the_editor_shows_the_same_whichever_test_flags_which_ca
     shown = [await _shown(client, open_doc(client, suite)) for suite in write_suites(task)]
     for got in shown:
         assert got["diagnostics"] == []  # the initial program fails; no finding of a candidate's run
-        assert set(got["hovers"]) <= {"- initial program: pass\n- candidates: whole-suite numbers only at this "
-                                      "reveal level\n\n_Prism — outcome at this assertion_",
-                                      "- initial program: fail\n- candidates: whole-suite numbers only at this "
-                                      "reveal level\n\n_Prism — outcome at this assertion_"}
+        assert set(got["hovers"]) <= {
+            "- initial program: pass\n- candidates: whole-suite numbers only at this "
+            "reveal level\n\n_Prism — outcome at this assertion_",
+            "- initial program: fail\n- candidates: whole-suite numbers only at this "
+            "reveal level\n\n_Prism — outcome at this assertion_",
+        }
         assert got["lenses"][0] == "Prism: JSF ✗ · RAR ✗ · valid 0/2 · invalid 3/3"
         assert got["status"]["valid"] == {"accepted": 0, "total": 2}
     # The hovers and test lenses on the initial program's own failing test differ (it is no secret);

@@ -17,8 +17,9 @@ OVERFIT = TASK / "suites" / "test_overfit.py"
 
 async def _start(lsp_client: LanguageClient, options: dict) -> None:
     params = init_params(options)
-    params = attrs.evolve(params, capabilities=attrs.evolve(
-        params.capabilities, experimental={"prismCandidateDocuments": True}))
+    params = attrs.evolve(
+        params, capabilities=attrs.evolve(params.capabilities, experimental={"prismCandidateDocuments": True})
+    )
     await lsp_client.initialize_session(params)
 
 

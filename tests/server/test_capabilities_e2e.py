@@ -18,8 +18,9 @@ async def plain_client(lsp_client: LanguageClient):
     caps.text_document.code_action.code_action_literal_support = None
     record_applied_edits(lsp_client)
 
-    await lsp_client.initialize_session(types.InitializeParams(
-        capabilities=caps, initialization_options=FAST, root_uri=ROOT.as_uri()))
+    await lsp_client.initialize_session(
+        types.InitializeParams(capabilities=caps, initialization_options=FAST, root_uri=ROOT.as_uri())
+    )
     yield
     await lsp_client.shutdown_session()
 
@@ -28,16 +29,18 @@ async def test_hover_is_plain_text_and_actions_are_commands(plain_client):
     client = plain_client
     uri = open_doc(client, OVERFIT)
     diags = await client.recorder.final_diagnostics(uri, 1, "rejects-valid")
-    hover = await client.text_document_hover_async(types.HoverParams(
-        types.TextDocumentIdentifier(uri), types.Position(13, 10)))
+    hover = await client.text_document_hover_async(
+        types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(13, 10))
+    )
     assert hover.contents.kind == types.MarkupKind.PlainText
     text = hover.contents.value
     assert "|" not in text and "**" not in text and "`" not in text
     assert any(line.split()[:4] == ["half-even", "valid", "fail", "✗"] for line in text.splitlines())
 
     (rv,) = of_kind(diags, "rejects-valid")
-    actions = await client.text_document_code_action_async(types.CodeActionParams(
-        types.TextDocumentIdentifier(uri), rv.range, types.CodeActionContext(diagnostics=[rv])))
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(types.TextDocumentIdentifier(uri), rv.range, types.CodeActionContext(diagnostics=[rv]))
+    )
     assert actions and all(isinstance(a, types.Command) for a in actions)
     ignore = next(a for a in actions if a.title == "Ignore `rejects-valid` on this line")
     await client.workspace_execute_command_async(types.ExecuteCommandParams(ignore.command, ignore.arguments))

@@ -23,6 +23,8 @@ from tests.document.recorded import TASK, TEXT, at_reveal, leaks, recorded_check
 Sev = types.DiagnosticSeverity
 RANGE = types.Range
 POS = types.Position
+
+
 def of(diags: list[types.Diagnostic], kind: str) -> list[types.Diagnostic]:
     return [d for d in diags if d.code == kind]
 
@@ -41,15 +43,24 @@ def test_rejects_valid_covers_the_whole_multi_line_assert(unit_check):
         "rejects valid candidates half-even (rounds half to even on an exact Fraction), half-down (rounds half "
         "down (ceil of mean - 1/2)), statistics (round(statistics.mean(...)), banker's rounding on floats) — "
         "expected 3, got 2 from half-even, half-down, statistics. "
-        "The statement allows this behaviour; assert only what it requires.")
-    assert first.data == {"kind": "rejects-valid", "candidates": ["half-even", "half-down", "statistics"],
-                          "tests": ["test_halfway"]}
+        "The statement allows this behaviour; assert only what it requires."
+    )
+    assert first.data == {
+        "kind": "rejects-valid",
+        "candidates": ["half-even", "half-down", "statistics"],
+        "tests": ["test_halfway"],
+    }
 
 
 def test_accepts_invalid_sits_on_each_reaching_tests_name(unit_check):
     diags = of(build_diagnostics(unit_check, Settings()), "accepts-invalid")
-    assert [d.range for d in diags] == [rng(3, 4, 3, 19), rng(7, 4, 7, 16), rng(13, 4, 13, 21), rng(17, 4, 17, 20),
-                                        rng(21, 4, 21, 16)]
+    assert [d.range for d in diags] == [
+        rng(3, 4, 3, 19),
+        rng(7, 4, 7, 16),
+        rng(13, 4, 13, 21),
+        rng(17, 4, 17, 20),
+        rng(21, 4, 21, 16),
+    ]
     assert all(d.severity == Sev.Information for d in diags)
     assert all("strengthen this check" in d.message for d in diags)
     assert diags[0].data["candidates"] == ["trunc-negative", "consumes-input", "ceiling"]
@@ -75,8 +86,15 @@ def test_an_ignore_on_any_line_of_a_multi_line_assert_silences_it(unit_check):
 
 
 def test_severities_come_from_the_settings(unit_check):
-    settings = Settings(severity={"rejects-valid": "error", "accepts-invalid": "hint", "misses-baseline": "warning",
-                                  "execution-error": "error", "weak-assertion": "hint"})
+    settings = Settings(
+        severity={
+            "rejects-valid": "error",
+            "accepts-invalid": "hint",
+            "misses-baseline": "warning",
+            "execution-error": "error",
+            "weak-assertion": "hint",
+        }
+    )
     diags = build_diagnostics(unit_check, settings)
     assert {d.severity for d in of(diags, "rejects-valid")} == {Sev.Error}
     assert {d.severity for d in of(diags, "accepts-invalid")} == {Sev.Hint}
@@ -95,7 +113,8 @@ def test_related_information_names_real_candidate_files_only_when_the_client_sup
     assert [r.message for r in rv.related_information] == [
         "valid candidate half-even changes solution.py: rounds half to even on an exact Fraction",
         "valid candidate half-down changes solution.py: rounds half down (ceil of mean - 1/2)",
-        "valid candidate statistics changes solution.py: round(statistics.mean(...)), banker's rounding on floats"]
+        "valid candidate statistics changes solution.py: round(statistics.mean(...)), banker's rounding on floats",
+    ]
     for related in rv.related_information:
         path = Path(unquote(urlparse(related.location.uri).path))
         assert path.is_file() and path.name == "solution.py" and path != TASK / "initial" / "solution.py"
@@ -133,7 +152,10 @@ def test_below_full_the_candidates_are_counted_on_their_assertion(unit_check, re
     diags = build_diagnostics(at_reveal(unit_check, reveal), Settings())
     rv = of(diags, "rejects-valid")
     assert rv[0].range == rng(8, 4, 10, 10)
-    assert rv[0].message == "rejects 3 valid candidates. The statement allows this behaviour; assert only what it requires."
+    assert (
+        rv[0].message
+        == "rejects 3 valid candidates. The statement allows this behaviour; assert only what it requires."
+    )
     full = of(build_diagnostics(unit_check, Settings()), "accepts-invalid")
     assert [d.range for d in of(diags, "accepts-invalid")] == [d.range for d in full]
 

@@ -54,8 +54,10 @@ async def test_blind_suite_misses_baseline_on_each_test(client):
     suite = FIXTURES / "mean-rounded" / "suites" / "test_blind.py"
     uri = open_doc(client, suite)
     diags = await client.recorder.final_diagnostics(uri, 1, "misses-baseline")
-    names = {suite.read_text().splitlines()[d.range.start.line][d.range.start.character:d.range.end.character]
-             for d in of_kind(diags, "misses-baseline")}
+    names = {
+        suite.read_text().splitlines()[d.range.start.line][d.range.start.character : d.range.end.character]
+        for d in of_kind(diags, "misses-baseline")
+    }
     assert names == {"test_exact_means", "test_input_not_modified"}
 
 
@@ -83,8 +85,11 @@ async def test_twenty_rapid_edits_publish_only_the_last_version(client):
     start = len(rec.versions(uri))
     text = OVERFIT.read_text()
     for version in range(2, 22):
-        text = text.replace("== 3", f"== 3  # edit {version}") if version == 2 else text.replace(
-            f"# edit {version - 1}", f"# edit {version}")
+        text = (
+            text.replace("== 3", f"== 3  # edit {version}")
+            if version == 2
+            else text.replace(f"# edit {version - 1}", f"# edit {version}")
+        )
         replace_all(client, uri, version, text)
     await rec.final_diagnostics(uri, 21, "rejects-valid")
     assert set(rec.versions(uri)[start:]) == {21}

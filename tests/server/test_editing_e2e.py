@@ -23,7 +23,7 @@ async def test_an_edit_publishes_static_diagnostics_before_the_panel_runs(client
     edited = len(rec.log)
     replace_all(client, uri, 2, OVERFIT.read_text() + WEAK_TEST)
     first = await rec.until(lambda: next((p for p in rec.publications if p.uri == uri and p.version == 2), None))
-    between = [s for seq, s in rec.log[edited:_seq_of(rec, first)] if isinstance(s, dict) and s["uri"] == uri]
+    between = [s for seq, s in rec.log[edited : _seq_of(rec, first)] if isinstance(s, dict) and s["uri"] == uri]
     assert not any(s["state"] == "running" for s in between), "published before the panel run, not after it"
     diags = list(first.diagnostics)
     (weak,) = of_kind(diags, "weak-assertion")
@@ -53,12 +53,18 @@ async def test_run_on_save_still_shows_syntax_errors_while_typing(client):
 async def test_an_edit_during_a_run_on_save_ends_the_running_status(client):
     rec = client.recorder
     uri = open_doc(client, OVERFIT)
-    running = await rec.until(lambda: next((s for s in rec.statuses if s["uri"] == uri and s["state"] == "running"),
-                                           None))
+    running = await rec.until(
+        lambda: next((s for s in rec.statuses if s["uri"] == uri and s["state"] == "running"), None)
+    )
     replace_all(client, uri, 2, OVERFIT.read_text().replace("== 3", "in (2, 3)"))
     after = _seq_of(rec, running)
-    ended = await rec.until(lambda: next((s for seq, s in rec.log[after:] if isinstance(s, dict)
-                                          and s["uri"] == uri and s["state"] != "running"), None), timeout=60)
+    ended = await rec.until(
+        lambda: next(
+            (s for seq, s in rec.log[after:] if isinstance(s, dict) and s["uri"] == uri and s["state"] != "running"),
+            None,
+        ),
+        timeout=60,
+    )
     assert ended["state"] == "idle" and "changed since the last save" in ended["message"]
     assert not any(p.version == 1 for p in rec.publications[1:] if p.uri == uri), "the stale run is not published"
 
@@ -82,7 +88,8 @@ async def test_after_a_syntax_error_the_status_keeps_the_last_runs_counts_and_th
     await rec.final_diagnostics(uri, 2)
     status = [s for s in rec.statuses if s["uri"] == uri][-1]
     assert status["state"] == "idle" and status["message"] == (
-        "not run: the buffer has a syntax error (line 13); the counts are from the last run (version 1)")
+        "not run: the buffer has a syntax error (line 13); the counts are from the last run (version 1)"
+    )
     assert status["metrics"]["jsf"] is False and status["valid"] == {"accepted": 1, "total": 4}
     logged = [m.message for m in client.log_messages if "test_overfit.py" in m.message]
     assert any(line.startswith("test_overfit.py v1: idle") and "panel" in line and " ms" in line for line in logged)

@@ -26,28 +26,33 @@ async def test_code_lenses_per_test_and_for_the_file(client):
     assert titles[0] == "Prism: JSF ✗ · RAR ✓ · valid 1/4 · invalid 3/5"  # the reference counts in RAR
     assert titles[12] == "initial: caught · valid 1/4 · invalid 2/5"  # test_halfway: forgets-last, median
     assert titles[3] == "initial: missed · valid 4/4 · invalid 1/5"  # test_whole_mean
-    assert all(lens.command.command == "prism.runPanel" and list(lens.command.arguments) == [uri] for lens in lenses), lenses[0]
+    assert all(lens.command.command == "prism.runPanel" and list(lens.command.arguments) == [uri] for lens in lenses), (
+        lenses[0]
+    )
 
 
 async def test_hover_on_an_assertion_shows_each_program_there(client):
     uri, _ = await _opened(client)
-    hover = await client.text_document_hover_async(types.HoverParams(
-        types.TextDocumentIdentifier(uri), types.Position(HALFWAY_LINE - 1, 10)))
+    hover = await client.text_document_hover_async(
+        types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(HALFWAY_LINE - 1, 10))
+    )
     table = hover.contents.value
     assert "| program | label | outcome | value |" in table
     assert "| `half-even` | valid | fail ✗ | `assert 2 == 3` |" in table
     assert "| `reference` | valid (reference) | pass ✓ |" in table
     assert "| initial | baseline | fail ✗ |" in table
-    nothing = await client.text_document_hover_async(types.HoverParams(
-        types.TextDocumentIdentifier(uri), types.Position(1, 0)))
+    nothing = await client.text_document_hover_async(
+        types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(1, 0))
+    )
     assert nothing is None
 
 
 async def test_code_actions_and_show_candidate(client):
     uri, diags = await _opened(client)
     (rv,) = of_kind(diags, "rejects-valid")
-    actions = await client.text_document_code_action_async(types.CodeActionParams(
-        types.TextDocumentIdentifier(uri), rv.range, types.CodeActionContext(diagnostics=[rv])))
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(types.TextDocumentIdentifier(uri), rv.range, types.CodeActionContext(diagnostics=[rv]))
+    )
     titles = [a.title for a in actions]
     assert "Ignore `rejects-valid` on this line" in titles
     assert {"Show candidate `half-even`", "Show candidate `half-down`", "Show candidate `statistics`"} <= set(titles)

@@ -23,16 +23,44 @@ OVERFIT = FIXTURES / "mean-rounded" / "suites" / "test_overfit.py"
 EDITS = 1000
 CHECKPOINT = 100
 SETTINGS = {**FAST, "debounceMs": 20}
-NOISE = ["x", " ", "(", ")", ":", "[", "]", "==", " 3", "1", "\n", "    ", "# note", "assert ", "pass", "def ",
-         "mean_rounded(", "é", "🙂", "'", '"""']
-STATEMENTS = ["assert mean_rounded([1, 2, 3]) == 2", "assert mean_rounded([5]) == 5", "assert mean_rounded([1, 4]) == 3",
-              "assert mean_rounded([1, 4]) in (2, 3)", "assert mean_rounded([-1, -2]) in (-1, -2)",
-              "assert isinstance(mean_rounded([3]), int)", "values = [1, 2]", "assert mean_rounded([2, 2]) == 2  # prism: ignore[rejects-valid]"]
+NOISE = [
+    "x",
+    " ",
+    "(",
+    ")",
+    ":",
+    "[",
+    "]",
+    "==",
+    " 3",
+    "1",
+    "\n",
+    "    ",
+    "# note",
+    "assert ",
+    "pass",
+    "def ",
+    "mean_rounded(",
+    "é",
+    "🙂",
+    "'",
+    '"""',
+]
+STATEMENTS = [
+    "assert mean_rounded([1, 2, 3]) == 2",
+    "assert mean_rounded([5]) == 5",
+    "assert mean_rounded([1, 4]) == 3",
+    "assert mean_rounded([1, 4]) in (2, 3)",
+    "assert mean_rounded([-1, -2]) in (-1, -2)",
+    "assert isinstance(mean_rounded([3]), int)",
+    "values = [1, 2]",
+    "assert mean_rounded([2, 2]) == 2  # prism: ignore[rejects-valid]",
+]
 
 
 def _position(text: str, offset: int) -> types.Position:
     before = text[:offset]
-    col_text = before[before.rfind("\n") + 1:]
+    col_text = before[before.rfind("\n") + 1 :]
     return types.Position(before.count("\n"), len(col_text.encode("utf-16-le")) // 2)
 
 
@@ -63,7 +91,7 @@ class Editor:
         line_start = starts[i]
         line_end = starts[i + 1] if i + 1 < len(starts) else len(text)
         line = text[line_start:line_end]
-        prev = text[starts[i - 1]:line_start] if i > 0 else ""
+        prev = text[starts[i - 1] : line_start] if i > 0 else ""
         if rng.random() < 0.25 and line.startswith("    assert") and prev.startswith("    "):
             return line_start, line_end, ""
         if rng.random() < 0.2:
@@ -76,15 +104,24 @@ class Editor:
 
     def apply(self, start: int, end: int, new: str) -> types.TextDocumentContentChangePartial:
         change = types.TextDocumentContentChangePartial(
-            range=types.Range(_position(self.text, start), _position(self.text, end)), text=new)
+            range=types.Range(_position(self.text, start), _position(self.text, end)), text=new
+        )
         self.text = self.text[:start] + new + self.text[end:]
         return change
 
 
 def _key(d: types.Diagnostic) -> tuple:
     related = tuple((r.location.uri, r.location.range.start.line) for r in d.related_information or ())
-    return (d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character, d.code,
-            d.severity, d.message, related)
+    return (
+        d.range.start.line,
+        d.range.start.character,
+        d.range.end.line,
+        d.range.end.character,
+        d.code,
+        d.severity,
+        d.message,
+        related,
+    )
 
 
 @pytest.mark.slow
@@ -99,8 +136,11 @@ async def test_thousand_random_edits_always_end_in_a_fresh_result(client):
     try:
         for version in range(2, EDITS + 2):
             change = editor.apply(*editor.next(settle=(version - 1) % CHECKPOINT == 0))
-            client.text_document_did_change(types.DidChangeTextDocumentParams(
-                types.VersionedTextDocumentIdentifier(version=version, uri=uri), [change]))
+            client.text_document_did_change(
+                types.DidChangeTextDocumentParams(
+                    types.VersionedTextDocumentIdentifier(version=version, uri=uri), [change]
+                )
+            )
             if (version - 1) % CHECKPOINT:
                 continue
             published = await rec.final_diagnostics(uri, version)
@@ -108,8 +148,10 @@ async def test_thousand_random_edits_always_end_in_a_fresh_result(client):
             ran += check.run is not None
             expected = build_diagnostics(check, settings, Options(related_information=True))
             got, want = [_key(d) for d in published], [_key(d) for d in expected]
-            assert got == want, (f"after {version - 1} edits: published {[k for k in got if k not in want]}, "
-                                 f"fresh {[k for k in want if k not in got]}")
+            assert got == want, (
+                f"after {version - 1} edits: published {[k for k in got if k not in want]}, "
+                f"fresh {[k for k in want if k not in got]}"
+            )
     finally:
         fresh.close()
     published_versions = [v for v in rec.versions(uri) if v != 1]

@@ -13,40 +13,52 @@ TAIL = "\n\n_Prism — outcome at this assertion_"  # the table first, the capti
 
 @pytest.mark.parametrize("line", [9, 10, 11])
 def test_full_shows_every_program_with_its_value_on_any_line_of_the_assert(unit_check, line):
-    assert hover_text(unit_check, unit_check.suite_map, line, markdown=True) == "\n".join([  # noqa: FLY002 (one row a line reads as the table)
-        "| program | label | outcome | value |",
-        "|---|---|---|---|",
-        "| initial | baseline | fail ✗ | `assert 2 == 3` |",
-        "| `reference` | valid (reference) | pass ✓ | `3 == 3` |",
-        "| `half-even` | valid | fail ✗ | `assert 2 == 3` |",
-        "| `half-away` | valid | pass ✓ | `3 == 3` |",
-        "| `half-down` | valid | fail ✗ | `assert 2 == 3` |",
-        "| `statistics` | valid | fail ✗ | `assert 2 == 3` |",
-        "| `trunc-negative` | invalid | pass ✓ | `3 == 3` |",
-        "| `consumes-input` | invalid | pass ✓ | `3 == 3` |",
-        "| `forgets-last` | invalid | fail ✗ | `assert 1 == 3` |",
-        "| `median` | invalid | fail ✗ | `assert 4 == 3` |",
-        "| `ceiling` | invalid | pass ✓ | `3 == 3` |",
-    ]) + TAIL
+    assert (
+        hover_text(unit_check, unit_check.suite_map, line, markdown=True)
+        == "\n".join(
+            [  # noqa: FLY002 (one row a line reads as the table)
+                "| program | label | outcome | value |",
+                "|---|---|---|---|",
+                "| initial | baseline | fail ✗ | `assert 2 == 3` |",
+                "| `reference` | valid (reference) | pass ✓ | `3 == 3` |",
+                "| `half-even` | valid | fail ✗ | `assert 2 == 3` |",
+                "| `half-away` | valid | pass ✓ | `3 == 3` |",
+                "| `half-down` | valid | fail ✗ | `assert 2 == 3` |",
+                "| `statistics` | valid | fail ✗ | `assert 2 == 3` |",
+                "| `trunc-negative` | invalid | pass ✓ | `3 == 3` |",
+                "| `consumes-input` | invalid | pass ✓ | `3 == 3` |",
+                "| `forgets-last` | invalid | fail ✗ | `assert 1 == 3` |",
+                "| `median` | invalid | fail ✗ | `assert 4 == 3` |",
+                "| `ceiling` | invalid | pass ✓ | `3 == 3` |",
+            ]
+        )
+        + TAIL
+    )
 
 
 def test_labels_names_candidates_anonymously_without_values(unit_check):
     text = hover_text(at_reveal(unit_check, "labels"), unit_check.suite_map, 23, markdown=True)
-    assert text == "\n".join([  # noqa: FLY002
-        "| program | label | outcome |",
-        "|---|---|---|",
-        "| initial | baseline | fail ✗ |",
-        "| valid-1 | valid | pass ✓ |",
-        "| valid-2 | valid | fail ✗ |",
-        "| valid-3 | valid | pass ✓ |",
-        "| valid-4 | valid | fail ✗ |",
-        "| valid-5 | valid | fail ✗ |",
-        "| invalid-1 | invalid | pass ✓ |",
-        "| invalid-2 | invalid | pass ✓ |",
-        "| invalid-3 | invalid | fail ✗ |",
-        "| invalid-4 | invalid | fail ✗ |",
-        "| invalid-5 | invalid | pass ✓ |",
-    ]) + TAIL
+    assert (
+        text
+        == "\n".join(
+            [  # noqa: FLY002
+                "| program | label | outcome |",
+                "|---|---|---|",
+                "| initial | baseline | fail ✗ |",
+                "| valid-1 | valid | pass ✓ |",
+                "| valid-2 | valid | fail ✗ |",
+                "| valid-3 | valid | pass ✓ |",
+                "| valid-4 | valid | fail ✗ |",
+                "| valid-5 | valid | fail ✗ |",
+                "| invalid-1 | invalid | pass ✓ |",
+                "| invalid-2 | invalid | pass ✓ |",
+                "| invalid-3 | invalid | fail ✗ |",
+                "| invalid-4 | invalid | fail ✗ |",
+                "| invalid-5 | invalid | pass ✓ |",
+            ]
+        )
+        + TAIL
+    )
     assert not leaks(text) and "reference" not in text
 
 

@@ -11,8 +11,10 @@ from tests.repo.gitrepo import make_repo, status, write
 from tests.server.harness import open_doc
 
 BASE = {"calc.py": "def add(a, b):\n    return a - b\n"}
-FIX = {"calc.py": "def add(a, b):\n    return a + b\n",
-       "tests/test_calc.py": "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"}
+FIX = {
+    "calc.py": "def add(a, b):\n    return a + b\n",
+    "tests/test_calc.py": "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n",
+}
 
 
 def _offers(client) -> list[str]:
@@ -20,8 +22,9 @@ def _offers(client) -> list[str]:
 
 
 async def _settled(rec, uri: str, state: str, count: int = 1) -> None:
-    await rec.until(lambda: True if sum(s["uri"] == uri and s["state"] == state for s in rec.statuses) >= count
-                    else None)
+    await rec.until(
+        lambda: True if sum(s["uri"] == uri and s["state"] == state for s in rec.statuses) >= count else None
+    )
 
 
 async def _lenses(client, uri: str) -> list[str]:
@@ -50,11 +53,13 @@ async def test_the_offer_appears_once_and_accepting_it_makes_the_task_and_judges
     await _settled(rec, program, "no-task")
     assert len(_offers(client)) == 1 and await _lenses(client, program) == []
 
-    answer = await client.workspace_execute_command_async(types.ExecuteCommandParams(
-        command="prism.initTask", arguments=[uri]))
+    answer = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="prism.initTask", arguments=[uri])
+    )
     assert answer["suites"] == ["tests/test_calc.py"] and answer["task"] == str(repo / "prism.toml")
-    await rec.until(lambda: next((s for s in rec.statuses if s["uri"] == uri and s["state"] == "idle"
-                                  and s["metrics"]), None))
+    await rec.until(
+        lambda: next((s for s in rec.statuses if s["uri"] == uri and s["state"] == "idle" and s["metrics"]), None)
+    )
     final = [s for s in rec.statuses if s["uri"] == uri and s["state"] == "idle" and s["metrics"]][-1]
     assert final["metrics"]["detects_baseline"] and final["metrics"]["rar"], final
     titles = await _lenses(client, uri)
@@ -80,6 +85,7 @@ async def test_accepting_the_offer_without_a_fix_says_why_and_writes_nothing(cli
     await _settled(rec, uri, "no-task")
     assert await _lenses(client, uri) == [TITLE]
     with pytest.raises(Exception, match="no task made: no change between .* and the working tree"):
-        await client.workspace_execute_command_async(types.ExecuteCommandParams(
-            command="prism.initTask", arguments=[uri]))
+        await client.workspace_execute_command_async(
+            types.ExecuteCommandParams(command="prism.initTask", arguments=[uri])
+        )
     assert not (repo / "prism.toml").exists() and not (repo / ".prism").exists() and status(repo) == ""

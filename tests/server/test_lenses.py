@@ -57,7 +57,11 @@ def test_at_counts_a_test_lens_holds_no_panel_number_and_the_file_lens_the_whole
     titles, _ = _titles(at_reveal(unit_check, "counts"))
     assert [t for _, _, t in titles] == [
         "Prism: JSF ✗ · RAR ✓ · valid 1/4 · invalid 2/5",
-        "initial: missed", "initial: caught", "initial: caught", "initial: caught", "initial: caught",
+        "initial: missed",
+        "initial: caught",
+        "initial: caught",
+        "initial: caught",
+        "initial: caught",
     ]
 
 
@@ -65,7 +69,11 @@ def test_at_sealed_no_lens_holds_a_panel_number(unit_check):
     titles, _ = _titles(at_reveal(unit_check, "sealed"))
     assert [t for _, _, t in titles] == [
         "Prism: sealed · initial: caught",
-        "initial: missed", "initial: caught", "initial: caught", "initial: caught", "initial: caught",
+        "initial: missed",
+        "initial: caught",
+        "initial: caught",
+        "initial: caught",
+        "initial: caught",
     ]
 
 
@@ -74,11 +82,14 @@ def test_no_task_no_lenses_and_no_run_says_why(unit_check):
 
     assert build_lenses(URI, None, parse_suite(TEXT), Lines(TEXT)) == []
     assert file_title(dataclasses.replace(unit_check, task=None)) == "Prism: no task"
-    waiting = dataclasses.replace(unit_check, run=None, report=None,
-                                  state=CheckState("not-run", "the buffer has a syntax error (line 3)"))
+    waiting = dataclasses.replace(
+        unit_check, run=None, report=None, state=CheckState("not-run", "the buffer has a syntax error (line 3)")
+    )
     assert file_title(waiting) == "Prism: not run: the buffer has a syntax error (line 3)"
-    assert file_title(dataclasses.replace(unit_check, state=CheckState("failed", "no sandbox"))) == \
-        "Prism: could not run the panel"
+    assert (
+        file_title(dataclasses.replace(unit_check, state=CheckState("failed", "no sandbox")))
+        == "Prism: could not run the panel"
+    )
     assert file_title(dataclasses.replace(unit_check, run=None, report=None, state=RUNNING)) == "Prism: running…"
 
 

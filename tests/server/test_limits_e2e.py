@@ -11,8 +11,10 @@ from tests.surface.test_hostile_input import _deep, _many_tests
 async def test_a_document_too_large_and_one_nested_too_deeply(client, tmp_path):
     rec = client.recorder
     task = forger_task(tmp_path / "task")
-    cases = [("test_big.py", _many_tests(1_500_000), "not run: the document is too large (1.5 > 1.0 MB)"),
-             ("test_deep.py", _deep(20_000), "not run: the document nests code more than 500 levels deep (line 5)")]
+    cases = [
+        ("test_big.py", _many_tests(1_500_000), "not run: the document is too large (1.5 > 1.0 MB)"),
+        ("test_deep.py", _deep(20_000), "not run: the document nests code more than 500 levels deep (line 5)"),
+    ]
     for name, text, message in cases:
         uri = open_doc(client, task / name, text)
         diags = await rec.final_diagnostics(uri, 1)

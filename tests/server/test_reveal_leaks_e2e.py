@@ -28,8 +28,9 @@ async def test_what_the_editor_shows(client, tmp_path, reveal):
     diags = await rec.final_diagnostics(uri, 1)
     shown = [json.dumps(default_converter().unstructure(diags))]
     for line in ASSERT_LINES:
-        hover = await client.text_document_hover_async(types.HoverParams(
-            types.TextDocumentIdentifier(uri), types.Position(line, 8)))
+        hover = await client.text_document_hover_async(
+            types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(line, 8))
+        )
         shown.append(hover.contents.value if hover is not None else "")
     lenses = await client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(uri)))
     shown += [lens.command.title for lens in lenses if lens.command]

@@ -23,9 +23,16 @@ def test_vscode_fixture_is_accepted_whole():
 
 
 def test_each_wrong_value_falls_back_alone():
-    parsed = parse_settings({"runOn": "never", "debounceMs": -5, "reveal": "counts", "timeoutSeconds": "x",
-                             "severity": {"rejects-valid": "loud", "misses-baseline": "error", "bogus": "hint"},
-                             "colour": 1})
+    parsed = parse_settings(
+        {
+            "runOn": "never",
+            "debounceMs": -5,
+            "reveal": "counts",
+            "timeoutSeconds": "x",
+            "severity": {"rejects-valid": "loud", "misses-baseline": "error", "bogus": "hint"},
+            "colour": 1,
+        }
+    )
     s = parsed.settings
     assert (s.run_on, s.debounce_ms, s.reveal, s.timeout_seconds) == ("type", 400, "counts", None)
     assert s.level("rejects-valid") == "warning" and s.level("misses-baseline") == "error"
@@ -54,12 +61,16 @@ def test_empty_or_null_workspace_configuration_keeps_the_initialization_options(
 
 def test_a_partial_change_changes_only_the_keys_it_names():
     layers = SettingsLayers()
-    layers.set_initialization({"reveal": "counts", "runOn": "save",
-                               "severity": {"rejects-valid": "error", "weak-assertion": "information"}})
+    layers.set_initialization(
+        {"reveal": "counts", "runOn": "save", "severity": {"rejects-valid": "error", "weak-assertion": "information"}}
+    )
     s = layers.update_workspace({"prism": {"severity": {"accepts-invalid": "hint"}}}).settings
     assert (s.reveal, s.run_on) == ("counts", "save")
     assert (s.level("rejects-valid"), s.level("weak-assertion"), s.level("accepts-invalid")) == (
-        "error", "information", "hint")
+        "error",
+        "information",
+        "hint",
+    )
     s = layers.update_workspace({"reveal": "labels"}).settings
     assert (s.reveal, s.run_on, s.level("accepts-invalid")) == ("labels", "save", "hint")
 
@@ -76,7 +87,9 @@ def test_a_wrong_value_keeps_the_previous_value_and_says_which():
     layers.set_initialization({"reveal": "counts", "severity": {"rejects-valid": "error"}})
     parsed = layers.update_workspace({"reveal": "sideways", "severity": {"rejects-valid": "loud"}, "colour": 1})
     assert parsed.settings.reveal == "counts" and parsed.settings.level("rejects-valid") == "error"
-    assert len(parsed.problems) == 2 and 'using "counts"' in parsed.problems[0] and 'using "error"' in parsed.problems[1]
+    assert (
+        len(parsed.problems) == 2 and 'using "counts"' in parsed.problems[0] and 'using "error"' in parsed.problems[1]
+    )
     assert parsed.unknown == ["colour"]
     assert "keeping the current" in layers.update_workspace("nonsense").problems[0]
     assert layers.settings.reveal == "counts"

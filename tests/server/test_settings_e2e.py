@@ -14,8 +14,11 @@ from pytest_lsp import LanguageClient
 from tests.server.harness import CACHE, FIXTURES, init_params, of_kind, open_doc, replace_all, server_config
 
 OVERFIT = FIXTURES / "mean-rounded" / "suites" / "test_overfit.py"
-CANDIDATE_IDS = [m for m in re.findall(r'^id = "([^"]+)"', (FIXTURES / "mean-rounded" / "prism.toml").read_text(), re.M)
-                 if m not in ("mean-rounded", "reference")]  # `reference` is also an ordinary word/key
+CANDIDATE_IDS = [
+    m
+    for m in re.findall(r'^id = "([^"]+)"', (FIXTURES / "mean-rounded" / "prism.toml").read_text(), re.M)
+    if m not in ("mean-rounded", "reference")
+]  # `reference` is also an ordinary word/key
 
 
 def _leaks(text: str) -> list[str]:
@@ -50,25 +53,35 @@ async def test_reveal_counts_leaks_no_candidate_id(client):
     # Whole-suite numbers only (issue 21): no finding of a candidate's run on any line.
     assert not of_kind(diags, "rejects-valid") and not of_kind(diags, "accepts-invalid")
     seen = [d.message for d in diags] + [str(d.data) for d in diags] + [str(d.related_information) for d in diags]
-    hover = await client.text_document_hover_async(types.HoverParams(
-        types.TextDocumentIdentifier(uri), types.Position(13, 10)))
+    hover = await client.text_document_hover_async(
+        types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(13, 10))
+    )
     lenses = await client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(uri)))
     rows = await client.workspace_execute_command_async(types.ExecuteCommandParams("prism.listCandidates", [uri]))
-    actions = await client.text_document_code_action_async(types.CodeActionParams(
-        types.TextDocumentIdentifier(uri), types.Range(types.Position(13, 0), types.Position(13, 10)),
-        types.CodeActionContext(diagnostics=diags)))
-    seen += [hover.contents.value, *(lens.command.title for lens in lenses), json.dumps(rows),
-             *(a.title for a in actions), json.dumps(rec.statuses)]
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            types.TextDocumentIdentifier(uri),
+            types.Range(types.Position(13, 0), types.Position(13, 10)),
+            types.CodeActionContext(diagnostics=diags),
+        )
+    )
+    seen += [
+        hover.contents.value,
+        *(lens.command.title for lens in lenses),
+        json.dumps(rows),
+        *(a.title for a in actions),
+        json.dumps(rec.statuses),
+    ]
     assert not _leaks("\n".join(seen))
     assert hover.contents.value.startswith("- initial program: fail\n- candidates: whole-suite numbers only")
     assert lenses[0].command.title == "Prism: JSF ✗ · RAR ✓ · valid 1/4 · invalid 3/5"
-    assert all(lens.command.title.startswith("initial: ") and "valid" not in lens.command.title
-               for lens in lenses[1:])
+    assert all(lens.command.title.startswith("initial: ") and "valid" not in lens.command.title for lens in lenses[1:])
     assert [r["id"] for r in rows] == [f"candidate-{i}" for i in range(1, 11)]
     assert all(r["label"] is None and r["note"] is None and r["uri"] is None for r in rows)
     with pytest.raises(Exception, match="not revealed"):
-        await client.workspace_execute_command_async(types.ExecuteCommandParams(
-            "prism.showCandidate", [uri, "half-even"]))
+        await client.workspace_execute_command_async(
+            types.ExecuteCommandParams("prism.showCandidate", [uri, "half-even"])
+        )
 
 
 async def test_ignore_action_inserts_comment_and_is_honoured(client):
@@ -76,12 +89,16 @@ async def test_ignore_action_inserts_comment_and_is_honoured(client):
     uri = open_doc(client, OVERFIT)
     diags = await rec.final_diagnostics(uri, 1, "rejects-valid")
     (rv,) = of_kind(diags, "rejects-valid")
-    actions = await client.text_document_code_action_async(types.CodeActionParams(
-        types.TextDocumentIdentifier(uri), rv.range, types.CodeActionContext(diagnostics=[rv])))
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(types.TextDocumentIdentifier(uri), rv.range, types.CodeActionContext(diagnostics=[rv]))
+    )
     ignore = next(a for a in actions if a.title == "Ignore `rejects-valid` on this line")
     (edit,) = ignore.edit.changes[uri]
     lines = OVERFIT.read_text().splitlines(keepends=True)
-    assert edit.range.start.line == 13 and edit.new_text == "    assert mean_rounded([1, 4]) == 3  # prism: ignore[rejects-valid]"
+    assert (
+        edit.range.start.line == 13
+        and edit.new_text == "    assert mean_rounded([1, 4]) == 3  # prism: ignore[rejects-valid]"
+    )
     lines[13] = edit.new_text + "\n"
     replace_all(client, uri, 2, "".join(lines))
     diags = await rec.final_diagnostics(uri, 2, "rejects-valid")
@@ -112,10 +129,17 @@ async def test_configuration_change_and_bad_values(client):
     uri = open_doc(client, OVERFIT)
     await rec.final_diagnostics(uri, 1, "rejects-valid")
     published = len(rec.publications)
-    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={"prism": {
-        "severity": {"rejects-valid": "hint"}, "reveal": "sideways", "colour": "blue"}}))
-    pub = await rec.until(lambda: next((p for p in rec.publications[published:] if p.uri == uri
-                                        and of_kind(list(p.diagnostics), "rejects-valid")), None))
+    client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(
+            settings={"prism": {"severity": {"rejects-valid": "hint"}, "reveal": "sideways", "colour": "blue"}}
+        )
+    )
+    pub = await rec.until(
+        lambda: next(
+            (p for p in rec.publications[published:] if p.uri == uri and of_kind(list(p.diagnostics), "rejects-valid")),
+            None,
+        )
+    )
     assert of_kind(list(pub.diagnostics), "rejects-valid")[0].severity == types.DiagnosticSeverity.Hint
     warnings = [m for m in client.messages if m.type == types.MessageType.Warning]
     assert len(warnings) == 1 and "prism.reveal" in warnings[0].message and '"full"' in warnings[0].message
@@ -130,8 +154,12 @@ async def test_workspace_configuration_is_pulled(client):
     published = len(rec.publications)
     client.set_configuration({"reveal": "labels", "severity": {"rejects-valid": "error"}}, section="prism")
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
-    pub = await rec.until(lambda: next((p for p in rec.publications[published:] if p.uri == uri
-                                        and of_kind(list(p.diagnostics), "rejects-valid")), None))
+    pub = await rec.until(
+        lambda: next(
+            (p for p in rec.publications[published:] if p.uri == uri and of_kind(list(p.diagnostics), "rejects-valid")),
+            None,
+        )
+    )
     (rv,) = of_kind(list(pub.diagnostics), "rejects-valid")
     assert rv.severity == types.DiagnosticSeverity.Error and "half-even" not in rv.message
 
@@ -160,9 +188,21 @@ async def test_a_partial_configuration_change_keeps_the_other_settings(client):
     uri = open_doc(client, OVERFIT)
     await rec.final_diagnostics(uri, 1, "rejects-valid")
     published = len(rec.publications)
-    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
-        settings={"prism": {"severity": {"accepts-invalid": "hint"}}}))
-    pub = await rec.until(lambda: next((p for p in rec.publications[published:] if p.uri == uri and any(
-        d.code == "accepts-invalid" and d.severity == types.DiagnosticSeverity.Hint for d in p.diagnostics)), None))
+    client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(settings={"prism": {"severity": {"accepts-invalid": "hint"}}})
+    )
+    pub = await rec.until(
+        lambda: next(
+            (
+                p
+                for p in rec.publications[published:]
+                if p.uri == uri
+                and any(
+                    d.code == "accepts-invalid" and d.severity == types.DiagnosticSeverity.Hint for d in p.diagnostics
+                )
+            ),
+            None,
+        )
+    )
     assert of_kind(list(pub.diagnostics), "rejects-valid")
     assert not _leaks(json.dumps([d.message for d in pub.diagnostics])), "reveal is still labels"

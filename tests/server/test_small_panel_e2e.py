@@ -21,8 +21,9 @@ MEAN = FIXTURES / "mean-rounded" / "suites" / "test_weak.py"
 @pytest_lsp.fixture(config=server_config(CACHE))
 async def panel_client(lsp_client: LanguageClient):
     params = init_params(FAST)
-    await lsp_client.initialize_session(attrs.evolve(params, capabilities=attrs.evolve(
-        params.capabilities, experimental={"prismPanelCommands": True})))
+    await lsp_client.initialize_session(
+        attrs.evolve(params, capabilities=attrs.evolve(params.capabilities, experimental={"prismPanelCommands": True}))
+    )
     yield
     await lsp_client.shutdown_session()
 
@@ -41,12 +42,16 @@ async def test_a_reference_only_panel_says_what_it_cannot_judge_and_offers_build
     status = await _finished(rec, uri)
     assert status["metrics"]["jsf"] is True, "the report's own verdict: nothing failed"
     assert status["valid"] == {"accepted": 0, "total": 0} and status["invalid"] == {"rejected": 0, "total": 0}
-    assert status["unjudged"] == ["over-specification (no valid candidate besides the reference)",
-                                  "under-assertion (no invalid candidate)"]
+    assert status["unjudged"] == [
+        "over-specification (no valid candidate besides the reference)",
+        "under-assertion (no invalid candidate)",
+    ]
     lenses = await _lenses(client, uri)
     top = [lens.command for lens in lenses if lens.range.start.line == 0]
-    assert top[0].title == ("Prism: JSF ? · RAR ✓ · valid 0/0 · invalid 0/0 · cannot judge over-specification "
-                            "(no valid candidate besides the reference) or under-assertion (no invalid candidate)")
+    assert top[0].title == (
+        "Prism: JSF ? · RAR ✓ · valid 0/0 · invalid 0/0 · cannot judge over-specification "
+        "(no valid candidate besides the reference) or under-assertion (no invalid candidate)"
+    )
     assert "✓ · RAR" not in top[0].title
     assert [(c.title, c.command, c.arguments) for c in top[1:]] == [("Build Panel", "prism.buildPanel", (uri,))]
 

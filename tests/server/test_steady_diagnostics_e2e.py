@@ -25,8 +25,7 @@ async def test_an_edit_in_a_test_never_publishes_its_findings_away_before_the_ru
     final = await rec.final_diagnostics(uri, 2)
     assert of_kind(final, "rejects-valid")
     v2 = [p for p in rec.publications if p.uri == uri and p.version == 2]
-    assert all(of_kind(list(p.diagnostics), "rejects-valid") for p in v2), \
-        [[d.code for d in p.diagnostics] for p in v2]
+    assert all(of_kind(list(p.diagnostics), "rejects-valid") for p in v2), [[d.code for d in p.diagnostics] for p in v2]
 
 
 @pytest.mark.settings({"debounceMs": 0})
@@ -36,6 +35,7 @@ async def test_diagnostic_text_has_no_markdown_backticks(client):
     diags = await rec.final_diagnostics(uri, 1)
     texts = [d.message for d in diags] + [r.message for d in diags for r in d.related_information or []]
     assert texts and not [t for t in texts if "`" in t]
-    hover = await client.text_document_hover_async(types.HoverParams(
-        types.TextDocumentIdentifier(uri), types.Position(13, 10)))
+    hover = await client.text_document_hover_async(
+        types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(13, 10))
+    )
     assert hover.contents.kind == types.MarkupKind.Markdown  # hovers stay markdown

@@ -33,9 +33,13 @@ def _client_fixture(options: dict):
     async def fixture(lsp_client: LanguageClient):
         record_applied_edits(lsp_client)
 
-        await lsp_client.initialize_session(types.InitializeParams(
-            capabilities=client_capabilities("visual-studio-code"), initialization_options=options,
-            root_uri=ROOT.as_uri()))
+        await lsp_client.initialize_session(
+            types.InitializeParams(
+                capabilities=client_capabilities("visual-studio-code"),
+                initialization_options=options,
+                root_uri=ROOT.as_uri(),
+            )
+        )
         yield
         await lsp_client.shutdown_session()
 
@@ -47,8 +51,11 @@ counts_client = _client_fixture({**FAST, "reveal": "counts"})
 
 
 async def _actions(client, uri, diags):
-    return await client.text_document_code_action_async(types.CodeActionParams(
-        types.TextDocumentIdentifier(uri), diags[0].range, types.CodeActionContext(diagnostics=diags)))
+    return await client.text_document_code_action_async(
+        types.CodeActionParams(
+            types.TextDocumentIdentifier(uri), diags[0].range, types.CodeActionContext(diagnostics=diags)
+        )
+    )
 
 
 @pytest.mark.slow
@@ -68,13 +75,15 @@ async def test_suggestions_apply_through_apply_edit_and_clear_the_finding(full_c
         assert action.diagnostics and action.diagnostics[0].code == "accepts-invalid"
         from lsprotocol.converters import get_converter
 
-        await client.workspace_execute_command_async(types.ExecuteCommandParams(
-            APPLY_EDIT, [get_converter().unstructure(action.edit)]))
+        await client.workspace_execute_command_async(
+            types.ExecuteCommandParams(APPLY_EDIT, [get_converter().unstructure(action.edit)])
+        )
     assert len(client.applied_edits) == len(fixes)
     for applied in client.applied_edits:
         for e in applied.edit.changes[uri]:
-            edits.append(Edit(e.range.start.line, e.range.start.character, e.range.end.line, e.range.end.character,
-                              e.new_text))
+            edits.append(
+                Edit(e.range.start.line, e.range.start.character, e.range.end.line, e.range.end.character, e.new_text)
+            )
     replace_all(client, uri, 2, apply_edits(text, edits))
     after = await client.recorder.final_diagnostics(uri, 2)
     assert not of_kind(after, "accepts-invalid") and not of_kind(after, "rejects-valid")
@@ -88,15 +97,18 @@ async def test_counts_offers_no_suggestion_and_shows_no_value(counts_client):
     assert of_kind(diags, "accepts-invalid") == []  # whole-suite numbers only: no finding on a line (issue 21)
     line = next(i for i, text in enumerate(WEAK.read_text().splitlines()) if text.lstrip().startswith("assert"))
     where = types.Range(types.Position(line, 0), types.Position(line, 10))
-    actions = await client.text_document_code_action_async(types.CodeActionParams(
-        types.TextDocumentIdentifier(uri), where, types.CodeActionContext(diagnostics=diags)))
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(types.TextDocumentIdentifier(uri), where, types.CodeActionContext(diagnostics=diags))
+    )
     assert not any(a.title.startswith(("Add ", "Relax ")) for a in actions or [])
     shown = " ".join(a.title for a in actions or []) + " ".join(d.message for d in diags)
     assert not any(c in shown for c in INVALID) and "mean_rounded([" not in shown
-    hover = await client.text_document_hover_async(types.HoverParams(
-        types.TextDocumentIdentifier(uri), types.Position(line, 4)))
-    assert hover is None or ("mean_rounded([-" not in hover.contents.value
-                             and not any(c in hover.contents.value for c in INVALID))
+    hover = await client.text_document_hover_async(
+        types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(line, 4))
+    )
+    assert hover is None or (
+        "mean_rounded([-" not in hover.contents.value and not any(c in hover.contents.value for c in INVALID)
+    )
     lenses = await client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(uri)))
     lens_text = " ".join(str(lens.command.title) for lens in lenses or [] if lens.command)
     statuses = " ".join(str(s) for s in client.recorder.statuses)
@@ -106,12 +118,17 @@ async def test_counts_offers_no_suggestion_and_shows_no_value(counts_client):
     diags = await client.recorder.final_diagnostics(uri, 1, "rejects-valid")
     assert of_kind(diags, "rejects-valid") == []
     line = 13  # the over-specified assert of test_overfit.py (0-based)
-    hover = await client.text_document_hover_async(types.HoverParams(
-        types.TextDocumentIdentifier(uri), types.Position(line, 8)))
+    hover = await client.text_document_hover_async(
+        types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(line, 8))
+    )
     assert hover is None or "disagree" not in hover.contents.value
-    actions = await client.text_document_code_action_async(types.CodeActionParams(
-        types.TextDocumentIdentifier(uri), types.Range(types.Position(line, 0), types.Position(line, 10)),
-        types.CodeActionContext(diagnostics=diags)))
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            types.TextDocumentIdentifier(uri),
+            types.Range(types.Position(line, 0), types.Position(line, 10)),
+            types.CodeActionContext(diagnostics=diags),
+        )
+    )
     assert not any(a.title.startswith(("Add ", "Relax ")) for a in actions or [])
 
 
@@ -121,8 +138,9 @@ async def test_relaxation_action_and_open_dimension_hover(full_client):
     uri = open_doc(client, OVERFIT)
     diags = await client.recorder.final_diagnostics(uri, 1, "rejects-valid")
     (rv,) = of_kind(diags, "rejects-valid")
-    hover = await client.text_document_hover_async(types.HoverParams(
-        types.TextDocumentIdentifier(uri), types.Position(rv.range.start.line, 8)))
+    hover = await client.text_document_hover_async(
+        types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(rv.range.start.line, 8))
+    )
     text = hover.contents.value
     assert "valid candidates disagree on `mean_rounded([1, 4])`: " in text and "the statement leaves this open" in text
     assert {"2", "3"} <= set(text.split("`mean_rounded([1, 4])`: ")[1].split(" —")[0].replace(" or ", ", ").split(", "))

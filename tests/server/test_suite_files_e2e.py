@@ -35,12 +35,19 @@ def task(tmp_path) -> Path:
     return dest
 
 
-@pytest.mark.parametrize(("rel", "text", "why"), [
-    ("suites/test_empty.py", "", "no tests yet"),
-    ("suites/test_new.py", "from solution import mean_rounded\n", "no tests yet"),
-    ("initial/solution.py", None, "this file is part of the initial program, not a suite"),
-    ("suites/helpers.py", "def check(x):\n    assert x\n", "not a test file (pytest collects test_*.py or *_test.py)"),
-])
+@pytest.mark.parametrize(
+    ("rel", "text", "why"),
+    [
+        ("suites/test_empty.py", "", "no tests yet"),
+        ("suites/test_new.py", "from solution import mean_rounded\n", "no tests yet"),
+        ("initial/solution.py", None, "this file is part of the initial program, not a suite"),
+        (
+            "suites/helpers.py",
+            "def check(x):\n    assert x\n",
+            "not a test file (pytest collects test_*.py or *_test.py)",
+        ),
+    ],
+)
 async def test_files_that_are_not_runnable_suites_get_no_run_and_no_error(private_client, task, rel, text, why):
     client, rec = private_client, private_client.recorder
     path = task / rel

@@ -29,8 +29,9 @@ async def test_an_untrusted_folder_gets_static_hints_and_no_run_until_trusted(cl
         with pytest.raises(Exception, match="not trusted"):
             await client.workspace_execute_command_async(types.ExecuteCommandParams(*command))
 
-    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
-        settings={"prism": {"staticOnly": False}}))
+    client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(settings={"prism": {"staticOnly": False}})
+    )
     await rec.until(lambda: next((s for s in rec.statuses if s["uri"] == uri and s["metrics"] is not None), None))
     diags = await rec.final_diagnostics(uri, 1)
     assert of_kind(diags, "accepts-invalid"), "trusted: the panel ran"

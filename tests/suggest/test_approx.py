@@ -31,19 +31,31 @@ def test_approx_is_the_relaxation_for_rounding_differences_only():
 
 
 def test_overspecified_float_gets_a_verified_approx_relaxation(tmp_path, cache_dir, capsys):
-    task = write_task(tmp_path / "mean-float", initial={"stats.py": BUGGY}, task_id="mean-float",
-                      extra_task='entry = ["stats:mean"]',
-                      candidates=[{"id": "sum", "label": "valid", "reference": True, "files": {"stats.py": SUM}},
-                                  {"id": "fsum", "label": "valid", "files": {"stats.py": FSUM}},
-                                  {"id": "half", "label": "invalid", "files": {"stats.py": HALF}}],
-                      suites={"tests/test_mean.py": SUITE})
+    task = write_task(
+        tmp_path / "mean-float",
+        initial={"stats.py": BUGGY},
+        task_id="mean-float",
+        extra_task='entry = ["stats:mean"]',
+        candidates=[
+            {"id": "sum", "label": "valid", "reference": True, "files": {"stats.py": SUM}},
+            {"id": "fsum", "label": "valid", "files": {"stats.py": FSUM}},
+            {"id": "half", "label": "invalid", "files": {"stats.py": HALF}},
+        ],
+        suites={"tests/test_mean.py": SUITE},
+    )
     suite = task / "tests" / "test_mean.py"
     assert prism_main(["suggest", str(task), str(suite), "--json", "--cache-dir", str(cache_dir)]) == 0
     found = [s for s in json.loads(capsys.readouterr().out) if s["kind"] == "rejects-valid"]
-    assert [s["new_text"].strip() for s in found] == \
-        ["assert mean([0.1, 0.2, 0.3]) == pytest.approx(0.20000000000000004)"]
+    assert [s["new_text"].strip() for s in found] == [
+        "assert mean([0.1, 0.2, 0.3]) == pytest.approx(0.20000000000000004)"
+    ]
     v = found[0]["verified"]
-    assert (v["valid_accepted"], v["valid_total"], v["invalid_rejected"], v["invalid_total"]) == (2, 2, 1, 1)  # valid: reference included
+    assert (v["valid_accepted"], v["valid_total"], v["invalid_rejected"], v["invalid_total"]) == (
+        2,
+        2,
+        1,
+        1,
+    )  # valid: reference included
     assert v["detects_baseline"] is True
     assert prism_main(["suggest", str(task), str(suite), "--write", "--cache-dir", str(cache_dir)]) == 0
     capsys.readouterr()

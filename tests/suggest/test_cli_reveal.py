@@ -48,8 +48,10 @@ def test_text_output_shows_titles_and_diffs(fixture_copy, cache_dir, capsys):
 def test_labels_show_suggestions_and_witnesses_without_ids(fixture_copy, cache_dir, capsys):
     task = fixture_copy("mean-rounded")
     suite = task / "suites" / "test_weak.py"
-    assert prism_main(["suggest", str(task), str(suite), "--json", "--reveal", "labels",
-                       "--cache-dir", str(cache_dir)]) == 0
+    assert (
+        prism_main(["suggest", str(task), str(suite), "--json", "--reveal", "labels", "--cache-dir", str(cache_dir)])
+        == 0
+    )
     text = capsys.readouterr().out
     found = json.loads(text)
     assert found and all("invalid candidate" in s["title"] for s in found)
@@ -80,7 +82,9 @@ def test_counts_shows_no_suggestion_and_no_witness(fixture_copy, cache_dir, caps
     task = fixture_copy("mean-rounded")
     suite = task / "suites" / "test_weak.py"
     original = suite.read_text()
-    code = prism_main(["suggest", str(task), str(suite), "--write", "--reveal", "counts", "--cache-dir", str(cache_dir)])
+    code = prism_main(
+        ["suggest", str(task), str(suite), "--write", "--reveal", "counts", "--cache-dir", str(cache_dir)]
+    )
     captured = capsys.readouterr()
     assert code == 2 and "counts" in captured.err and captured.out == ""
     assert suite.read_text() == original

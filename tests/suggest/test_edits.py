@@ -61,8 +61,10 @@ def test_relaxation_replaces_only_the_assert_and_can_carry_new_tests():
     assert target is not None and target.other_source == "2"
     relaxed = apply_edits(text, [replace_assert_edit(text, tree, target, "assert f(1) in {2, 3}")])
     assert relaxed == text.replace("assert f(1) == 2", "assert f(1) in {2, 3}")
-    carried = apply_edits(text, [replace_assert_edit(text, tree, target, "assert f(1) in {2, 3}",
-                                                     [("test_f_case", ["assert f(5) == 10"])])])
+    carried = apply_edits(
+        text,
+        [replace_assert_edit(text, tree, target, "assert f(1) in {2, 3}", [("test_f_case", ["assert f(5) == 10"])])],
+    )
     assert carried.endswith("    assert f(0) == 0\n\n\ndef test_f_case():\n    assert f(5) == 10\n")
 
 

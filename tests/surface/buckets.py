@@ -21,17 +21,33 @@ def bucket_task(root: Path, reveal: str | None = None) -> Path:
     """3 valid (one the reference) and 3 invalid implementations of `add`, each with its own source hash."""
     valid = ["a + b", "b + a", "sum((a, b))"]
     invalid = ["a - b", "a * b", "a + b + 1"]
-    candidates = [{"id": f"v{i}", "label": "valid", "reference": i == 0,
-                   "files": {"solution.py": f"def add(a, b):\n    return {body}\n"}} for i, body in enumerate(valid)]
-    candidates += [{"id": f"i{i}", "label": "invalid",
-                    "files": {"solution.py": f"def add(a, b):\n    return {body}\n"}} for i, body in enumerate(invalid)]
-    return write_task(root, initial={"solution.py": "def add(a, b):\n    return a\n"}, candidates=candidates,
-                      task_id="buckets", extra_task=f'reveal = "{reveal}"' if reveal else "")
+    candidates = [
+        {
+            "id": f"v{i}",
+            "label": "valid",
+            "reference": i == 0,
+            "files": {"solution.py": f"def add(a, b):\n    return {body}\n"},
+        }
+        for i, body in enumerate(valid)
+    ]
+    candidates += [
+        {"id": f"i{i}", "label": "invalid", "files": {"solution.py": f"def add(a, b):\n    return {body}\n"}}
+        for i, body in enumerate(invalid)
+    ]
+    return write_task(
+        root,
+        initial={"solution.py": "def add(a, b):\n    return a\n"},
+        candidates=candidates,
+        task_id="buckets",
+        extra_task=f'reveal = "{reveal}"' if reveal else "",
+    )
 
 
 def bucket_suite(shift: int = 0) -> str:
-    head = ("import hashlib\nimport pathlib\n\n"
-            "BUCKET = hashlib.sha256(pathlib.Path(__file__).with_name('solution.py').read_bytes()).digest()[0]\n")
+    head = (
+        "import hashlib\nimport pathlib\n\n"
+        "BUCKET = hashlib.sha256(pathlib.Path(__file__).with_name('solution.py').read_bytes()).digest()[0]\n"
+    )
     tests = "".join(f"\n\ndef test_bucket_{k}():\n    assert BUCKET != {(k + shift) % 256}\n" for k in range(256))
     return head + tests
 

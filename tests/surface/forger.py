@@ -17,7 +17,7 @@ BASELINE_SECRET = "initial-words"  # the initial program is no secret: it may be
 CONTROL = ("\x1b", "\x07", "\x9b", "\u202e", "\r")  # what must never reach a terminal, report or editor
 SUITE = "test_forger.py"
 
-SUITE_TEXT = '''\
+SUITE_TEXT = """\
 import pathlib
 
 import pytest
@@ -50,7 +50,7 @@ def test_fixture_error(broken):
 
 def test_execution_error():
     raise ValueError("error carries " + SECRET + BAD)
-'''
+"""
 
 
 def forger_task(root: Path, reveal: str | None = None) -> Path:
@@ -59,12 +59,22 @@ def forger_task(root: Path, reveal: str | None = None) -> Path:
         root,
         initial={"solution.py": f"def f(x):\n    return x  # {BASELINE_SECRET}\n"},
         candidates=[
-            {"id": "ref", "label": "valid", "reference": True,
-             "files": {"solution.py": f"def f(x):\n    return x + 1  # {SECRETS['ref']}\n"}},
-            {"id": "other", "label": "valid",
-             "files": {"solution.py": f"def f(x):\n    return 1 + x  # {SECRETS['other']}\n"}},
-            {"id": "bad", "label": "invalid",
-             "files": {"solution.py": f"def f(x):\n    return x * 2 - 1  # {SECRETS['bad']}\n"}},
+            {
+                "id": "ref",
+                "label": "valid",
+                "reference": True,
+                "files": {"solution.py": f"def f(x):\n    return x + 1  # {SECRETS['ref']}\n"},
+            },
+            {
+                "id": "other",
+                "label": "valid",
+                "files": {"solution.py": f"def f(x):\n    return 1 + x  # {SECRETS['other']}\n"},
+            },
+            {
+                "id": "bad",
+                "label": "invalid",
+                "files": {"solution.py": f"def f(x):\n    return x * 2 - 1  # {SECRETS['bad']}\n"},
+            },
         ],
         extra_task=f'reveal = "{reveal}"' if reveal else "",
         suites={SUITE: SUITE_TEXT},

@@ -19,8 +19,9 @@ from tests.surface.test_reveal_cli import PRISM, ROOT
 
 
 def prism(*args: str, cache) -> subprocess.CompletedProcess:
-    return subprocess.run([*PRISM, *args, "--cache-dir", str(cache)], capture_output=True, text=True,
-                          cwd=ROOT, timeout=300)
+    return subprocess.run(
+        [*PRISM, *args, "--cache-dir", str(cache)], capture_output=True, text=True, cwd=ROOT, timeout=300
+    )
 
 
 @pytest.fixture(scope="module")
@@ -67,15 +68,23 @@ def test_at_labels_the_same_attack_reads_the_buckets(task, cache):
 
 def test_at_sealed_only_the_initial_outcome_and_static_hints(task, cache, tmp_path):
     weak = task / "test_weak.py"
-    weak.write_text("from solution import add\n\n\ndef test_add():\n    assert isinstance(add(2, 2), int)\n\n\n"
-                    "def test_add_catches():\n    assert add(2, 2) == 4\n")
+    weak.write_text(
+        "from solution import add\n\n\ndef test_add():\n    assert isinstance(add(2, 2), int)\n\n\n"
+        "def test_add_catches():\n    assert add(2, 2) == 4\n"
+    )
     proc = prism("run", str(task), str(weak), "--reveal", "sealed", "--json", cache=cache)
     assert proc.returncode == 0, proc.stderr  # the run completed; JSF is not known, nor anything panel-made
     report = json.loads(proc.stdout)
     assert report["reveal"] == "sealed" and report["candidates"] == [] and report["panel"] is None
     assert report["baseline"]["outcome"] == "fail"
-    assert report["metrics"] == {"detects_baseline": True, "rar": None, "jsf": None, "valid_acceptance": None,
-                                 "invalid_rejection": None, "h": None}
+    assert report["metrics"] == {
+        "detects_baseline": True,
+        "rar": None,
+        "jsf": None,
+        "valid_acceptance": None,
+        "invalid_rejection": None,
+        "h": None,
+    }
     assert [f["kind"] for f in report["findings"]] == ["weak-assertion"]
     table = prism("run", str(task), str(weak), "--reveal", "sealed", cache=cache)
     assert table.returncode == 0

@@ -21,8 +21,9 @@ PRISM = [sys.executable, "-c", "from prism_lsp.cli import prism_main; prism_main
 
 
 def prism(*args: str, cache) -> subprocess.CompletedProcess:
-    return subprocess.run([*PRISM, *args, "--cache-dir", str(cache)], capture_output=True, text=True, cwd=ROOT,
-                          timeout=300)
+    return subprocess.run(
+        [*PRISM, *args, "--cache-dir", str(cache)], capture_output=True, text=True, cwd=ROOT, timeout=300
+    )
 
 
 def _many_tests(size: int) -> str:

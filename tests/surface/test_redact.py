@@ -9,7 +9,7 @@ from prism_lsp.model.outcome import AssertionResult, ProgramResult
 
 Run = outcome.TestResult  # not named Test*: pytest would try to collect it
 
-SUITE = '''\
+SUITE = """\
 import pytest
 
 
@@ -24,20 +24,32 @@ def test_a(x):
 
 def test_b():
     helper(1)
-'''
+"""
 
 
 def test_names_lines_reasons_and_text_are_reduced():
     smap = parse_suite(SUITE)
     asserts = {line for a in smap.all_assertions() for line in range(a.span.start_line, a.span.end_line + 1)}
-    raw = ProgramResult(outcome="fail", reason="secret-word", message="program said: SECRET", line=999, tests=(
-        Run("test_a[SECRET-id]", "pass", assertions=(AssertionResult(10, "pass", "x == 1"),)),
-        Run("test_a[other-SECRET]", "fail", line=10, message="assert 2 == 1 SECRET", def_line=77,
-                   assertions=(AssertionResult(10, "fail", "2 == 1"), AssertionResult(4242, "fail", "forged"))),
-        Run("test_b", "error", line=5, reason="fixture", message="SECRET in helper"),
-        Run("test_b", "error", line=3, reason="made-up", message="SECRET"),
-        Run("test_SECRET_generated", "fail", line=10, message="SECRET"),
-    ))
+    raw = ProgramResult(
+        outcome="fail",
+        reason="secret-word",
+        message="program said: SECRET",
+        line=999,
+        tests=(
+            Run("test_a[SECRET-id]", "pass", assertions=(AssertionResult(10, "pass", "x == 1"),)),
+            Run(
+                "test_a[other-SECRET]",
+                "fail",
+                line=10,
+                message="assert 2 == 1 SECRET",
+                def_line=77,
+                assertions=(AssertionResult(10, "fail", "2 == 1"), AssertionResult(4242, "fail", "forged")),
+            ),
+            Run("test_b", "error", line=5, reason="fixture", message="SECRET in helper"),
+            Run("test_b", "error", line=3, reason="made-up", message="SECRET"),
+            Run("test_SECRET_generated", "fail", line=10, message="SECRET"),
+        ),
+    )
     out = redact_result(raw, smap, asserts)
     assert "SECRET" not in repr(out)
     assert (out.outcome, out.reason, out.message, out.line) == ("fail", "error", "", None)

@@ -16,8 +16,9 @@ PRISM = [sys.executable, "-c", "from prism_lsp.cli import prism_main; prism_main
 
 
 def prism(*args: str, cache) -> subprocess.CompletedProcess:
-    return subprocess.run([*PRISM, *args, "--cache-dir", str(cache)], capture_output=True, text=True,
-                          cwd=ROOT, timeout=300)
+    return subprocess.run(
+        [*PRISM, *args, "--cache-dir", str(cache)], capture_output=True, text=True, cwd=ROOT, timeout=300
+    )
 
 
 @pytest.fixture(scope="module")
@@ -33,8 +34,7 @@ def cache(tmp_path_factory):
 @pytest.mark.parametrize("reveal", ["full", "labels", "counts"])
 @pytest.mark.parametrize("as_json", [False, True], ids=["table", "json"])
 def test_every_output_at_every_level(task, cache, reveal, as_json):
-    proc = prism("run", str(task), str(task / SUITE), "--reveal", reveal, *(["--json"] if as_json else []),
-                 cache=cache)
+    proc = prism("run", str(task), str(task / SUITE), "--reveal", reveal, *(["--json"] if as_json else []), cache=cache)
     assert proc.returncode == 1, proc.stderr
     out = proc.stdout + proc.stderr
     assert controls(out) == [], "control sequences reach the terminal or the report"
@@ -52,13 +52,22 @@ def test_every_output_at_every_level(task, cache, reveal, as_json):
         candidates = report["candidates"]
         if reveal == "counts":
             assert candidates == []
-            assert report["panel"] == {"valid_accepted": 0, "valid": 1, "invalid_rejected": 1, "invalid": 1,
-                                       "errors": 0}
+            assert report["panel"] == {
+                "valid_accepted": 0,
+                "valid": 1,
+                "invalid_rejected": 1,
+                "invalid": 1,
+                "errors": 0,
+            }
         else:
             assert all(not c["reference"] and c["note"] == "" for c in candidates)
             names = {t["name"] for c in candidates for t in c["tests"]}
-            assert names <= {"test_named_after_the_program[1]", "test_rejects_one_valid", "test_fixture_error",
-                             "test_execution_error"}
+            assert names <= {
+                "test_named_after_the_program[1]",
+                "test_rejects_one_valid",
+                "test_fixture_error",
+                "test_execution_error",
+            }
             assert all(t["message"] == "" for c in candidates for t in c["tests"])
     elif reveal == "counts":
         assert "reference" not in out.split("panel:")[0].split("initial program")[1]

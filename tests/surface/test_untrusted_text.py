@@ -34,13 +34,28 @@ def test_length_is_capped_and_odd_values_become_text():
 
 def test_a_runner_answer_is_sanitised_where_it_enters_the_host():
     bad = "\x1b]0;pwned\x07\x1b[2J\u202e"
-    result = program_from_runner(Result.from_dict({
-        "id": "p", "outcome": "fail", "reason": "Not A Word" + bad, "message": "m" + bad, "line": -4,
-        "tests": [
-            {"name": "test_a" + bad, "outcome": "fail", "message": bad * 3, "line": 0, "reason": "x" * 40,
-             "assertions": [{"line": 3, "outcome": "fail", "explanation": "e" + bad}], "duration_ms": -1},
-        ],
-    }))
+    result = program_from_runner(
+        Result.from_dict(
+            {
+                "id": "p",
+                "outcome": "fail",
+                "reason": "Not A Word" + bad,
+                "message": "m" + bad,
+                "line": -4,
+                "tests": [
+                    {
+                        "name": "test_a" + bad,
+                        "outcome": "fail",
+                        "message": bad * 3,
+                        "line": 0,
+                        "reason": "x" * 40,
+                        "assertions": [{"line": 3, "outcome": "fail", "explanation": "e" + bad}],
+                        "duration_ms": -1,
+                    },
+                ],
+            }
+        )
+    )
     assert result.outcome == "fail" and result.reason == "error" and result.line is None
     assert result.message == "m"
     (test,) = result.tests

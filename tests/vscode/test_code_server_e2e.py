@@ -73,8 +73,9 @@ def browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=shutil.which(os.environ.get("PRISM_CHROMIUM", "chromium")),
-                                     args=["--no-sandbox"])
+        chromium = p.chromium.launch(
+            executable_path=shutil.which(os.environ.get("PRISM_CHROMIUM", "chromium")), args=["--no-sandbox"]
+        )
         yield chromium
         chromium.close()
 
@@ -86,8 +87,9 @@ def _workbench(browser, base: Path, folder: Path, *, trust: bool):
     `trust`: Workspace Trust is on (the folder starts untrusted); else it is disabled."""
     data, extensions = base / "data", base / "extensions"
     (data / "User").mkdir(parents=True)
-    (data / "User" / "settings.json").write_text(json.dumps({
-        **USER_SETTINGS, "security.workspace.trust.enabled": trust}))
+    (data / "User" / "settings.json").write_text(
+        json.dumps({**USER_SETTINGS, "security.workspace.trust.enabled": trust})
+    )
     entry = [shutil.which("node") or "node", str(Path(os.environ["PRISM_CODE_SERVER"]) / "out" / "node" / "entry.js")]
     common = ["--user-data-dir", str(data), "--extensions-dir", str(extensions)]
     subprocess.run([*entry, *common, "--install-extension", str(VSIX)], check=True, capture_output=True, timeout=300)
@@ -95,9 +97,23 @@ def _workbench(browser, base: Path, folder: Path, *, trust: bool):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PRISM_CACHE_DIR": str(base / "cache")}
-    server = subprocess.Popen([*entry, *common, "--auth", "none", "--bind-addr", f"127.0.0.1:{port}",
-                               "--disable-telemetry", *([] if trust else ["--disable-workspace-trust"]), str(folder)],
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    server = subprocess.Popen(
+        [
+            *entry,
+            *common,
+            "--auth",
+            "none",
+            "--bind-addr",
+            f"127.0.0.1:{port}",
+            "--disable-telemetry",
+            *([] if trust else ["--disable-workspace-trust"]),
+            str(folder),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+    )
     try:
         for line in server.stdout:  # an event: the server says it listens
             if "HTTP server listening" in line:
@@ -228,8 +244,9 @@ def untrusted(browser, tmp_path_factory):
     wrapper.write_text(f'#!/bin/sh\ntouch "{mark}"\nexec "{sys.executable}" "$@"\n')
     wrapper.chmod(0o755)
     (folder / ".vscode").mkdir()
-    (folder / ".vscode" / "settings.json").write_text(json.dumps({
-        "prism.interpreter": "${workspaceFolder}/.tools/python", "prism.sandbox": "none"}))
+    (folder / ".vscode" / "settings.json").write_text(
+        json.dumps({"prism.interpreter": "${workspaceFolder}/.tools/python", "prism.sandbox": "none"})
+    )
     with _workbench(browser, base, folder, trust=True) as page:
         yield page, mark, _artefacts()
 
@@ -238,7 +255,7 @@ def test_restricted_mode_shows_static_hints_and_says_why_and_trusting_starts_run
     page, mark, shots = untrusted
     shots.mkdir(parents=True, exist_ok=True)
     try:
-        page.click(".monaco-dialog-box .monaco-button:has-text(\"No, I don't trust the authors\")")
+        page.click('.monaco-dialog-box .monaco-button:has-text("No, I don\'t trust the authors")')
         page.keyboard.press("Control+P")
         page.wait_for_selector(".quick-input-widget input").fill("test_weak.py")
         page.wait_for_selector(".quick-input-list .monaco-list-row:has-text('test_weak.py')")

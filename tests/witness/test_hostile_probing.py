@@ -10,7 +10,7 @@ SUITE = "from solution import f\n\n\ndef test_f():\n    assert f(2) == 4\n"
 HOSTILE = {
     "hangs": "def f(x):\n    while True:\n        pass\n",
     "swallows-alarm": "def f(x):\n    while True:\n        try:\n            while True:\n                pass\n"
-                      "        except BaseException:\n            pass\n",
+    "        except BaseException:\n            pass\n",
     "exits": "import os\n\ndef f(x):\n    os._exit(0)\n",
     "floods": "import sys\n\ndef f(x):\n    sys.stdout.write('x' * (64 << 20))\n    return x * 3\n",
     "huge-value": "def f(x):\n    return [x] * 10 ** 6\n",
@@ -21,13 +21,16 @@ def hostile_task(tmp_path):
     candidates = [
         {"id": "reference", "reference": True, "files": {"solution.py": "def f(x):\n    return x * 2\n"}},
         {"id": "doubles", "files": {"solution.py": "def f(x):\n    return x + x\n"}},
-        {"id": "wrong-at-3", "label": "invalid",
-         "files": {"solution.py": "def f(x):\n    return x * 2 + (x == 3)\n"}},
+        {"id": "wrong-at-3", "label": "invalid", "files": {"solution.py": "def f(x):\n    return x * 2 + (x == 3)\n"}},
         *[{"id": cid, "label": "invalid", "files": {"solution.py": body}} for cid, body in HOSTILE.items()],
     ]
-    root = write_task(tmp_path / "task", initial={"solution.py": "def f(x):\n    return x\n"},
-                      candidates=candidates, extra_task='sandbox = "bubblewrap"\ntimeout_s = 5',
-                      suites={"initial/test_f.py": SUITE})
+    root = write_task(
+        tmp_path / "task",
+        initial={"solution.py": "def f(x):\n    return x\n"},
+        candidates=candidates,
+        extra_task='sandbox = "bubblewrap"\ntimeout_s = 5',
+        suites={"initial/test_f.py": SUITE},
+    )
     return load_task(root)
 
 
@@ -63,4 +66,8 @@ def test_probe_results_are_cached_by_tree_and_call(tmp_path, engine):
     sent = prober.requests
     again = prober.probe(programs, "solution:f", ["([1],)", "(5,)"])
     assert prober.requests == sent  # nothing new asked of the runners
-    assert [b.value for b in again["doubles"]] == ["[1, 1]", "10"] == [first["doubles"][1].value, first["doubles"][0].value]
+    assert (
+        [b.value for b in again["doubles"]]
+        == ["[1, 1]", "10"]
+        == [first["doubles"][1].value, first["doubles"][0].value]
+    )

@@ -42,13 +42,19 @@ def workflow_commands(records: list[dict], root: Path) -> list[str]:
     for r in records:
         file = _relative(r["suite_file"], root)
         if r["status"] != "ok":
-            lines.append(f"::error file={escape_property(file)},title={escape_property('prism: not judged')}::"
-                         f"{escape_data(clean(r['error'] or ''))}")
+            lines.append(
+                f"::error file={escape_property(file)},title={escape_property('prism: not judged')}::"
+                f"{escape_data(clean(r['error'] or ''))}"
+            )
             continue
         for f in r["report"]["findings"]:
             start = max(1, int(f["line"]))
-            props = {"file": file, "line": str(start), "endLine": str(max(start, int(f["end_line"]))),
-                     "title": f"prism {f['kind']}"}
+            props = {
+                "file": file,
+                "line": str(start),
+                "endLine": str(max(start, int(f["end_line"]))),
+                "title": f"prism {f['kind']}",
+            }
             head = ",".join(f"{k}={escape_property(v)}" for k, v in props.items())
             lines.append(f"::{COMMAND[RULES[f['kind']][0]]} {head}::{escape_data(clean(f['message']))}")
     if len(lines) > MAX_ANNOTATIONS:
@@ -59,8 +65,15 @@ def workflow_commands(records: list[dict], root: Path) -> list[str]:
 
 def _md(text) -> str:
     """Text for a markdown table cell: no markup, no line break, no cell break."""
-    return (clean(str(text), 300).replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;")
-            .replace("`", "\\`").replace("\n", " ").replace("\r", " "))
+    return (
+        clean(str(text), 300)
+        .replace("\\", "\\\\")
+        .replace("|", "\\|")
+        .replace("<", "&lt;")
+        .replace("`", "\\`")
+        .replace("\n", " ")
+        .replace("\r", " ")
+    )
 
 
 def _pct(value) -> str:
@@ -69,27 +82,39 @@ def _pct(value) -> str:
 
 def step_summary(records: list[dict], title: str, checks: list[str] | None = None) -> str:
     """A markdown table: one row per suite, then the overall rates and the gate's checks."""
-    rows = ["| suite | detects bug | reference accepted | valid accepted | invalid rejected | JSF | findings |",
-            "|---|---|---|---|---|---|---|"]
+    rows = [
+        "| suite | detects bug | reference accepted | valid accepted | invalid rejected | JSF | findings |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for r in records:
         if r["status"] != "ok":
             rows.append(f"| {_md(r['suite'])} | error: {_md(r['error'])} | | | | | |")
             continue
         m = r["report"]["metrics"]
-        rows.append(f"| {_md(r['suite'])} | {'yes' if m['detects_baseline'] else 'no'} | {'yes' if m['rar'] else 'no'}"
-                    f" | {_pct(m['valid_acceptance'])} | {_pct(m['invalid_rejection'])} | {'yes' if m['jsf'] else 'no'}"
-                    f" | {len(r['report']['findings'])} |")
+        rows.append(
+            f"| {_md(r['suite'])} | {'yes' if m['detects_baseline'] else 'no'} | {'yes' if m['rar'] else 'no'}"
+            f" | {_pct(m['valid_acceptance'])} | {_pct(m['invalid_rejection'])} | {'yes' if m['jsf'] else 'no'}"
+            f" | {len(r['report']['findings'])} |"
+        )
     overall = aggregate(r["report"]["metrics"] for r in records if r["status"] == "ok")
     fmt = lambda v: "n/a" if v is None else f"{v:.0f}%"  # noqa: E731  (aggregate gives percentages)
-    rows.append(f"| **overall ({overall['tasks']})** | {fmt(overall['detects_baseline'])} | {fmt(overall['rar'])}"
-                f" | {fmt(overall['valid_acceptance'])} | {fmt(overall['invalid_rejection'])} | {fmt(overall['jsf'])} | |")
+    rows.append(
+        f"| **overall ({overall['tasks']})** | {fmt(overall['detects_baseline'])} | {fmt(overall['rar'])}"
+        f" | {fmt(overall['valid_acceptance'])} | {fmt(overall['invalid_rejection'])} | {fmt(overall['jsf'])} | |"
+    )
     out = [f"### {_md(title)}", "", *rows, ""]
     out += [f"- {_md(c)}" for c in checks or []]
     return "\n".join(out) + "\n"
 
 
-def emit_github(records: list[dict], root: Path, title: str, checks: list[str] | None, stream: TextIO,
-                env: Mapping[str, str] | None = None) -> bool:
+def emit_github(
+    records: list[dict],
+    root: Path,
+    title: str,
+    checks: list[str] | None,
+    stream: TextIO,
+    env: Mapping[str, str] | None = None,
+) -> bool:
     """Print the workflow commands to `stream` and append the summary to `$GITHUB_STEP_SUMMARY`,
     when running in GitHub Actions; whether it did."""
     env = os.environ if env is None else env

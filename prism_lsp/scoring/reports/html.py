@@ -38,25 +38,47 @@ def _pct(v) -> str:
 
 def _rates_table(records: list[dict]) -> str:
     summary = summarize(records)
-    head = "<tr><th>task</th><th>suite</th><th>RAR</th><th>valid acc.</th><th>invalid rej.</th><th>H</th><th>JSF</th></tr>"
+    head = (
+        "<tr><th>task</th><th>suite</th><th>RAR</th><th>valid acc.</th><th>invalid rej.</th><th>H</th><th>JSF</th></tr>"
+    )
     rows = []
     for r in records:
         if r["status"] != "ok":
-            rows.append(f"<tr><td>{_e(r['task'])}</td><td>{_e(r['suite'])}</td>"
-                        f"<td colspan=5 class=err>error: {_e(r['error'])}</td></tr>")
+            rows.append(
+                f"<tr><td>{_e(r['task'])}</td><td>{_e(r['suite'])}</td>"
+                f"<td colspan=5 class=err>error: {_e(r['error'])}</td></tr>"
+            )
             continue
         m = r["report"]["metrics"]
-        pct = [None if m[k] is None else round(100 * float(m[k]), 2)
-               for k in ("rar", "valid_acceptance", "invalid_rejection", "h", "jsf")]
-        rows.append(f"<tr><td>{_e(r['task'])}</td><td>{_e(r['suite'])}</td>"
-                    + "".join(f"<td class=num>{_pct(v)}</td>" for v in pct) + "</tr>")
-    for label, rates in [*((f"{s} ({v['tasks']} tasks)", v) for s, v in summary["by_suite"].items()),
-                         (f"overall ({summary['overall']['tasks']} pairs)", summary["overall"])]:
-        rows.append(f"<tr><th colspan=2>{_e(label)}</th>" + "".join(
-            f"<td class=num>{_pct(rates[k])}</td>" for k in ("rar", "valid_acceptance", "invalid_rejection", "h", "jsf"))
-            + "</tr>")
-    note = (f"<p class=err>{summary['errors']} of {summary['pairs']} pairs could not be scored; "
-            "they are left out of the rates.</p>") if summary["errors"] else ""
+        pct = [
+            None if m[k] is None else round(100 * float(m[k]), 2)
+            for k in ("rar", "valid_acceptance", "invalid_rejection", "h", "jsf")
+        ]
+        rows.append(
+            f"<tr><td>{_e(r['task'])}</td><td>{_e(r['suite'])}</td>"
+            + "".join(f"<td class=num>{_pct(v)}</td>" for v in pct)
+            + "</tr>"
+        )
+    for label, rates in [
+        *((f"{s} ({v['tasks']} tasks)", v) for s, v in summary["by_suite"].items()),
+        (f"overall ({summary['overall']['tasks']} pairs)", summary["overall"]),
+    ]:
+        rows.append(
+            f"<tr><th colspan=2>{_e(label)}</th>"
+            + "".join(
+                f"<td class=num>{_pct(rates[k])}</td>"
+                for k in ("rar", "valid_acceptance", "invalid_rejection", "h", "jsf")
+            )
+            + "</tr>"
+        )
+    note = (
+        (
+            f"<p class=err>{summary['errors']} of {summary['pairs']} pairs could not be scored; "
+            "they are left out of the rates.</p>"
+        )
+        if summary["errors"]
+        else ""
+    )
     return f"<table class=rates>{head}{''.join(rows)}</table>{note}"
 
 
@@ -67,14 +89,22 @@ def _cell(outcome: str | None) -> str:
 def kill_matrix(report: dict) -> str:
     """The tests x programs table of one pair's report."""
     programs = [("initial", "initial", report["baseline"], bool(report["metrics"]["detects_baseline"]))]
-    programs += [(c["id"], f"{c['label']}{' (reference)' if c['reference'] else ''}", c, c["correct"])
-                 for c in report["candidates"]]
+    programs += [
+        (c["id"], f"{c['label']}{' (reference)' if c['reference'] else ''}", c, c["correct"])
+        for c in report["candidates"]
+    ]
     tests: list[str] = []
     for _, _, program, _ in programs:
         tests += [t["name"] for t in program["tests"] if t["name"] not in tests]
-    head = "<tr><th>test \\ program</th>" + "".join(
-        f"<th class={'right' if right else 'wrong'} title='{_e(kind)}'>{_e(name)}<br><small>{_e(kind)}"
-        f"{'' if right else ' · wrong verdict'}</small></th>" for name, kind, _, right in programs) + "</tr>"
+    head = (
+        "<tr><th>test \\ program</th>"
+        + "".join(
+            f"<th class={'right' if right else 'wrong'} title='{_e(kind)}'>{_e(name)}<br><small>{_e(kind)}"
+            f"{'' if right else ' · wrong verdict'}</small></th>"
+            for name, kind, _, right in programs
+        )
+        + "</tr>"
+    )
     rows = ["<tr><th>whole program</th>" + "".join(_cell(p["outcome"]) for _, _, p, _ in programs) + "</tr>"]
     for test in tests:
         by_program = [{t["name"]: t["outcome"] for t in p["tests"]}.get(test) for _, _, p, _ in programs]
@@ -94,12 +124,15 @@ def html_page(records: list[dict], title: str = "prism score") -> str:
         if r["status"] != "ok":
             sections.append(f"<section>{heading}<p class=err>error: {_e(r['error'])}</p></section>")
             continue
-        sections.append(f"<section>{heading}{kill_matrix(r['report'])}<h3>findings</h3>{_findings(r['report'])}"
-                        "</section>")
-    return (f"<!DOCTYPE html><html lang=en><head><meta charset=utf-8><link rel=icon href='data:,'><title>{_e(title)}</title>"
-            f"<style>{STYLE}</style></head><body><h1>{_e(title)}</h1>"
-            f"<p>Rates in %, aggregated as DESIGN.md defines them (equal weight per pair, rounded, H from the "
-            f"rounded rates).</p>{_rates_table(records)}{''.join(sections)}</body></html>\n")
+        sections.append(
+            f"<section>{heading}{kill_matrix(r['report'])}<h3>findings</h3>{_findings(r['report'])}</section>"
+        )
+    return (
+        f"<!DOCTYPE html><html lang=en><head><meta charset=utf-8><link rel=icon href='data:,'><title>{_e(title)}</title>"
+        f"<style>{STYLE}</style></head><body><h1>{_e(title)}</h1>"
+        f"<p>Rates in %, aggregated as DESIGN.md defines them (equal weight per pair, rounded, H from the "
+        f"rounded rates).</p>{_rates_table(records)}{''.join(sections)}</body></html>\n"
+    )
 
 
 def write_html(records: list[dict], path: Path) -> None:

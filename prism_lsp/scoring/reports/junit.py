@@ -18,12 +18,17 @@ def _case(suite_el: ET.Element, classname: str, name: str) -> ET.Element:
     return ET.SubElement(suite_el, "testcase", classname=clean(classname), name=clean(name), time="0")
 
 
-def _program_case(suite_el: ET.Element, classname: str, name: str, program: dict, wrong: str | None,
-                  detected: bool = False) -> str:
+def _program_case(
+    suite_el: ET.Element, classname: str, name: str, program: dict, wrong: str | None, detected: bool = False
+) -> str:
     case = _case(suite_el, classname, name)
     if program["outcome"] == "error" and not detected:  # an initial program's error may detect it
-        el = ET.SubElement(case, "error", type=program.get("reason") or "error",
-                           message=clean(program.get("message") or "could not run"))
+        el = ET.SubElement(
+            case,
+            "error",
+            type=program.get("reason") or "error",
+            message=clean(program.get("message") or "could not run"),
+        )
         el.text = clean(program.get("message") or "")
         return "error"
     if wrong:
@@ -46,13 +51,21 @@ def junit_xml(records: list[dict]) -> ET.ElementTree:
         else:
             report = r["report"]
             base = report["baseline"]
-            wrong = None if report["metrics"]["detects_baseline"] else \
-                f"the suite does not fail on the initial program ({base['outcome']})"
+            wrong = (
+                None
+                if report["metrics"]["detects_baseline"]
+                else f"the suite does not fail on the initial program ({base['outcome']})"
+            )
             kinds = [_program_case(suite_el, r["task"], "initial", base, wrong, wrong is None)]
             for c in report["candidates"]:
-                wrong = None if c["correct"] else (
-                    f"{c['label']} candidate {c['verdict'] or 'not judged'}: expected "
-                    f"{'accepted' if c['label'] == 'valid' else 'rejected'}")
+                wrong = (
+                    None
+                    if c["correct"]
+                    else (
+                        f"{c['label']} candidate {c['verdict'] or 'not judged'}: expected "
+                        f"{'accepted' if c['label'] == 'valid' else 'rejected'}"
+                    )
+                )
                 kinds.append(_program_case(suite_el, r["task"], f"{c['label']} {c['id']}", c, wrong))
             counts.update(tests=len(kinds), failures=kinds.count("failure"), errors=kinds.count("error"))
         for key, value in counts.items():

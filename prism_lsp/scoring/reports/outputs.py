@@ -9,8 +9,17 @@ import sys
 from pathlib import Path
 
 
-def write_reports(records: list[dict], args: argparse.Namespace, *, command: str, root: Path, title: str,
-                  checks: list[str] | None = None, task=None, cache=None) -> None:
+def write_reports(
+    records: list[dict],
+    args: argparse.Namespace,
+    *,
+    command: str,
+    root: Path,
+    title: str,
+    checks: list[str] | None = None,
+    task=None,
+    cache=None,
+) -> None:
     """Write what `args` asks for; in GitHub Actions also annotate the suites' lines (on stderr, so a
     `--json` report on stdout stays JSON) and add a table to the step summary. `task` and `cache`
     (its TreeCache) place the mutants of `--mutation-report`."""

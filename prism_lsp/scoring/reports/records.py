@@ -17,14 +17,26 @@ __all__ = ["SCHEMA_VERSION", "error_of", "record_of", "source_root"]
 
 def record_of(report: PanelReport, suite_file: Path) -> dict:
     """The record of one judged suite."""
-    return {"task": report.task, "suite": report.suite, "suite_file": str(suite_file), "status": "ok",
-            "error": None, "report": report.model_dump(mode="json")}
+    return {
+        "task": report.task,
+        "suite": report.suite,
+        "suite_file": str(suite_file),
+        "status": "ok",
+        "error": None,
+        "report": report.model_dump(mode="json"),
+    }
 
 
 def error_of(task: str, suite: str, suite_file: Path, message: str) -> dict:
     """The record of a suite that could not be judged: an error row, never a verdict."""
-    return {"task": task, "suite": suite, "suite_file": str(suite_file), "status": "error", "error": message,
-            "report": None}
+    return {
+        "task": task,
+        "suite": suite,
+        "suite_file": str(suite_file),
+        "status": "error",
+        "error": message,
+        "report": None,
+    }
 
 
 def source_root(near: Path) -> Path:
@@ -33,8 +45,9 @@ def source_root(near: Path) -> Path:
     near = Path(near).resolve()
     folder = near if near.is_dir() else near.parent
     try:
-        proc = subprocess.run(["git", "-C", str(folder), "rev-parse", "--show-toplevel"], capture_output=True,
-                              text=True, timeout=30)
+        proc = subprocess.run(
+            ["git", "-C", str(folder), "rev-parse", "--show-toplevel"], capture_output=True, text=True, timeout=30
+        )
     except (OSError, subprocess.TimeoutExpired):
         return folder
     top = proc.stdout.strip()

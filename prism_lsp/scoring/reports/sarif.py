@@ -29,19 +29,37 @@ HELP_URI = "https://pypi.org/project/prism-lsp/"
 FINGERPRINT = "prismFinding/v1"
 # kind -> (SARIF level, one-line description, what to do about it)
 RULES = {
-    "rejects-valid": ("warning", "The suite rejects a valid implementation (over-specification).",
-                      "Assert only what the statement requires: a valid implementation differs here."),
-    "accepts-invalid": ("note", "The suite accepts an invalid implementation (under-assertion or missing input).",
-                        "Strengthen the check or add the input that tells the invalid implementation apart "
-                        "(`prism suggest` proposes one, verified on the panel)."),
-    "misses-baseline": ("warning", "The suite passes on the initial program: it does not detect the bug.",
-                        "Add a test that fails before the fix and passes after it."),
-    "execution-error": ("error", "The suite could not be run on a program (collection error, timeout, crash).",
-                        "Fix the error the message names; an error is never a correct verdict."),
-    "weak-assertion": ("note", "An assertion that checks too little (type-only, empty-input-only, length-only...).",
-                       "Compare the value itself, not only its type, length or emptiness."),
-    "unstable": ("warning", "A test seen with two outcomes on one program (hash order, time, randomness).",
-                 "Make the test deterministic: sort sets and dict keys of strings, fix the clock and the random seed."),
+    "rejects-valid": (
+        "warning",
+        "The suite rejects a valid implementation (over-specification).",
+        "Assert only what the statement requires: a valid implementation differs here.",
+    ),
+    "accepts-invalid": (
+        "note",
+        "The suite accepts an invalid implementation (under-assertion or missing input).",
+        "Strengthen the check or add the input that tells the invalid implementation apart "
+        "(`prism suggest` proposes one, verified on the panel).",
+    ),
+    "misses-baseline": (
+        "warning",
+        "The suite passes on the initial program: it does not detect the bug.",
+        "Add a test that fails before the fix and passes after it.",
+    ),
+    "execution-error": (
+        "error",
+        "The suite could not be run on a program (collection error, timeout, crash).",
+        "Fix the error the message names; an error is never a correct verdict.",
+    ),
+    "weak-assertion": (
+        "note",
+        "An assertion that checks too little (type-only, empty-input-only, length-only...).",
+        "Compare the value itself, not only its type, length or emptiness.",
+    ),
+    "unstable": (
+        "warning",
+        "A test seen with two outcomes on one program (hash order, time, randomness).",
+        "Make the test deterministic: sort sets and dict keys of strings, fix the clock and the random seed.",
+    ),
 }
 
 
@@ -86,35 +104,53 @@ def sarif_log(records: list[dict], *, root: Path | None = None, command: str = "
     for r in records:
         artifact, keyed = _location(r["suite_file"], root)
         if r["status"] != "ok":
-            notifications.append({"level": "error", "message": {"text": clean(f"{r['task']}: {r['error']}")},
-                                  "locations": [{"physicalLocation": {"artifactLocation": artifact}}]})
+            notifications.append(
+                {
+                    "level": "error",
+                    "message": {"text": clean(f"{r['task']}: {r['error']}")},
+                    "locations": [{"physicalLocation": {"artifactLocation": artifact}}],
+                }
+            )
             continue
         for f in r["report"]["findings"]:
             start = max(1, int(f["line"]))
             region = {"startLine": start, "endLine": max(start, int(f["end_line"]))}
             candidates, tests = [clean(c) for c in f["candidates"]], [clean(t) for t in f["tests"]]
             parts = [f["kind"], keyed, _line_text(r["suite_file"], start, texts), *tests, "|", *candidates]
-            results.append({
-                "ruleId": f["kind"], "ruleIndex": rule_ids.index(f["kind"]), "level": RULES[f["kind"]][0],
-                "message": {"text": clean(f["message"]) or f["kind"]},
-                "locations": [{"physicalLocation": {"artifactLocation": artifact, "region": region}}],
-                "partialFingerprints": {FINGERPRINT: _fingerprint(parts, seen)},
-                "properties": {"task": r["task"], "suite": r["suite"], "candidates": candidates, "tests": tests},
-            })
-    rules = [{"id": kind, "name": _rule_name(kind), "shortDescription": {"text": text},
-              "fullDescription": {"text": text},
-              "help": {"text": f"{text} {advice}", "markdown": f"**{text}**\n\n{advice}"},
-              "helpUri": HELP_URI, "defaultConfiguration": {"level": level}}
-             for kind, (level, text, advice) in RULES.items()]
+            results.append(
+                {
+                    "ruleId": f["kind"],
+                    "ruleIndex": rule_ids.index(f["kind"]),
+                    "level": RULES[f["kind"]][0],
+                    "message": {"text": clean(f["message"]) or f["kind"]},
+                    "locations": [{"physicalLocation": {"artifactLocation": artifact, "region": region}}],
+                    "partialFingerprints": {FINGERPRINT: _fingerprint(parts, seen)},
+                    "properties": {"task": r["task"], "suite": r["suite"], "candidates": candidates, "tests": tests},
+                }
+            )
+    rules = [
+        {
+            "id": kind,
+            "name": _rule_name(kind),
+            "shortDescription": {"text": text},
+            "fullDescription": {"text": text},
+            "help": {"text": f"{text} {advice}", "markdown": f"**{text}**\n\n{advice}"},
+            "helpUri": HELP_URI,
+            "defaultConfiguration": {"level": level},
+        }
+        for kind, (level, text, advice) in RULES.items()
+    ]
     invocation = {"executionSuccessful": not notifications, "toolExecutionNotifications": notifications}
-    run = {"tool": {"driver": {"name": "prism", "version": __version__, "informationUri": HELP_URI, "rules": rules}},
-           "automationDetails": {"id": f"prism/{command}/"},
-           "invocations": [invocation], "results": results}
+    run = {
+        "tool": {"driver": {"name": "prism", "version": __version__, "informationUri": HELP_URI, "rules": rules}},
+        "automationDetails": {"id": f"prism/{command}/"},
+        "invocations": [invocation],
+        "results": results,
+    }
     if root is not None:
         run["originalUriBaseIds"] = {SRCROOT: {"uri": root.as_uri().rstrip("/") + "/"}}
     return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
 
 
 def write_sarif(records: list[dict], path: Path, *, root: Path | None = None, command: str = "score") -> None:
-    Path(path).write_text(json.dumps(sarif_log(records, root=root, command=command), indent=2) + "\n",
-                          encoding="utf-8")
+    Path(path).write_text(json.dumps(sarif_log(records, root=root, command=command), indent=2) + "\n", encoding="utf-8")

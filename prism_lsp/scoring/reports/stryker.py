@@ -80,11 +80,17 @@ def _status(runs: list[tuple[str, dict]]) -> tuple[str, list[str], list[str], st
     return "Survived", [], covered, "every suite accepted it"
 
 
-def mutation_report(records: list[dict], sources: dict[str, str], places: dict[str, Place],
-                    notes: dict[str, str], suite_texts: dict[str, str]) -> dict:
+def mutation_report(
+    records: list[dict],
+    sources: dict[str, str],
+    places: dict[str, Place],
+    notes: dict[str, str],
+    suite_texts: dict[str, str],
+) -> dict:
     """The report of `records` (reveal `full`): `sources` the reference's files, `places` each invalid
     candidate's place, `notes` their notes, `suite_texts` each suite's text by its path in the task."""
     from prism_lsp.model.report import SCHEMA_VERSION
+
     ok = [r for r in records if r["status"] == "ok"]
     if any(r["report"].get("reveal", "full") != "full" for r in ok):
         raise MutationReportError("a mutation report names every candidate: it needs reveal `full`")
@@ -101,15 +107,24 @@ def mutation_report(records: list[dict], sources: dict[str, str], places: dict[s
         status, killed, covered, reason = _status(cand_runs)
         note = notes.get(cid, "")
         found = _OPERATOR.match(note)
-        mutant = {"id": cid, "mutatorName": found.group(1) if found else "candidate",
-                  "location": {"start": {"line": place.start, "column": 1},
-                               "end": {"line": place.end, "column": place.end_column}},
-                  "status": status, "replacement": place.replacement, "description": note or cid,
-                  "killedBy": killed, "coveredBy": covered}
+        mutant = {
+            "id": cid,
+            "mutatorName": found.group(1) if found else "candidate",
+            "location": {
+                "start": {"line": place.start, "column": 1},
+                "end": {"line": place.end, "column": place.end_column},
+            },
+            "status": status,
+            "replacement": place.replacement,
+            "description": note or cid,
+            "killedBy": killed,
+            "coveredBy": covered,
+        }
         if reason:
             mutant["statusReason"] = reason
-        entry = files.setdefault(place.file, {"language": "python", "source": sources.get(place.file, ""),
-                                              "mutants": []})
+        entry = files.setdefault(
+            place.file, {"language": "python", "source": sources.get(place.file, ""), "mutants": []}
+        )
         entry["mutants"].append(mutant)
     test_files: dict[str, dict] = {}
     for r in ok:
@@ -117,14 +132,26 @@ def mutation_report(records: list[dict], sources: dict[str, str], places: dict[s
         for program in [r["report"]["baseline"], *r["report"]["candidates"]]:
             for t in program["tests"]:
                 names.setdefault(t["name"], t.get("def_line"))
-        tests = [{"id": _test_id(r["suite"], n), "name": n,
-                  **({"location": {"start": {"line": line, "column": 1}}} if line else {})}
-                 for n, line in names.items()]
-        test_files[r["suite"]] = {"tests": tests, **({"source": suite_texts[r["suite"]]}
-                                                     if r["suite"] in suite_texts else {})}
-    return {"schemaVersion": STRYKER_SCHEMA_VERSION, "thresholds": {"high": 80, "low": 60}, "files": files,
-            "testFiles": test_files, "framework": {"name": "Prism", "version": __version__},
-            "config": {"prism_schema_version": SCHEMA_VERSION}}
+        tests = [
+            {
+                "id": _test_id(r["suite"], n),
+                "name": n,
+                **({"location": {"start": {"line": line, "column": 1}}} if line else {}),
+            }
+            for n, line in names.items()
+        ]
+        test_files[r["suite"]] = {
+            "tests": tests,
+            **({"source": suite_texts[r["suite"]]} if r["suite"] in suite_texts else {}),
+        }
+    return {
+        "schemaVersion": STRYKER_SCHEMA_VERSION,
+        "thresholds": {"high": 80, "low": 60},
+        "files": files,
+        "testFiles": test_files,
+        "framework": {"name": "Prism", "version": __version__},
+        "config": {"prism_schema_version": SCHEMA_VERSION},
+    }
 
 
 def _texts(tree: Path, rels) -> dict[str, str]:
@@ -152,8 +179,11 @@ def mutation_report_of_task(records: list[dict], task, cache) -> dict:
         if place is not None:
             places[cand.id] = place
             sources.setdefault(place.file, ref_texts.get(place.file, ""))
-    suites = {r["suite"]: Path(r["suite_file"]).read_text(encoding="utf-8", errors="replace")
-              for r in records if r["status"] == "ok" and Path(r["suite_file"]).is_file()}
+    suites = {
+        r["suite"]: Path(r["suite_file"]).read_text(encoding="utf-8", errors="replace")
+        for r in records
+        if r["status"] == "ok" and Path(r["suite_file"]).is_file()
+    }
     return mutation_report(records, sources, places, {c.id: c.note for c in invalid}, suites)
 
 

@@ -21,8 +21,13 @@ def _pct(value: float | None) -> str:
 
 def _pair_cells(m: dict) -> list[str]:
     pct = lambda v: None if v is None else round(100 * float(v), 2)  # noqa: E731
-    return [_pct(pct(m["rar"])), _pct(pct(m["valid_acceptance"])), _pct(pct(m["invalid_rejection"])),
-            _pct(pct(m["h"])), _pct(pct(m["jsf"]))]
+    return [
+        _pct(pct(m["rar"])),
+        _pct(pct(m["valid_acceptance"])),
+        _pct(pct(m["invalid_rejection"])),
+        _pct(pct(m["h"])),
+        _pct(pct(m["jsf"])),
+    ]
 
 
 def _summary_cells(s: dict) -> list[str]:
@@ -39,8 +44,7 @@ def render_table(records: list[dict], console: Console) -> None:
         if r["status"] == "ok":
             table.add_row(Text(r["task"]), Text(r["suite"]), *_pair_cells(r["report"]["metrics"]))
         else:
-            table.add_row(Text(r["task"]), Text(r["suite"]), Text(f"error: {r['error']}", style="red"),
-                          "", "", "", "")
+            table.add_row(Text(r["task"]), Text(r["suite"]), Text(f"error: {r['error']}", style="red"), "", "", "", "")
     summary = summarize(records)
     if len(summary["by_suite"]) > 1:
         table.add_section()
@@ -51,5 +55,9 @@ def render_table(records: list[dict], console: Console) -> None:
     table.add_row(Text("overall", style="bold"), Text(f"{overall['tasks']} pairs"), *_summary_cells(overall))
     console.print(table)
     if summary["errors"]:
-        console.print(f"{summary['errors']} of {summary['pairs']} pairs could not be scored (error rows); "
-                      "they are left out of the rates", style="red", highlight=False)
+        console.print(
+            f"{summary['errors']} of {summary['pairs']} pairs could not be scored (error rows); "
+            "they are left out of the rates",
+            style="red",
+            highlight=False,
+        )

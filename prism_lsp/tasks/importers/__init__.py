@@ -20,14 +20,26 @@ MANY = {"humaneval": "task_id", "swe-bench": "instance_id", "swt-bench": "instan
 FOLDERS = {"terminal-bench": "task.yaml", "harbor": "task.toml"}
 
 
-def read_spec(fmt: str, src: Path, *, workdir: Path, patch_set: Path | None = None, instance: str | None = None,
-              repo_path: Path | None = None, candidates: Path | None = None, suite: str | None = None,
-              test_command: str | None = None, use_docker: bool = True) -> TaskSpec:
+def read_spec(
+    fmt: str,
+    src: Path,
+    *,
+    workdir: Path,
+    patch_set: Path | None = None,
+    instance: str | None = None,
+    repo_path: Path | None = None,
+    candidates: Path | None = None,
+    suite: str | None = None,
+    test_command: str | None = None,
+    use_docker: bool = True,
+) -> TaskSpec:
     """The `TaskSpec` of `src` read as `fmt` (one of `FORMATS`)."""
     if fmt == "terminal-bench":
         from prism_lsp.tasks.importers.terminal_bench import read_terminal_bench
 
-        return read_terminal_bench(src, patch_set=patch_set, suite=suite, test_command=test_command, use_docker=use_docker)
+        return read_terminal_bench(
+            src, patch_set=patch_set, suite=suite, test_command=test_command, use_docker=use_docker
+        )
     if fmt == "harbor":
         from prism_lsp.tasks.importers.harbor import read_harbor
 
@@ -70,8 +82,11 @@ def import_all(fmt: str, src: Path, dest: Path, **options) -> tuple[list[Task], 
     if fmt in FOLDERS:
         return _import_folders(fmt, Path(src), Path(dest), **options)
     if fmt not in MANY:
-        raise TaskImportError(src, "--all", f"--all is for {', '.join(MANY)} files holding many tasks and "
-                                            f"{', '.join(FOLDERS)} dataset folders")
+        raise TaskImportError(
+            src,
+            "--all",
+            f"--all is for {', '.join(MANY)} files holding many tasks and {', '.join(FOLDERS)} dataset folders",
+        )
     if options.pop("instance", None):
         raise TaskImportError(src, "--all", "--all imports every task; leave --instance out")
     key = MANY[fmt]
@@ -92,8 +107,11 @@ def _import_folders(fmt: str, src: Path, dest: Path, **options) -> tuple[list[Ta
     """Every task folder directly under the dataset folder `src` (a folder holding `FOLDERS[fmt]`), each
     with its own patch set found as for one task, into `dest/<folder name>`."""
     if options.get("patch_set"):
-        raise TaskImportError(src, "--all", "--patch-set names one task's panel; with --all each task's patch set "
-                                            "is found beside or inside its folder")
+        raise TaskImportError(
+            src,
+            "--all",
+            "--patch-set names one task's panel; with --all each task's patch set is found beside or inside its folder",
+        )
     if not src.is_dir():
         raise TaskImportError(src, "--all", f"expected a folder of {fmt} task folders")
     folders = sorted(p for p in src.iterdir() if p.is_dir() and not p.is_symlink() and (p / FOLDERS[fmt]).is_file())

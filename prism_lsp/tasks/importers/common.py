@@ -54,14 +54,14 @@ class TaskSpec:
     id: str
     source: Path
     statement: str = ""
-    initial_dir: Path | None = None          # copied as the initial state (minus `initial_skip`)
+    initial_dir: Path | None = None  # copied as the initial state (minus `initial_skip`)
     initial_skip: set[str] = field(default_factory=set)  # top-level names left out of the copy
     initial_files: dict[str, str | bytes] = field(default_factory=dict)  # written over the initial state
     candidates: list[CandidateSpec] = field(default_factory=list)
     suites: dict[str, str] = field(default_factory=dict)  # path relative to the tree -> text (a suite is text)
     timeout_s: float | None = None
     image: str | None = None
-    dockerfile: Path | None = None           # its folder is copied as the build context
+    dockerfile: Path | None = None  # its folder is copied as the build context
     test_command: str | None = None
     entry: list[str] = field(default_factory=list)  # `module:function` entry points
 
@@ -86,13 +86,14 @@ def check_panel(candidates: list[CandidateSpec], file: Path | str) -> None:
             raise TaskImportError(ofile, key, f"duplicate candidate id {c.id!r}")
         seen.add(c.id)
         if c.label not in ("valid", "invalid"):
-            raise TaskImportError(ofile, f"{key}.label", f"expected \"valid\" or \"invalid\", got {c.label!r}")
+            raise TaskImportError(ofile, f"{key}.label", f'expected "valid" or "invalid", got {c.label!r}')
         if c.reference and c.label != "valid":
-            raise TaskImportError(ofile, f"{key}.label", "the reference must be labelled \"valid\"")
+            raise TaskImportError(ofile, f"{key}.label", 'the reference must be labelled "valid"')
     refs = [c.id for c in candidates if c.reference]
     if len(refs) != 1:
-        raise TaskImportError(file, "reference",
-                              f"expected exactly one reference, found {len(refs)} ({', '.join(refs) or 'none'})")
+        raise TaskImportError(
+            file, "reference", f"expected exactly one reference, found {len(refs)} ({', '.join(refs) or 'none'})"
+        )
 
 
 def _toml_value(value) -> str:
@@ -133,8 +134,10 @@ def _check_changes_something(patch: str | bytes, c: CandidateSpec, file: Path) -
     if not data.strip():
         raise TaskImportError(*_origin(c, file), "the patch is empty: it changes nothing")
     if not _DIFF_START.search(data):
-        raise TaskImportError(*_origin(c, file), "the patch changes nothing: no `diff --git`, `---`/`+++` "
-                                                 "or `@@` line (expected a unified diff)")
+        raise TaskImportError(
+            *_origin(c, file),
+            "the patch changes nothing: no `diff --git`, `---`/`+++` or `@@` line (expected a unified diff)",
+        )
 
 
 def _check_applies(initial: Path, diff: Path, c: CandidateSpec, file: Path) -> None:

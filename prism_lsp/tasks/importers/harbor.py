@@ -36,8 +36,14 @@ def _read_toml(path: Path) -> dict:
         raise TaskImportError(path, "", "invalid TOML: arrays or tables nested too deeply") from None
 
 
-def read_harbor(src: Path, *, patch_set: Path | None = None, suite: str | None = None,
-                test_command: str | None = None, use_docker: bool = True) -> TaskSpec:
+def read_harbor(
+    src: Path,
+    *,
+    patch_set: Path | None = None,
+    suite: str | None = None,
+    test_command: str | None = None,
+    use_docker: bool = True,
+) -> TaskSpec:
     """Read a Harbor folder (and its patch set) into a `TaskSpec`; `TaskImportError` on any gap."""
     src = Path(src).resolve()
     if not src.is_dir():
@@ -62,8 +68,15 @@ def read_harbor(src: Path, *, patch_set: Path | None = None, suite: str | None =
         command = suite_command(chosen, test_command)
     else:
         command = harbor_command(chosen)
-    spec = TaskSpec(id=slug(src.name), source=pset.manifest, statement=statement, timeout_s=float(timeout),
-                    candidates=pset.candidates, dockerfile=dockerfile if use_docker else None, test_command=command)
+    spec = TaskSpec(
+        id=slug(src.name),
+        source=pset.manifest,
+        statement=statement,
+        timeout_s=float(timeout),
+        candidates=pset.candidates,
+        dockerfile=dockerfile if use_docker else None,
+        test_command=command,
+    )
     if pset.initial is not None:
         spec.initial_dir = pset.initial
     elif env.is_dir():

@@ -32,7 +32,9 @@ def _source(prompt: str, body: str, where: str, key: str) -> str:
     try:
         compile(text, f"{where}:{key}", "exec")
     except SyntaxError as exc:
-        raise TaskImportError(where, key, f"prompt + {key} is not valid Python: {exc.msg} (line {exc.lineno})") from None
+        raise TaskImportError(
+            where, key, f"prompt + {key} is not valid Python: {exc.msg} (line {exc.lineno})"
+        ) from None
     return text
 
 
@@ -42,9 +44,11 @@ def suite_text(test: str, entry_point: str) -> str:
     `check` may use the prompt's helpers too (HumanEval/32 calls `poly`, /38 `encode_cyclic`,
     /50 `encode_shift`), so the suite takes every public name of the solution, then the entry
     point by name (in case the solution's `__all__` leaves it out)."""
-    return (f"from solution import *  # noqa: F403  (the prompt's helpers, which `check` may call)\n"
-            f"from solution import {entry_point}\n\n{test.strip()}\n\n\n"
-            f"def test_{entry_point}():\n    check({entry_point})\n")
+    return (
+        f"from solution import *  # noqa: F403  (the prompt's helpers, which `check` may call)\n"
+        f"from solution import {entry_point}\n\n{test.strip()}\n\n\n"
+        f"def test_{entry_point}():\n    check({entry_point})\n"
+    )
 
 
 def read_humaneval(src: Path, *, instance: str | None = None, candidates: Path | None = None) -> TaskSpec:
@@ -59,9 +63,14 @@ def read_humaneval(src: Path, *, instance: str | None = None, candidates: Path |
     if f"def {entry}" not in prompt:
         raise TaskImportError(where, "entry_point", f"the prompt defines no function {entry!r}")
     initial = _source(prompt, STUB, where, "prompt")
-    reference = CandidateSpec(id="reference", label="valid", reference=True, origin=(where, "canonical_solution"),
-                              files={SOLUTION: _source(prompt, row["canonical_solution"], where, "canonical_solution")},
-                              note="the canonical solution")
+    reference = CandidateSpec(
+        id="reference",
+        label="valid",
+        reference=True,
+        origin=(where, "canonical_solution"),
+        files={SOLUTION: _source(prompt, row["canonical_solution"], where, "canonical_solution")},
+        note="the canonical solution",
+    )
 
     def files_for(side: dict, side_where: str) -> dict[str, str | bytes]:
         key = "code" if "code" in side else "completion"
@@ -70,5 +79,12 @@ def read_humaneval(src: Path, *, instance: str | None = None, candidates: Path |
         return {SOLUTION: _source("" if key == "code" else prompt, side[key], side_where, key)}
 
     panel = [reference] + (read_side_candidates(candidates, row["task_id"], files_for=files_for) if candidates else [])
-    return TaskSpec(id=slug(row["task_id"]), source=src, statement=prompt.strip(), initial_files={SOLUTION: initial},
-                    candidates=panel, entry=[f"solution:{entry}"], suites={f"tests/test_{entry}.py": suite_text(row["test"], entry)})
+    return TaskSpec(
+        id=slug(row["task_id"]),
+        source=src,
+        statement=prompt.strip(),
+        initial_files={SOLUTION: initial},
+        candidates=panel,
+        entry=[f"solution:{entry}"],
+        suites={f"tests/test_{entry}.py": suite_text(row["test"], entry)},
+    )

@@ -26,8 +26,12 @@ def read_rows(path: Path) -> list[tuple[int, dict]]:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise TaskImportError(path, "", f"expected UTF-8 text (JSON lines, optionally gzipped); byte "
-                                        f"0x{data[exc.start]:02x} at offset {exc.start} is not") from None
+        raise TaskImportError(
+            path,
+            "",
+            f"expected UTF-8 text (JSON lines, optionally gzipped); byte "
+            f"0x{data[exc.start]:02x} at offset {exc.start} is not",
+        ) from None
     if text.lstrip().startswith("["):
         try:
             data = json.loads(text)
@@ -66,8 +70,11 @@ def pick(rows: list[tuple[int, dict]], id_key: str, wanted: str | None, path: Pa
     if wanted is None:
         if len(rows) != 1:
             ids = ", ".join(str(r.get(id_key)) for _, r in rows[:5])
-            raise TaskImportError(path, id_key, f"{len(rows)} entries ({ids}{', …' if len(rows) > 5 else ''}); "
-                                                "pass --instance ID to choose one")
+            raise TaskImportError(
+                path,
+                id_key,
+                f"{len(rows)} entries ({ids}{', …' if len(rows) > 5 else ''}); pass --instance ID to choose one",
+            )
         n, row = rows[0]
         return f"{path}:{n}", row
     for n, row in rows:

@@ -43,14 +43,18 @@ class PatchSet:
 def find_patch_set(task_dir: Path, given: Path | None) -> Path:
     """The patch-set folder: `given`, else `<task>/patch-set`, else `<task>/../<task name>.patch-set`,
     else `<task>/../patch-set`."""
-    options = [given] if given else [task_dir / "patch-set", task_dir.parent / f"{task_dir.name}.patch-set",
-                                     task_dir.parent / "patch-set"]
+    options = (
+        [given]
+        if given
+        else [task_dir / "patch-set", task_dir.parent / f"{task_dir.name}.patch-set", task_dir.parent / "patch-set"]
+    )
     for folder in options:
         if folder is not None and folder.is_dir():
             return folder.resolve()
     where = ", ".join(str(p) for p in options if p is not None)
-    raise TaskImportError(task_dir, "patch-set",
-                          f"no patch-set folder found (looked at {where}); pass --patch-set DIR holding the panel")
+    raise TaskImportError(
+        task_dir, "patch-set", f"no patch-set folder found (looked at {where}); pass --patch-set DIR holding the panel"
+    )
 
 
 def _read_manifest(folder: Path) -> tuple[Path, dict]:
@@ -102,14 +106,24 @@ def read_patch_set(folder: Path) -> PatchSet:
             raise TaskImportError(path, f"{key}.sha256", "expected 64 lowercase hex digits")
         digest = file_digest(patch)
         if digest != raw["sha256"]:
-            raise TaskImportError(path, f"{key}.sha256",
-                                  f"digest mismatch: the manifest says {raw['sha256']}, {raw['patch']} has {digest}")
+            raise TaskImportError(
+                path,
+                f"{key}.sha256",
+                f"digest mismatch: the manifest says {raw['sha256']}, {raw['patch']} has {digest}",
+            )
         reference = raw.get("reference", False)
         if not isinstance(reference, bool):
             raise TaskImportError(path, f"{key}.reference", "expected true or false")
-        candidates.append(CandidateSpec(
-            id=cid, label=raw["label"], reference=reference, patch=patch.read_bytes(),  # the bytes digested, CRLF and all
-            note=str(raw.get("note", "")), origin=(str(path), f"{key}.patch")))
+        candidates.append(
+            CandidateSpec(
+                id=cid,
+                label=raw["label"],
+                reference=reference,
+                patch=patch.read_bytes(),  # the bytes digested, CRLF and all
+                note=str(raw.get("note", "")),
+                origin=(str(path), f"{key}.patch"),
+            )
+        )
     check_panel(candidates, path)
     initial = None
     if data.get("initial"):

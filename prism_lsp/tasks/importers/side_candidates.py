@@ -17,8 +17,9 @@ from prism_lsp.tasks.importers.common import CandidateSpec, TaskImportError, slu
 from prism_lsp.tasks.importers.jsonl import read_rows
 
 
-def read_side_candidates(path: Path, instance: str, *, files_for: Callable[[dict, str], dict[str, str | bytes]] | None = None
-                         ) -> list[CandidateSpec]:
+def read_side_candidates(
+    path: Path, instance: str, *, files_for: Callable[[dict, str], dict[str, str | bytes]] | None = None
+) -> list[CandidateSpec]:
     """The side file's candidates for `instance`.
 
     `files_for(row, where)` turns a `completion`/`code` row into overlay files (HumanEval);
@@ -35,13 +36,17 @@ def read_side_candidates(path: Path, instance: str, *, files_for: Callable[[dict
             raise TaskImportError(where, "id", "missing required field (the candidate id)")
         label = row.get("label")
         if label not in ("valid", "invalid"):
-            raise TaskImportError(where, "label", f"expected \"valid\" or \"invalid\", got {label!r}")
+            raise TaskImportError(where, "label", f'expected "valid" or "invalid", got {label!r}')
         reference = row.get("reference", False)
         if not isinstance(reference, bool):
             raise TaskImportError(where, "reference", f"expected true or false, got {reference!r}")
         if reference:  # the instance brings its own reference; a second one must not be silently dropped
-            raise TaskImportError(where, "reference", f"two references: {instance}'s own solution is the reference; "
-                                                      "a side-file candidate can only be valid or invalid")
+            raise TaskImportError(
+                where,
+                "reference",
+                f"two references: {instance}'s own solution is the reference; "
+                "a side-file candidate can only be valid or invalid",
+            )
         cand = CandidateSpec(id=slug(raw_id), label=label, note=str(row.get("note", "")), origin=(where, "patch"))
         diff = row.get("patch", row.get("model_patch"))
         if isinstance(diff, str) and diff.strip():

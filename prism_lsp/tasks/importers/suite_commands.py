@@ -20,8 +20,10 @@ from prism_lsp.tasks.suites import DEFAULT_PYTHON_FILES, matches
 # the verdicts of runs going on in parallel (only test.sh's own text is rewritten: a helper it calls that
 # writes /logs/verifier itself is not redirected). Full marks (every reward >= 1) is a pass, less is a fail;
 # without a reward file, test.sh's exit status decides, as for any other script.
-_JSON_JUDGE = ('import json, sys; r = json.load(open(sys.argv[1])); r = r if isinstance(r, dict) else {"reward": r}; '
-               'print("rewards:", r); sys.exit(0 if r and all(float(x) >= 1 for x in r.values()) else 1)')
+_JSON_JUDGE = (
+    'import json, sys; r = json.load(open(sys.argv[1])); r = r if isinstance(r, dict) else {"reward": r}; '
+    'print("rewards:", r); sys.exit(0 if r and all(float(x) >= 1 for x in r.values()) else 1)'
+)
 
 
 def suite_command(suite_rel: str, given: str | None) -> str | None:
@@ -38,9 +40,11 @@ def suite_command(suite_rel: str, given: str | None) -> str | None:
 
 def harbor_command(suite_rel: str) -> str:
     """Run Harbor's `test.sh` at `suite_rel` with /logs/verifier redirected to a per-run folder; judge its reward."""
-    return ('v="${TMPDIR:-/tmp}/prism-logs/verifier"; mkdir -p "$v" && '
-            f'sed "s#/logs/verifier#$v#g" {shlex.quote(suite_rel)} > "$v/../test.sh" && bash "$v/../test.sh"; s=$?; '
-            'if [ -s "$v/reward.txt" ]; then echo "reward: $(cat "$v/reward.txt")"; '
-            "awk '{exit !($1 + 0 >= 1)}' \"$v/reward.txt\"; "
-            f'elif [ -s "$v/reward.json" ]; then python3 -c {shlex.quote(_JSON_JUDGE)} "$v/reward.json"; '
-            'else exit $s; fi')
+    return (
+        'v="${TMPDIR:-/tmp}/prism-logs/verifier"; mkdir -p "$v" && '
+        f'sed "s#/logs/verifier#$v#g" {shlex.quote(suite_rel)} > "$v/../test.sh" && bash "$v/../test.sh"; s=$?; '
+        'if [ -s "$v/reward.txt" ]; then echo "reward: $(cat "$v/reward.txt")"; '
+        "awk '{exit !($1 + 0 >= 1)}' \"$v/reward.txt\"; "
+        f'elif [ -s "$v/reward.json" ]; then python3 -c {shlex.quote(_JSON_JUDGE)} "$v/reward.json"; '
+        "else exit $s; fi"
+    )

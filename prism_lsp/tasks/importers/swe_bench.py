@@ -42,20 +42,29 @@ def _git(repo: Path, *args: str) -> subprocess.CompletedProcess:
 def export_commit(repo: Path, commit: str, dest: Path, where: str) -> None:
     """Extract the tree of `commit` from the clone `repo` into `dest` (`TaskImportError` if absent)."""
     if not (repo / ".git").exists() and _git(repo, "rev-parse", "--git-dir").returncode != 0:
-        raise TaskImportError(repo, "--repo-path", "not a git repository; expected a local clone of the instance's repo")
+        raise TaskImportError(
+            repo, "--repo-path", "not a git repository; expected a local clone of the instance's repo"
+        )
     if _git(repo, "cat-file", "-e", f"{commit}^{{commit}}").returncode != 0:
-        raise TaskImportError(where, "base_commit",
-                              f"commit {commit} is not in the clone at {repo} (fetch it there; Prism works offline)")
+        raise TaskImportError(
+            where, "base_commit", f"commit {commit} is not in the clone at {repo} (fetch it there; Prism works offline)"
+        )
     proc = _git(repo, "archive", "--format=tar", commit)
     if proc.returncode != 0:
-        raise TaskImportError(where, "base_commit", f"git archive failed: {proc.stderr.decode(errors='replace').strip()}")
+        raise TaskImportError(
+            where, "base_commit", f"git archive failed: {proc.stderr.decode(errors='replace').strip()}"
+        )
     with tarfile.open(fileobj=io.BytesIO(proc.stdout)) as tar:
         try:
             # Relative symlinks that stay inside the tree are kept; everything else is refused.
             extract_all(tar, dest)
         except UnsafeMember as exc:
-            raise TaskImportError(where, "base_commit", f"{exc.member.name!r} at {commit[:12]} is {exc.what}; refused: "
-                                                        "a program tree may only link inside itself") from None
+            raise TaskImportError(
+                where,
+                "base_commit",
+                f"{exc.member.name!r} at {commit[:12]} is {exc.what}; refused: "
+                "a program tree may only link inside itself",
+            ) from None
 
 
 def _touched(diff: str) -> list[str]:
@@ -77,8 +86,12 @@ def test_lists(row: dict, where: str) -> dict[str, list[str]]:
             try:
                 value = json.loads(value) if value.strip() else []
             except (ValueError, RecursionError):
-                raise TaskImportError(where, key, "expected a list of test ids, or that list JSON-encoded; "
-                                                  f"got a string that is not JSON: {value[:60]!r}") from None
+                raise TaskImportError(
+                    where,
+                    key,
+                    "expected a list of test ids, or that list JSON-encoded; "
+                    f"got a string that is not JSON: {value[:60]!r}",
+                ) from None
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise TaskImportError(where, key, f"expected a list of test ids (strings), got {value!r:.80}")
         out[key] = value
@@ -104,8 +117,12 @@ def _pick_suites(initial: Path, touched: list[str], fail_to_pass: list[str], whe
     patterns = python_files(initial)
     modules = [rel for rel in touched if (initial / rel).is_file() and matches(PurePosixPath(rel), patterns)]
     if not modules:
-        raise TaskImportError(where, "test_patch", f"the test patch adds or changes no test module (pytest collects "
-                                                   f"{' or '.join(patterns)}); it touches {', '.join(touched) or 'nothing'}")
+        raise TaskImportError(
+            where,
+            "test_patch",
+            f"the test patch adds or changes no test module (pytest collects "
+            f"{' or '.join(patterns)}); it touches {', '.join(touched) or 'nothing'}",
+        )
     named = {test.split("::", 1)[0] for test in fail_to_pass if "::" in test}
     return [rel for rel in modules if rel in named] or modules
 
@@ -125,8 +142,9 @@ def _suites(initial: Path, test_patch: str, fail_to_pass: list[str], where: str)
     return suites
 
 
-def read_swe_bench(src: Path, *, repo_path: Path | None, instance: str | None = None,
-                   candidates: Path | None = None, workdir: Path) -> TaskSpec:
+def read_swe_bench(
+    src: Path, *, repo_path: Path | None, instance: str | None = None, candidates: Path | None = None, workdir: Path
+) -> TaskSpec:
     """Read one instance into a `TaskSpec`; its initial state is extracted into `workdir`.
 
     `workdir` must outlive the spec until `write_native` has copied it.
@@ -142,10 +160,21 @@ def read_swe_bench(src: Path, *, repo_path: Path | None, instance: str | None = 
     lists = test_lists(row, where)
     export_commit(Path(repo_path).resolve(), row["base_commit"], initial, where)
     suites = _suites(initial, row["test_patch"], lists["FAIL_TO_PASS"], where)
-    ref = CandidateSpec(id="reference", label="valid", reference=True, origin=(where, "patch"),
-                        patch=row["patch"] if row["patch"].endswith("\n") else row["patch"] + "\n",
-                        note=f"the upstream fix of {row['instance_id']}")
+    ref = CandidateSpec(
+        id="reference",
+        label="valid",
+        reference=True,
+        origin=(where, "patch"),
+        patch=row["patch"] if row["patch"].endswith("\n") else row["patch"] + "\n",
+        note=f"the upstream fix of {row['instance_id']}",
+    )
     panel = [ref] + (read_side_candidates(candidates, row["instance_id"]) if candidates else [])
     footer = "".join(f"\n\n{key}: {', '.join(tests)}" for key, tests in lists.items() if tests)
-    return TaskSpec(id=slug(row["instance_id"]), source=src, statement=row["problem_statement"].strip() + footer,
-                    initial_dir=initial, candidates=panel, suites=suites)
+    return TaskSpec(
+        id=slug(row["instance_id"]),
+        source=src,
+        statement=row["problem_statement"].strip() + footer,
+        initial_dir=initial,
+        candidates=panel,
+        suites=suites,
+    )

@@ -31,8 +31,17 @@ from prism_lsp.tasks.importers.patch_set import find_patch_set, read_patch_set
 from prism_lsp.tasks.importers.suite_commands import suite_command
 from prism_lsp.tasks.importers.tree_files import read_file, read_files, read_text
 
-META = {"task.yaml", "Dockerfile", "docker-compose.yaml", "docker-compose.yml", "solution.sh", "solution",
-        "run-tests.sh", "tests", "patch-set"}
+META = {
+    "task.yaml",
+    "Dockerfile",
+    "docker-compose.yaml",
+    "docker-compose.yml",
+    "solution.sh",
+    "solution",
+    "run-tests.sh",
+    "tests",
+    "patch-set",
+}
 # Terminal-Bench's parsers (`ParserName`); all but pytest read run-tests.sh's output, so Prism judges
 # those by run-tests.sh's exit status.
 PARSERS = ("pytest", "swebench", "sweperf", "swelancer", "mlebench", "formulacode")
@@ -54,13 +63,21 @@ def _pick_pytest_file(tests: Path, suite: str | None, source: Path) -> Path:
         return require_file(tests.parent / suite, "suite file", source)
     files = sorted(tests.glob("test_*.py"))
     if not files:
-        raise TaskImportError(tests, "tests", "no test_*.py file for parser_name pytest; pass --suite or --test-command")
+        raise TaskImportError(
+            tests, "tests", "no test_*.py file for parser_name pytest; pass --suite or --test-command"
+        )
     preferred = [f for f in files if f.name == "test_outputs.py"]
     return (preferred or files)[0]
 
 
-def read_terminal_bench(src: Path, *, patch_set: Path | None = None, suite: str | None = None,
-                        test_command: str | None = None, use_docker: bool = True) -> TaskSpec:
+def read_terminal_bench(
+    src: Path,
+    *,
+    patch_set: Path | None = None,
+    suite: str | None = None,
+    test_command: str | None = None,
+    use_docker: bool = True,
+) -> TaskSpec:
     """Read a Terminal-Bench folder (and its patch set) into a `TaskSpec`; `TaskImportError` on any gap."""
     src = Path(src).resolve()
     if not src.is_dir():
@@ -85,14 +102,26 @@ def read_terminal_bench(src: Path, *, patch_set: Path | None = None, suite: str 
     if use_docker and not dockerfile.is_file():
         compose = [name for name in COMPOSE if (src / name).is_file()]
         if compose:
-            raise TaskImportError(src / compose[0], "", "docker-compose tasks are not supported: Prism runs one "
-                                                        "container built from a Dockerfile; pass --image IMAGE to "
-                                                        "run in an image, or --no-docker")
+            raise TaskImportError(
+                src / compose[0],
+                "",
+                "docker-compose tasks are not supported: Prism runs one "
+                "container built from a Dockerfile; pass --image IMAGE to "
+                "run in an image, or --no-docker",
+            )
         raise TaskImportError(src, "Dockerfile", f"missing the environment (expected {dockerfile})")
     pset = read_patch_set(find_patch_set(src, patch_set))
-    spec = TaskSpec(id=slug(src.name), source=pset.manifest, statement=instruction.strip(), timeout_s=float(timeout),
-                    candidates=pset.candidates, dockerfile=dockerfile if use_docker and dockerfile.is_file() else None)
-    spec.initial_dir, spec.initial_skip = (pset.initial, set()) if pset.initial else (src, META | {pset.manifest.parent.name})
+    spec = TaskSpec(
+        id=slug(src.name),
+        source=pset.manifest,
+        statement=instruction.strip(),
+        timeout_s=float(timeout),
+        candidates=pset.candidates,
+        dockerfile=dockerfile if use_docker and dockerfile.is_file() else None,
+    )
+    spec.initial_dir, spec.initial_skip = (
+        (pset.initial, set()) if pset.initial else (src, META | {pset.manifest.parent.name})
+    )
     helpers = read_files(tests, src)
     if test_command is None and parser == "pytest":
         chosen = _pick_pytest_file(tests, suite, src).relative_to(src).as_posix()

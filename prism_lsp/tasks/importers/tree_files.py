@@ -30,16 +30,21 @@ def decode_text(data: bytes, path: Path | str, what: str = "file") -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise TaskImportError(path, "", f"the {what} is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset "
-                                        f"{exc.start})") from None
+        raise TaskImportError(
+            path, "", f"the {what} is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})"
+        ) from None
 
 
 def check_link(link: Path, root: Path) -> str:
     """The target of the symlink `link` when it is relative and resolves inside `root`, else a `TaskImportError`."""
     target = os.readlink(link)
     if os.path.isabs(target):
-        raise TaskImportError(link, "", f"symlink to the absolute path {target!r}; refused (a program tree "
-                                        "may only link inside itself; replace it with the file or a relative link)")
+        raise TaskImportError(
+            link,
+            "",
+            f"symlink to the absolute path {target!r}; refused (a program tree "
+            "may only link inside itself; replace it with the file or a relative link)",
+        )
     if not (link.parent / target).resolve().is_relative_to(root.resolve()):
         raise TaskImportError(link, "", f"symlink to {target!r} points outside {root}; refused")
     return target
