@@ -54,6 +54,7 @@ VPY=.venv/bin/python
 if [ "$want_test" = 1 ]; then
     "$VPY" -m pip install -q --disable-pip-version-check -e '.[test,ray]'
 else
-    "$VPY" -m pip install -q --disable-pip-version-check -e .
+    # Every command and editor button works after set-up: panel build (libcst), witnesses (Hypothesis), MCP.
+    "$VPY" -m pip install -q --disable-pip-version-check -e '.[panel,witness,mcp]'
 fi
 echo "setup: ok ($("$VPY" -c 'import prism_lsp, sys; print("prism", prism_lsp.__version__, "on Python", sys.version.split()[0])'), $(bwrap --version)) in .venv"

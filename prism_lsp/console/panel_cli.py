@@ -6,6 +6,7 @@ Thin, like `cli.py`: parse, check the optional libraries are there, call the cor
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from rich.console import Console
@@ -20,7 +21,8 @@ def _needs(module: str, what: str) -> None:
     import importlib.util
 
     if importlib.util.find_spec(module) is None:
-        raise UsageError(f"{what} needs {module}: pip install 'prism-lsp[panel]'")
+        # A command that works from where the user is: Prism is not on a package index, so no extra.
+        raise UsageError(f"{what} needs {module}: {sys.executable} -m pip install {module}")
 
 
 def _panel_task(args: argparse.Namespace):

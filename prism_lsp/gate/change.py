@@ -9,6 +9,7 @@ invalid candidates make the panel.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -94,7 +95,7 @@ def prepare(
     import importlib.util
 
     if importlib.util.find_spec("libcst") is None:
-        change.notes.append("no invalid candidate, and mutants need libcst: pip install 'prism-lsp[panel]'")
+        change.notes.append(f"no invalid candidate, and mutants need libcst: {sys.executable} -m pip install libcst")
         change.mutants_built = 0
         return change
     from prism_lsp.panel.build import BuildOptions, build_panel, write_panel
