@@ -15,19 +15,25 @@ unchanged, which makes it as true now as when it was found:
 
 A finding is never carried across a change of reveal level (its message may name
 candidates the new level hides). Pure: no LSP.
+
+Just before a run (`pending`), the publication that carries the new static hints also keeps
+the findings that may no longer hold but whose test is still there (a suite-level finding,
+one inside an edited test, kept on that test's lines): the run replaces them within moments,
+and taking them away first made the squiggles vanish and come back on every keystroke.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from prism_lsp.analysis.suite_map import SuiteMap, same_test, test_at_line
+from prism_lsp.analysis.suite_map import SuiteMap, same_test, test_at_line, test_for_name
 from prism_lsp.document.check import Check
 from prism_lsp.model.report import SUITE_LEVEL_KINDS, FindingOut
 
 
-def still_holding(last: Check, now: SuiteMap) -> list[FindingOut]:
-    """The findings of `last`'s report that still hold in `now`, with lines moved to `now`."""
+def still_holding(last: Check, now: SuiteMap, *, pending: bool = False) -> list[FindingOut]:
+    """The findings of `last`'s report that still hold in `now`, with lines moved to `now`;
+    `pending` (a run follows at once): also those whose test is still there by name."""
     if last.report is None:
         return []
     old = last.suite_map
@@ -43,17 +49,20 @@ def still_holding(last: Check, now: SuiteMap) -> list[FindingOut]:
             if whole_suite_same and old.text == now.text:
                 kept.append(finding)
             continue
-        if finding.kind in SUITE_LEVEL_KINDS and not whole_suite_same:
+        if finding.kind in SUITE_LEVEL_KINDS and not whole_suite_same and not pending:
             continue
-        same = same_test(now, test)
+        same = same_test(now, test) or (test_for_name(now, test.name) if pending else None)
         if same is None:
             continue
         shift = same.span.start_line - test.span.start_line
-        kept.append(finding.model_copy(update={"line": finding.line + shift, "end_line": finding.end_line + shift}))
+        # An edited test may be shorter now: the finding stays within it.
+        line = min(finding.line + shift, same.span.end_line)
+        end_line = min(max(finding.end_line + shift, line), same.span.end_line)
+        kept.append(finding.model_copy(update={"line": line, "end_line": end_line}))
     return kept
 
 
-def with_last_findings(now: Check, last: Check | None) -> Check:
+def with_last_findings(now: Check, last: Check | None, *, pending: bool = False) -> Check:
     """`now` (not run) carrying the findings of the `last` run that still hold — for publishing only.
 
     The result borrows `last`'s run (for related-information links), so it must never be
@@ -67,7 +76,7 @@ def with_last_findings(now: Check, last: Check | None) -> Check:
         or last.task != now.task
     ):
         return now
-    findings = still_holding(last, now.suite_map)
+    findings = still_holding(last, now.suite_map, pending=pending)
     if not findings:
         return now
     return replace(now, run=last.run, report=last.report.model_copy(update={"findings": findings}))

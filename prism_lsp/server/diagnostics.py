@@ -103,19 +103,6 @@ def plain(message: str) -> str:
     return message.replace("`", "")
 
 
-def drops_findings(shown: Check, last_run: Check | None) -> bool:
-    """Whether publishing `shown` (a version not run yet) would take away findings of the last run.
-
-    Before a run that follows at once, such a publication makes squiggles vanish for the length
-    of the run and come back (a flicker on every keystroke): the last diagnostics stay instead,
-    until the run replaces them."""
-    if last_run is None or last_run.report is None:
-        return False
-    before = sum(f.kind != "weak-assertion" for f in last_run.report.findings)
-    now = sum(f.kind != "weak-assertion" for f in shown.report.findings) if shown.report is not None else 0
-    return now < before
-
-
 def _diag(
     rng: types.Range,
     message: str,

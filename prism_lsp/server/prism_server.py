@@ -29,7 +29,7 @@ from prism_lsp.repo.offer import MESSAGE as OFFER_MESSAGE
 from prism_lsp.repo.offer import InitOffers
 from prism_lsp.scheduler import Job, Scheduler
 from prism_lsp.server.capabilities import ResolvedClientCapabilities, resolve
-from prism_lsp.server.diagnostics import Options, build_diagnostics, drops_findings
+from prism_lsp.server.diagnostics import Options, build_diagnostics
 from prism_lsp.server.settings import ParsedSettings, Settings, SettingsLayers
 from prism_lsp.server.status import (
     STATUS,
@@ -231,11 +231,9 @@ class PrismServer(LanguageServer):
             return replace(base, state=CheckState("not-run", STATIC_ONLY))
         if not base.runnable or base.task is None:
             return base
-        last_run = self.record(job.uri).last_run
-        # While typing, the last diagnostics stay (no flicker) until this run's replace them; on
-        # save the edit already published the static ones.
-        if settings.run_on == "save" or not drops_findings(with_last_findings(base, last_run), last_run):
-            self.publish_diagnostics(job.uri, base)  # static feedback before the panel's
+        # Static feedback before the panel's, with the last run's findings kept until this run's
+        # replace them (no flicker while typing).
+        self.publish_diagnostics(job.uri, base, pending=True)
         progress = PanelProgress(self, self.supports_progress(), job.uri)
         self.status(status_params(job.uri, "running", done=0, total=len(base.task.candidates) + 1))
         await progress.begin()
@@ -249,11 +247,12 @@ class PrismServer(LanguageServer):
     async def _publish_static(self, job: Job, check: Check) -> None:
         self.publish_diagnostics(job.uri, check)
 
-    def publish_diagnostics(self, uri: str, check: Check) -> None:
-        """The diagnostics of `check` (with the last run's findings that still hold), when its version is current."""
+    def publish_diagnostics(self, uri: str, check: Check, *, pending: bool = False) -> None:
+        """The diagnostics of `check` (with the last run's findings that still hold), when its version is
+        current; `pending`: a run of this version follows at once (see `document.carry`)."""
         if not self.current(uri, check.version):
             return
-        shown = with_last_findings(check, self.record(uri).last_run)
+        shown = with_last_findings(check, self.record(uri).last_run, pending=pending)
         diagnostics = build_diagnostics(shown, self.settings, self.diagnostic_options())
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=uri, version=check.version, diagnostics=diagnostics)
