@@ -9,7 +9,7 @@
  */
 
 export const RUN_ON = ['type', 'save'] as const;
-export const REVEAL = ['full', 'labels', 'counts'] as const;
+export const REVEAL = ['full', 'labels', 'counts', 'sealed'] as const;
 export const SANDBOX = ['auto', 'bubblewrap', 'docker', 'none'] as const;
 export const LEVELS = ['error', 'warning', 'information', 'hint'] as const;
 export const FINDING_KINDS = [
