@@ -42,8 +42,8 @@ def program_from_runner(result: Result) -> ProgramResult:
     tests = tuple(
         TestResult(
             name=plain(t.name, NAME_LIMIT),
-            outcome=t.outcome,
-            line=_line(t.line),  # type: ignore[arg-type]
+            outcome=t.outcome,  # type: ignore[arg-type] # checked against _OUTCOMES below
+            line=_line(t.line),
             message=plain(t.message),
             reason=_reason(t.reason),
             reached_change=t.reached_change if isinstance(t.reached_change, bool) else None,
@@ -61,9 +61,9 @@ def program_from_runner(result: Result) -> ProgramResult:
     if result.outcome not in _OUTCOMES:
         return ProgramResult.error("runner", f"the runner answered an unknown outcome {result.outcome!r:.40}")
     return ProgramResult(
-        outcome=result.outcome,
+        outcome=result.outcome,  # type: ignore[arg-type] # checked against _OUTCOMES above
         tests=tests,
-        reason=_reason(result.reason),  # type: ignore[arg-type]
+        reason=_reason(result.reason),
         message=plain(result.message),
         line=_line(result.line),
         duration_ms=_ms(result.duration_ms),
