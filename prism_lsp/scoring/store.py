@@ -14,8 +14,11 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
 
@@ -63,7 +66,6 @@ class ResultStore:
                 json.dump(record, fh, indent=1)  # key order kept: a reused record prints as a fresh one
                 fh.flush()
                 os.fsync(fh.fileno())
-            os.replace(tmp, target)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
@@ -75,8 +77,16 @@ class ResultStore:
             "ms": round(elapsed_ms, 1),
             "at": round(time.time(), 3),
         }
-        with open(self.journal, "a", encoding="utf-8") as fh:
-            fh.write(json.dumps(line) + "\n")
+        # The record and its journal line land together: a Ctrl-C between the two would leave a
+        # stored pair the journal does not know (SIGINT waits here until both are written).
+        with _interrupts_deferred():
+            try:
+                os.replace(tmp, target)
+            except BaseException:
+                Path(tmp).unlink(missing_ok=True)
+                raise
+            with open(self.journal, "a", encoding="utf-8") as fh:
+                fh.write(json.dumps(line) + "\n")
 
     def journal_lines(self) -> list[dict]:
         """Every pair this folder has seen scored, oldest first."""
@@ -88,3 +98,14 @@ class ResultStore:
 def _options(stored: object) -> object:
     """A record's options as `JobOptions` now has them: one written before `repeat` ran one seed."""
     return {"repeat": 1, **stored} if isinstance(stored, dict) else stored
+
+
+@contextmanager
+def _interrupts_deferred() -> Iterator[None]:
+    """SIGINT and SIGTERM held back (delivered on exit) in this thread while the body runs."""
+    held = {signal.SIGINT, signal.SIGTERM}
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
