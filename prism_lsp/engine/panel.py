@@ -288,8 +288,10 @@ def build_report(
         panel=panel_counts(run, effective) if reveal in PANEL_SHOWN_AT else None,
         detection=why,
         seeds=list(run.seeds),
-        confirmed_with=list(run.confirmed_with),
-        reruns=run.reruns,
+        # How many failures were confirmed counts failing tests on valid candidates, finer than the
+        # whole-suite numbers `counts` promises: shown where lines are.
+        confirmed_with=list(run.confirmed_with) if reveal in LINES_SHOWN_AT else [],
+        reruns=run.reruns if reveal in LINES_SHOWN_AT else 0,
     )
 
 
