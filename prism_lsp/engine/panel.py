@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from prism_lsp.engine import time_limits
+from prism_lsp.engine.change_coverage import entry_specs
 from prism_lsp.engine.detection import detection
 from prism_lsp.engine.findings import Finding, build_findings
 from prism_lsp.engine.metrics import Verdict, task_metrics
@@ -81,6 +82,7 @@ def run_request(
         config_rel=config[0] if config else None,
         config_text=config[1] if config else None,
         pythonpath=list(task.pythonpath),
+        entry=entry_specs(task, suite.text),
     )
 
 
@@ -215,6 +217,7 @@ def build_report(
     (:mod:`prism_lsp.engine.redact`); at `counts` the report lists no candidate and no finding
     of a candidate's run, only `panel`'s numbers; at `sealed` not even those (nor any metric
     but `detects_baseline`)."""
+    from prism_lsp.engine.change_coverage import coverage_fields
     from prism_lsp.engine.redact import redact_run
 
     # What the metrics may credit, from the raw run (redaction renames parametrized cases): a
@@ -222,6 +225,7 @@ def build_report(
     shaky = {i.test for i in run.unstable}
     base_outcome = settled(run.baseline, shaky)
     effective = {c.id: settled(r, shaky) for c, r in run.results}
+    coverage = coverage_fields(task, suite, run, reveal)
     run = redact_run(run, reveal, suite.text)
     verdicts = [Verdict(c.id, c.valid, c.reference, effective[c.id]) for c, r in run.results]
     metrics = task_metrics(base_outcome, verdicts, run.baseline.reason)
@@ -292,6 +296,7 @@ def build_report(
         # whole-suite numbers `counts` promises: shown where lines are.
         confirmed_with=list(run.confirmed_with) if reveal in LINES_SHOWN_AT else [],
         reruns=run.reruns if reveal in LINES_SHOWN_AT else 0,
+        **coverage,
     )
 
 

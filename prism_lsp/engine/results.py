@@ -49,6 +49,10 @@ def program_from_runner(result: Result) -> ProgramResult:
             reached_change=t.reached_change if isinstance(t.reached_change, bool) else None,
             def_line=_line(t.def_line),
             duration_ms=_ms(t.duration_ms),
+            covered=tuple(
+                (plain(rel, NAME_LIMIT), tuple(sorted({n for n in lines if _line(n)})))
+                for rel, lines in sorted(t.covered.items())
+            ),
             assertions=tuple(
                 AssertionResult(_line(a.line) or 0, a.outcome, plain(a.explanation))  # type: ignore[arg-type]
                 for a in t.assertions

@@ -37,6 +37,9 @@ class TestResult:
     def_line: int | None = None
     assertions: tuple[AssertionResult, ...] = ()
     duration_ms: float = 0.0
+    # Tree-relative file -> first lines of the measured statements (changed lines, entry points'
+    # spans) the test ran: what `engine/change_coverage.py` counts on the reference.
+    covered: tuple[tuple[str, tuple[int, ...]], ...] = ()
 
 
 @dataclass(frozen=True)

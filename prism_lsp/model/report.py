@@ -108,6 +108,18 @@ class FindingOut(_Out):
     witness: WitnessOut | None = None  # accepts-invalid only, and never at reveal `counts`
 
 
+class CoverageOut(_Out):
+    """ΔC or entry coverage of the suite on the reference (`engine/change_coverage.py`): executable
+    lines reached of `total`; the lines at reveal `full`, per-test numbers at `full` and `labels`."""
+
+    reached: int
+    total: int
+    ratio: float | None  # None when there is no such line (a change of only `def` lines, no entry point)
+    tests: dict[str, int] = Field(default_factory=dict)  # test -> lines it reaches
+    lines: dict[str, list[int]] = Field(default_factory=dict)  # file -> lines reached
+    missed: dict[str, list[int]] = Field(default_factory=dict)  # file -> lines no test reaches
+
+
 class PanelReport(_Out):
     schema_version: int = SCHEMA_VERSION
     task: str
@@ -127,6 +139,9 @@ class PanelReport(_Out):
     seeds: list[int] = Field(default_factory=lambda: [0])  # PYTHONHASHSEEDs every program ran under
     confirmed_with: list[int] = Field(default_factory=list)  # seeds valid candidates' failures were rerun under
     reruns: int = 0  # test reruns that confirming failures and telling causes apart took
+    # The paper's ΔC and entry coverage on the reference; None at `sealed` or when it did not run.
+    change_coverage: CoverageOut | None = None
+    entry_coverage: CoverageOut | None = None
 
     def panel_counts(self) -> tuple[int, int, int, int]:
         """(valid accepted, valid, invalid rejected, invalid) over the non-reference candidates,

@@ -262,9 +262,10 @@ def _session(
 
     def collector_for_this_program(collector: Collector | None = None) -> Collector:
         if collector is None:
-            collector = Collector(suite_path, changed)
+            collector = Collector(suite_path, changed, req.entry, tree)
         else:
-            collector.__init__(suite_path, changed)  # a prepared session's: this program's state only
+            # a prepared session's: this program's state only
+            collector.__init__(suite_path, changed, req.entry, tree)
         collector.progress = lambda event: write_message(wfd, event, tree)
         collector.start_probes()
         return collector

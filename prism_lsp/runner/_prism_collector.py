@@ -11,6 +11,7 @@ import re
 import sys
 import time
 
+import _prism_lines
 import pytest
 from _prism_limits import limit_reached
 from _prism_protocol import Assertion, CollectError, TestDone, TestEntry, TestStart
@@ -26,14 +27,26 @@ def short(text: str, limit: int = _MAX_TEXT) -> str:
 class Collector:
     """pytest plugin that records, per test, outcome, assertion lines and reached-change."""
 
-    def __init__(self, suite_path: str, changed: dict[str, list[int]]):
+    def __init__(
+        self, suite_path: str, changed: dict[str, list[int]], entry: list[str] | None = None, root: str | None = None
+    ):
         self.suite_path = os.path.realpath(suite_path)
         self.tests: dict[str, TestEntry] = {}
         self.collect_errors: list[CollectError] = []
         self.session_finished = False
         self.collected = 0
         self.changed = {os.path.realpath(k): set(v) for k, v in changed.items() if v}
-        self._hits: set[str] = set()
+        # Coverage (`_prism_lines`): entry points to measure (module -> function names), the
+        # measured files (tree-relative), their changed statements, and per test what ran.
+        self.entry: dict[str, list[str]] = {}
+        for spec in entry or ():
+            module, _, function = spec.partition(":")
+            if module and function:
+                self.entry.setdefault(module, []).append(function)
+        self.root = os.path.realpath(root) if root else None
+        self.files: list[str] = []
+        self.changed_statements: dict[int, set[int]] = {}
+        self._covered: dict[str, set[tuple[int, int]]] = {}
         self._current = ""
         # Called with a TestStart before and a TestDone after each test, so a run that
         # never finishes (timeout, os._exit, a crash) still tells which test it was in and
@@ -74,25 +87,50 @@ class Collector:
         lines = [line for filename, line in _frames(excinfo.tb) if self._in_suite(filename)]
         return lines[-1] if lines else None
 
-    # -- which tests reach the changed lines ------------------------------
-    # The changed modules are compiled with a probe call in front of every
-    # statement that covers a changed line (see `_ProbeFinder`), so measuring
-    # costs nothing outside those statements; a tracer would slow every call.
-    def probe(self, _line: int) -> None:
+    # -- which tests reach the changed lines, which lines they run ---------
+    # The changed modules and the entry points' modules are compiled with a probe call in front of
+    # every executable statement that holds a changed line or lies in an entry point's span (see
+    # `_ProbeFinder`, `_prism_lines`), so measuring costs nothing outside those statements; a
+    # tracer (settrace; `sys.monitoring` needs 3.12) would slow every call of every program.
+    def probe(self, line: int, file: int = 0) -> None:
         if self._current:
-            self._hits.add(self._current)
+            covered = self._covered.get(self._current)
+            if covered is None:
+                covered = self._covered[self._current] = set()
+            covered.add((file, line))
+
+    def measured_file(self, path: str, changed_statements: set[int]) -> int:
+        """The index probes of file `path` report under; its changed statements' first lines."""
+        rel = os.path.relpath(path, self.root) if self.root else os.path.basename(path)
+        self.files.append(rel)
+        self.changed_statements[len(self.files) - 1] = changed_statements
+        return len(self.files) - 1
 
     def start_probes(self) -> None:
-        if self.changed:
+        if self.changed or self.entry:
             import builtins
 
             builtins.__prism_probe__ = self.probe
-            sys.meta_path.insert(0, _ProbeFinder(self.changed, self.suite_path))
+            sys.meta_path.insert(0, _ProbeFinder(self))
+
+    def _reached(self, nodeid: str) -> bool:
+        return any(line in self.changed_statements.get(f, ()) for f, line in self._covered.get(nodeid, ()))
+
+    def _covered_lines(self, nodeid: str) -> dict[str, list[int]]:
+        out: dict[str, list[int]] = {}
+        for f, line in sorted(self._covered.get(nodeid, ())):
+            out.setdefault(self.files[f], []).append(line)
+        return out
+
+    def _measure(self, nodeid: str, entry: TestEntry) -> None:
+        if self.changed:
+            entry.reached_change = self._reached(nodeid)
+        if self.changed or self.entry:
+            entry.covered = self._covered_lines(nodeid)
 
     def finish_probes(self) -> None:
-        if self.changed:
-            for nodeid, entry in self.tests.items():
-                entry.reached_change = nodeid in self._hits
+        for nodeid, entry in self.tests.items():
+            self._measure(nodeid, entry)
 
     # -- hooks -----------------------------------------------------------
     @pytest.hookimpl(hookwrapper=True)
@@ -109,8 +147,7 @@ class Collector:
             # pytest.exit() or KeyboardInterrupt left the test: it did not pass.
             self._stopped(item, entry, outcome.excinfo)
         if self.progress:
-            if self.changed:
-                entry.reached_change = item.nodeid in self._hits
+            self._measure(item.nodeid, entry)
             self.progress(TestDone(entry))
 
     def _stopped(self, item, entry: TestEntry, excinfo: tuple) -> None:
@@ -258,21 +295,26 @@ def _update(entry: TestEntry, **values) -> None:
 
 
 class _ProbeFinder:
-    """Import hook that compiles the candidate's changed files with probes at changed lines."""
+    """Import hook that compiles changed files and entry points' modules with probes (`_prism_lines`)."""
 
-    def __init__(self, changed: dict[str, set[int]], suite_path: str):
-        self.changed = {p: lines for p, lines in changed.items() if p != suite_path}
+    def __init__(self, collector: Collector):
+        self.collector = collector
+        self.changed = {p: lines for p, lines in collector.changed.items() if p != collector.suite_path}
 
     def find_spec(self, fullname, path=None, target=None):
         from importlib.machinery import PathFinder
 
         spec = PathFinder.find_spec(fullname, path)
-        if spec is None or not spec.origin:
+        if spec is None or not spec.origin or not spec.origin.endswith(".py"):
             return None
-        lines = self.changed.get(os.path.realpath(spec.origin))
-        if lines is None:
+        origin = os.path.realpath(spec.origin)
+        lines = self.changed.get(origin)
+        functions = self.collector.entry.get(fullname, [])
+        if lines is None and not functions:
             return None
-        spec.loader = _ProbeLoader(fullname, spec.origin, lines)
+        if origin == self.collector.suite_path:
+            return None
+        spec.loader = _ProbeLoader(fullname, spec.origin, self.collector, origin, lines or set(), functions)
         return spec
 
 
@@ -281,52 +323,51 @@ def _probe_loader_class():
     from importlib.machinery import SourceFileLoader
 
     class ProbeLoader(SourceFileLoader):
-        def __init__(self, fullname, path, lines):
+        def __init__(self, fullname, path, collector, origin, lines, functions):
             super().__init__(fullname, path)
-            self.lines = lines
+            self.collector, self.origin, self.lines, self.functions = collector, origin, lines, functions
 
         def source_to_code(self, data, path, *, _optimize=-1):
             try:
                 tree = ast.parse(data, filename=path)
             except SyntaxError:
                 return super().source_to_code(data, path)
-            _insert_probes(tree, self.lines, ast)
+            changed, entry = _prism_lines.measured_lines(tree, self.lines, self.functions)
+            index = self.collector.measured_file(self.origin, changed)
+            _insert_probes(tree, changed | entry, index, ast, _prism_lines)
             return compile(tree, path, "exec", dont_inherit=True)
+
+        def get_code(self, fullname):
+            # Never from a bytecode cache: the probes' file index belongs to this run.
+            return self.source_to_code(self.get_data(self.path), self.path)
 
     return ProbeLoader
 
 
-def _covers(stmt, lines, ast) -> bool:
-    end = stmt.end_lineno or stmt.lineno
-    body = getattr(stmt, "body", None)
-    if isinstance(body, list) and body and isinstance(body[0], ast.AST) and hasattr(body[0], "lineno"):
-        end = max(stmt.lineno, body[0].lineno - 1)  # a compound statement's own line(s): its header
-    return any(stmt.lineno <= ln <= end for ln in lines)
-
-
-def _insert_probes(tree, lines: set[int], ast) -> None:
-    for node in ast.walk(tree):
-        for field in ("body", "orelse", "finalbody"):
-            stmts = getattr(node, field, None)
-            if not isinstance(stmts, list) or not stmts or not isinstance(stmts[0], ast.stmt):
-                continue
-            out = []
-            for stmt in stmts:
-                if _covers(stmt, lines, ast) and not isinstance(
-                    stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
-                ):
-                    call = ast.Expr(ast.Call(ast.Name("__prism_probe__", ast.Load()), [ast.Constant(stmt.lineno)], []))
-                    out.append(ast.copy_location(call, stmt))
-                out.append(stmt)
-            setattr(node, field, out)
+def _insert_probes(tree, lines: set[int], index: int, ast, lines_module) -> None:
+    """A probe call `__prism_probe__(line, index)` in front of every executable statement starting on one of `lines`."""
+    probed: dict[tuple[int, str], tuple[list, set[int]]] = {}
+    for parent, name, position, stmt in list(lines_module.statements(tree)):
+        if stmt.lineno in lines:
+            probed.setdefault((id(parent), name), (getattr(parent, name), set()))[1].add(position)
+    for (parent_id, name), (stmts, positions) in probed.items():
+        out = []
+        for position, stmt in enumerate(stmts):
+            if position in positions:
+                call = ast.Call(
+                    ast.Name("__prism_probe__", ast.Load()), [ast.Constant(stmt.lineno), ast.Constant(index)], []
+                )
+                out.append(ast.copy_location(ast.Expr(call), stmt))
+            out.append(stmt)
+        stmts[:] = out
     ast.fix_missing_locations(tree)
 
 
-def _ProbeLoader(fullname, path, lines):
+def _ProbeLoader(fullname, path, collector, origin, lines, functions):
     global _PROBE_LOADER
     if _PROBE_LOADER is None:
         _PROBE_LOADER = _probe_loader_class()
-    return _PROBE_LOADER(fullname, path, lines)
+    return _PROBE_LOADER(fullname, path, collector, origin, lines, functions)
 
 
 _PROBE_LOADER = None

@@ -32,6 +32,9 @@ class ProtocolError(ValueError):
 _NUM = (int, float)
 _OPT_INT = (int, type(None))
 _OPT_STR = (str, type(None))
+# Bounds of a test's `covered` (what a program could inflate): files, and lines per file.
+MAX_COVERED_FILES = 64
+MAX_COVERED_LINES = 20_000
 
 
 def _check(cls_name: str, data: dict[str, Any], name: str, types: tuple[type, ...], default: Any = ...) -> Any:
@@ -121,6 +124,7 @@ class TestEntry(_Message):
         "reached_change": ((bool, type(None)), None),
         "assertions": ((list,), []),
         "duration_ms": (_NUM, 0.0),
+        "covered": ((dict,), {}),
     }
     name: str
     outcome: str = "pass"
@@ -131,6 +135,8 @@ class TestEntry(_Message):
     reached_change: bool | None = None
     assertions: list[Assertion] = field(default_factory=list)
     duration_ms: float = 0.0
+    # Tree-relative file -> first lines of the measured statements (changed, entry points') it ran.
+    covered: dict[str, list[int]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         plain: dict[str, Any] = _plain(self)
@@ -139,6 +145,13 @@ class TestEntry(_Message):
     def _validate_nested(self) -> None:
         if self.outcome not in ("pass", "fail", "error"):
             raise ProtocolError(f"test {self.name!r:.80} with outcome {self.outcome!r:.40}")
+        if len(self.covered) > MAX_COVERED_FILES:
+            raise ProtocolError(f"test {self.name!r:.80} covering {len(self.covered)} files")
+        for rel, lines in self.covered.items():
+            if not isinstance(lines, list) or len(lines) > MAX_COVERED_LINES:
+                raise ProtocolError(f"test {self.name!r:.80} with a bad `covered` of {rel!r:.80}")
+            if not all(isinstance(n, int) and not isinstance(n, bool) for n in lines):
+                raise ProtocolError(f"test {self.name!r:.80} with a non-number line in `covered` of {rel!r:.80}")
         self.assertions = [a if isinstance(a, Assertion) else Assertion.from_dict(a) for a in self.assertions]
 
 
@@ -162,6 +175,7 @@ class RunRequest(_Message):
         "config_rel": (_OPT_STR, None),
         "config_text": (_OPT_STR, None),
         "pythonpath": ((list,), []),
+        "entry": ((list,), []),
     }
     id: str
     tree: str
@@ -180,6 +194,8 @@ class RunRequest(_Message):
     # Tree-relative import roots (a `src/` layout) put first on sys.path: each program imports its
     # own tree, never a checkout the task's venv has installed editable.
     pythonpath: list[str] = field(default_factory=list)
+    # Entry points (`module:function`) whose statements every test's `covered` reports (entry coverage).
+    entry: list[str] = field(default_factory=list)
 
 
 @dataclass

@@ -1,0 +1,147 @@
+"""The paper's coverage measures of a suite, on the reference's run: ΔC and entry coverage.
+
+- **change coverage (ΔC)**: of the reference's executable changed lines (first lines of the
+  statements its change touched, `runner/_prism_lines.py`), the share some test of the suite runs;
+- **entry coverage**: of the executable lines in the entry points' spans (reference state), the
+  share some test runs.
+
+What the runner sends back is the suite's own word (it runs in the reference's process), so it is
+only ever intersected with lines the host computed from the reference's files: a suite can lower
+or raise its count within those, never name a file or line of its own. The task's verifier does
+not narrow ΔC yet: every executable changed line counts (README, "Coverage").
+
+What is shown follows the reveal level: lines at `full`, per-test numbers at `labels`, the
+suite's numbers only at `counts`, nothing at `sealed` (they describe the hidden reference).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from prism_lsp.engine.reveal import LINES_SHOWN_AT, PANEL_SHOWN_AT
+from prism_lsp.model.outcome import TestResult
+from prism_lsp.model.report import CoverageOut
+from prism_lsp.model.task import Task
+from prism_lsp.runner._prism_lines import source_lines
+
+if TYPE_CHECKING:  # engine/panel.py imports this module
+    from prism_lsp.engine.panel import PanelRun, Suite
+
+# Files of the reference read to count lines: a change touching more is counted on its first ones.
+MAX_FILES = 64
+MAX_FILE_BYTES = 2 << 20
+
+Lines = dict[str, set[int]]
+
+
+def entry_specs(task: Task, suite_text: str) -> list[str]:
+    """The entry points (`module:function`) whose spans entry coverage counts: the manifest's, else
+    those the suite calls (as witness search finds them). Sent to every program alike, so no
+    program can tell the reference by its probes."""
+    return list(_entry_specs(task.initial, task.entry, task.pythonpath, suite_text))
+
+
+@functools.lru_cache(maxsize=64)
+def _entry_specs(initial: Path, declared: tuple[str, ...], roots: tuple[str, ...], suite_text: str) -> tuple[str, ...]:
+    from prism_lsp.witness.entry import entry_points
+
+    try:
+        entries = entry_points(suite_text, initial, declared, roots)
+    except (OSError, ValueError, RecursionError):
+        return ()
+    return tuple(dict.fromkeys(e.target for e in entries if e.local_names or declared))
+
+
+def _module_file(tree: Path, module: str, roots: tuple[str, ...]) -> str | None:
+    for root in dict.fromkeys((".", "src", *roots)):
+        base = Path(root).joinpath(*module.split("."))
+        for rel in (base.with_suffix(".py"), base / "__init__.py"):
+            if (tree / rel).is_file():
+                return rel.as_posix()
+    return None
+
+
+def _read(tree: Path, rel: str) -> bytes | None:
+    path = tree / rel
+    try:
+        if not rel.endswith(".py") or path.is_symlink() or path.stat().st_size > MAX_FILE_BYTES:
+            return None
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
+def measured(task: Task, suite: Suite, tree_path: Path, changed: dict[str, tuple[int, ...]]) -> tuple[Lines, Lines]:
+    """(executable changed lines, executable lines of the entry points' spans) of one program tree."""
+    functions: dict[str, list[str]] = {}
+    for spec in entry_specs(task, suite.text):
+        module, _, function = spec.partition(":")
+        rel = _module_file(tree_path, module, task.pythonpath)
+        if rel is not None:
+            functions.setdefault(rel, []).append(function)
+    change: Lines = {}
+    entry: Lines = {}
+    for rel in sorted(set(changed) | set(functions))[:MAX_FILES]:
+        source = _read(tree_path, rel)
+        if source is None:
+            continue
+        c, e = source_lines(source, set(changed.get(rel, ())), functions.get(rel, []))
+        if c:
+            change[rel] = c
+        if e:
+            entry[rel] = e
+    return change, entry
+
+
+def _reached(tests: tuple[TestResult, ...] | list[TestResult], wanted: Lines) -> Lines:
+    out: Lines = {}
+    for t in tests:
+        for rel, lines in t.covered:
+            hit = wanted.get(rel, set()).intersection(lines)
+            if hit:
+                out.setdefault(rel, set()).update(hit)
+    return out
+
+
+def _count(lines: Lines) -> int:
+    return sum(len(v) for v in lines.values())
+
+
+def _out(wanted: Lines, tests: list[tuple[str, TestResult]], reveal: str) -> CoverageOut:
+    reached = _reached([t for _, t in tests], wanted)
+    total, hit = _count(wanted), _count(reached)
+    per_test = {name: _count(_reached([t], wanted)) for name, t in tests} if reveal in LINES_SHOWN_AT else {}
+    full = reveal == "full"
+    return CoverageOut(
+        reached=hit,
+        total=total,
+        ratio=round(hit / total, 4) if total else None,
+        tests=per_test,
+        lines={rel: sorted(v) for rel, v in sorted(reached.items())} if full else {},
+        missed={rel: sorted(v - reached.get(rel, set())) for rel, v in sorted(wanted.items()) if v - reached.get(rel, set())}
+        if full
+        else {},
+    )
+
+
+def coverage_fields(task: Task, suite: Suite, run: PanelRun, reveal: str) -> dict[str, CoverageOut | None]:
+    """The report's `change_coverage` and `entry_coverage` of the (raw, unredacted) `run`, as
+    `reveal` shows them; None when the reference did not run or the level shows no panel number."""
+    ref = next(((c, r) for c, r in run.results if c.reference), None)
+    if reveal not in PANEL_SHOWN_AT or ref is None or ref[0].id not in run.trees or not ref[1].tests:
+        return {"change_coverage": None, "entry_coverage": None}
+    tree = run.trees[ref[0].id]
+    change, entry = measured(task, suite, tree.path, tree.changed)
+    tests = list(ref[1].tests)
+    names = [t.name for t in tests]
+    if reveal == "labels":
+        # The names the suite text gives (a program may name its tests anything): redact's.
+        from prism_lsp.engine.redact import redact_run
+
+        shown = redact_run(replace(run, results=[ref]), reveal, suite.text).results[0][1]
+        names = [t.name for t in shown.tests]
+    named = list(zip(names, tests, strict=True))
+    return {"change_coverage": _out(change, named, reveal), "entry_coverage": _out(entry, named, reveal)}
