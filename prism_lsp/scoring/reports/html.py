@@ -12,6 +12,7 @@ from html import escape
 from pathlib import Path
 
 from prism_lsp.scoring.aggregate import summarize
+from prism_lsp.scoring.reports.table import COVERAGE_KEYS, coverage_pct
 from prism_lsp.scoring.text import clean
 
 STYLE = """
@@ -39,21 +40,22 @@ def _pct(v) -> str:
 def _rates_table(records: list[dict]) -> str:
     summary = summarize(records)
     head = (
-        "<tr><th>task</th><th>suite</th><th>RAR</th><th>valid acc.</th><th>invalid rej.</th><th>H</th><th>JSF</th></tr>"
+        "<tr><th>task</th><th>suite</th><th>RAR</th><th>valid acc.</th><th>invalid rej.</th><th>H</th><th>JSF</th>"
+        "<th title='change coverage on the reference'>ΔC</th><th title='entry coverage on the reference'>entry</th></tr>"
     )
     rows = []
     for r in records:
         if r["status"] != "ok":
             rows.append(
                 f"<tr><td>{_e(r['task'])}</td><td>{_e(r['suite'])}</td>"
-                f"<td colspan=5 class=err>error: {_e(r['error'])}</td></tr>"
+                f"<td colspan=7 class=err>error: {_e(r['error'])}</td></tr>"
             )
             continue
         m = r["report"]["metrics"]
         pct = [
             None if m[k] is None else round(100 * float(m[k]), 2)
             for k in ("rar", "valid_acceptance", "invalid_rejection", "h", "jsf")
-        ]
+        ] + [coverage_pct(r["report"], key) for key in COVERAGE_KEYS]
         rows.append(
             f"<tr><td>{_e(r['task'])}</td><td>{_e(r['suite'])}</td>"
             + "".join(f"<td class=num>{_pct(v)}</td>" for v in pct)
@@ -69,7 +71,7 @@ def _rates_table(records: list[dict]) -> str:
                 f"<td class=num>{_pct(rates[k])}</td>"
                 for k in ("rar", "valid_acceptance", "invalid_rejection", "h", "jsf")
             )
-            + "</tr>"
+            + "<td></td><td></td></tr>"
         )
     note = (
         (

@@ -1,4 +1,5 @@
-"""The paper's table on the terminal: RAR, valid acceptance, invalid rejection, H, JSF in percent.
+"""The paper's table on the terminal: RAR, valid acceptance, invalid rejection, H, JSF in percent,
+and per pair the paper's coverage measures on the reference, ΔC and entry coverage (in percent).
 
 One row per pair, then one per suite name when there are several, then the overall row
 (DESIGN.md's aggregation); error rows show their message in place of the rates.
@@ -12,7 +13,15 @@ from rich.text import Text
 
 from prism_lsp.scoring.aggregate import summarize
 
-COLUMNS = ("RAR", "valid acc.", "invalid rej.", "H", "JSF")
+COLUMNS = ("RAR", "valid acc.", "invalid rej.", "H", "JSF", "ΔC", "entry")
+COVERAGE_KEYS = ("change_coverage", "entry_coverage")
+
+
+def coverage_pct(report: dict, key: str) -> float | None:
+    """A pair's ΔC (`change_coverage`) or entry coverage in percent; None when not measured."""
+    measure = report.get(key)
+    ratio = measure.get("ratio") if isinstance(measure, dict) else None
+    return None if ratio is None else round(100 * float(ratio), 2)
 
 
 def _pct(value: float | None) -> str:
@@ -31,7 +40,8 @@ def _pair_cells(m: dict) -> list[str]:
 
 
 def _summary_cells(s: dict) -> list[str]:
-    return [_pct(s["rar"]), _pct(s["valid_acceptance"]), _pct(s["invalid_rejection"]), _pct(s["h"]), _pct(s["jsf"])]
+    rates = [_pct(s["rar"]), _pct(s["valid_acceptance"]), _pct(s["invalid_rejection"]), _pct(s["h"]), _pct(s["jsf"])]
+    return rates + ["", ""]
 
 
 def render_table(records: list[dict], console: Console) -> None:
@@ -42,9 +52,11 @@ def render_table(records: list[dict], console: Console) -> None:
         table.add_column(col, justify="right")
     for r in records:
         if r["status"] == "ok":
-            table.add_row(Text(r["task"]), Text(r["suite"]), *_pair_cells(r["report"]["metrics"]))
+            coverage = [_pct(coverage_pct(r["report"], key)) for key in COVERAGE_KEYS]
+            table.add_row(Text(r["task"]), Text(r["suite"]), *_pair_cells(r["report"]["metrics"]), *coverage)
         else:
-            table.add_row(Text(r["task"]), Text(r["suite"]), Text(f"error: {r['error']}", style="red"), "", "", "", "")
+            error = Text(f"error: {r['error']}", style="red")
+            table.add_row(Text(r["task"]), Text(r["suite"]), error, *[""] * (len(COLUMNS) - 1))
     summary = summarize(records)
     if len(summary["by_suite"]) > 1:
         table.add_section()
