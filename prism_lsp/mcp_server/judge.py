@@ -20,7 +20,7 @@ from prism_lsp.engine.reveal import PANEL_SHOWN_AT, WITNESSES_SHOWN_AT, strictes
 from prism_lsp.engine.session import EngineSession, RunOptions
 from prism_lsp.engine.static import weak_assertion_findings
 from prism_lsp.mcp_server.budget import BudgetSpent, RunBudget
-from prism_lsp.model.report import Metrics, PanelReport, WitnessOut
+from prism_lsp.model.report import CoverageOut, Metrics, PanelReport, WitnessOut
 from prism_lsp.model.reveal import RevealLevel
 from prism_lsp.model.task import Task
 from prism_lsp.tasks import load_task
@@ -96,6 +96,10 @@ class SuiteJudgement(BaseModel):
     under_assertion: list[UnderAssertion]
     other_findings: list[OtherFinding]
     runs_left: int | None = None  # of this task's run budget (None: no budget)
+    # The paper's ΔC and entry coverage on the reference (as the report gives them at this level;
+    # per-test numbers only at `full`); None at `sealed`.
+    change_coverage: CoverageOut | None = None
+    entry_coverage: CoverageOut | None = None
 
 
 class TaskInfo(BaseModel):
@@ -202,7 +206,13 @@ def judgement(report: PanelReport, reveal: str, runs_left: int | None = None) ->
         over_specification=over,
         under_assertion=under,
         other_findings=other,
+        change_coverage=_coverage(report.change_coverage, tests_ok),
+        entry_coverage=_coverage(report.entry_coverage, tests_ok),
     )
+
+
+def _coverage(measure: CoverageOut | None, tests_ok: bool) -> CoverageOut | None:
+    return measure if measure is None or tests_ok else measure.model_copy(update={"tests": {}})
 
 
 def run_suite(
