@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from prism_lsp.engine.reveal import LINES_SHOWN_AT, PANEL_SHOWN_AT
 from prism_lsp.model.outcome import TestResult
-from prism_lsp.model.report import CoverageOut
+from prism_lsp.model.report import CoverageOut, PanelReport
 from prism_lsp.model.task import Task
 from prism_lsp.runner._prism_lines import source_lines
 
@@ -113,7 +113,10 @@ def _count(lines: Lines) -> int:
 def _out(wanted: Lines, tests: list[tuple[str, TestResult]], reveal: str) -> CoverageOut:
     reached = _reached([t for _, t in tests], wanted)
     total, hit = _count(wanted), _count(reached)
-    per_test = {name: _count(_reached([t], wanted)) for name, t in tests} if reveal in LINES_SHOWN_AT else {}
+    cases: dict[str, list[TestResult]] = {}
+    for name, t in tests:  # a parametrized test's cases together: the editor shows one lens per test
+        cases.setdefault(name.split("[", 1)[0], []).append(t)
+    per_test = {name: _count(_reached(ts, wanted)) for name, ts in cases.items()} if reveal in LINES_SHOWN_AT else {}
     full = reveal == "full"
     return CoverageOut(
         reached=hit,
@@ -145,3 +148,12 @@ def coverage_fields(task: Task, suite: Suite, run: PanelRun, reveal: str) -> dic
         names = [t.name for t in shown.tests]
     named = list(zip(names, tests, strict=True))
     return {"change_coverage": _out(change, named, reveal), "entry_coverage": _out(entry, named, reveal)}
+
+
+def reach_text(report: PanelReport | None, test: str) -> str:
+    """What test `test` (a suite function's name) reaches of the reference's change, for its lens:
+    "reaches 4 of 6 changed lines"; '' when the report has no per-test number for it."""
+    measure = report.change_coverage if report is not None else None
+    if measure is None or test not in measure.tests or not measure.total:
+        return ""
+    return f"reaches {measure.tests[test]} of {measure.total} changed line{'s' if measure.total != 1 else ''}"

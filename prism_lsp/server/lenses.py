@@ -1,5 +1,6 @@
 """Code lenses: one above each test (`initial: caught · valid 4/4 · invalid 3/5`,
-valid candidates counted without the reference, as everywhere) and one
+valid candidates counted without the reference, as everywhere; `· reaches 4 of 6 changed lines` of
+the reference's change where the report has it, `engine/change_coverage.py`) and one
 for the file (`Prism: JSF ✗ · RAR ✓ · valid 1/4 · invalid 3/5`). A test's counts are a line of
 the candidates' runs, so at reveal `counts` and `sealed` a test's lens says `initial: caught`
 only; at `sealed` the file's lens holds no panel number. Both run the panel when clicked. A panel
@@ -14,6 +15,7 @@ from lsprotocol import types
 from prism_lsp.analysis.suite_map import SuiteMap, same_test
 from prism_lsp.document.check import Check
 from prism_lsp.document.outcomes import test_summary
+from prism_lsp.engine.change_coverage import reach_text
 from prism_lsp.engine.reveal import LINES_SHOWN_AT, PANEL_SHOWN_AT
 from prism_lsp.server.commands import RUN_PANEL
 from prism_lsp.server.positions import Lines
@@ -80,6 +82,7 @@ def build_lenses(
                 f"initial: {summary.initial} · valid {summary.valid_accepted}/{summary.valid_total}"
                 f" · invalid {summary.invalid_rejected}/{summary.invalid_total}"
             )
+            title += f" · {reach}" if (reach := reach_text(check.report, test.name)) else ""
         lenses.append(types.CodeLens(range=lines.span_range(test.name_span), command=command(title)))
     return lenses
 
