@@ -73,8 +73,10 @@ def finished(base: Check, run: PanelRun, stats: RunStats | None = None, *, sandb
     """`base` (a runnable analysis) with the panel's `run` and the report built from it."""
     assert base.task is not None and base.path is not None, "only a suite of a task runs"
     suite = Suite(base.task.suite_rel(base.path), base.text)
-    run = redact_run(run, base.reveal, base.text)  # below `full`, what hover, lenses and status may see
+    # The report from the raw run (build_report redacts it itself, after counting what only the raw
+    # run holds: the reference's coverage); below `full`, what hover, lenses and status may see.
     report = build_report(base.task, suite, run, reveal=base.reveal, sandbox=sandbox or base.task.sandbox)
+    run = redact_run(run, base.reveal, base.text)
     return replace(base, state=CheckState("finished"), run=run, report=report, stats=stats)
 
 
