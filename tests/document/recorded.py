@@ -134,6 +134,7 @@ def answer(result: ProgramResult) -> dict:
     data["duration_ms"] = 0.0
     for test in data["tests"]:
         test["duration_ms"] = 0.0
+        test["covered"] = dict(test["covered"])  # the protocol's form: file -> lines
     return json.loads(json.dumps(data))  # as JSON holds it (lists, not tuples)
 
 
@@ -148,10 +149,8 @@ def at_reveal(check: Check, reveal: str) -> Check:
     `finished` does; nothing runs again). `check` must be the full-level check."""
     assert check.task is not None and check.run is not None and check.path is not None and check.reveal == "full"
     suite = Suite(check.task.suite_rel(check.path), check.text)
-    run = redact_run(check.run, reveal, check.text)
-    return dataclasses.replace(
-        check, reveal=reveal, run=run, report=build_report(check.task, suite, run, reveal=reveal)
-    )
+    report = build_report(check.task, suite, check.run, reveal=reveal)
+    return dataclasses.replace(check, reveal=reveal, run=redact_run(check.run, reveal, check.text), report=report)
 
 
 def leaks(text: str) -> list[str]:

@@ -19,14 +19,15 @@ def _titles(check, text=TEXT, encoding="utf-16"):
 
 
 def test_one_lens_per_test_and_one_for_the_file(unit_check):
+    # mean-rounded's reference changes two executable lines (3, 4); every test calls it on a list.
     titles, lenses = _titles(unit_check)
     assert titles == [
         (0, 0, "Prism: JSF ✗ · RAR ✓ · valid 1/4 · invalid 2/5"),
-        (3, 4, "initial: missed · valid 4/4 · invalid 1/5"),  # only forgets-last fails [2, 4, 6]
-        (7, 4, "initial: caught · valid 1/4 · invalid 2/5"),
-        (13, 4, "initial: caught · valid 1/4 · invalid 2/5"),
-        (17, 4, "initial: caught · valid 1/4 · invalid 2/5"),
-        (21, 4, "initial: caught · valid 1/4 · invalid 2/5"),
+        (3, 4, "initial: missed · valid 4/4 · invalid 1/5 · reaches 2 of 2 changed lines"),  # only forgets-last fails [2, 4, 6]
+        (7, 4, "initial: caught · valid 1/4 · invalid 2/5 · reaches 2 of 2 changed lines"),
+        (13, 4, "initial: caught · valid 1/4 · invalid 2/5 · reaches 2 of 2 changed lines"),
+        (17, 4, "initial: caught · valid 1/4 · invalid 2/5 · reaches 2 of 2 changed lines"),
+        (21, 4, "initial: caught · valid 1/4 · invalid 2/5 · reaches 2 of 2 changed lines"),
     ]
     assert all(lens.command.command == RUN_PANEL and lens.command.arguments == [URI] for lens in lenses)
 
@@ -40,9 +41,9 @@ def test_lenses_match_the_reports_verdicts(unit_check):
 def test_an_edited_test_waits_for_the_next_run_and_the_others_move_with_the_buffer(unit_check):
     text = "# a new first line\n" + TEXT.replace("[1, 4]", "[1, 5]")
     titles, _ = _titles(unit_check, text)
-    assert titles[1] == (4, 4, "initial: missed · valid 4/4 · invalid 1/5")
+    assert titles[1] == (4, 4, "initial: missed · valid 4/4 · invalid 1/5 · reaches 2 of 2 changed lines")
     assert titles[2] == (8, 4, "initial: ? · valid ?/? · invalid ?/? (not run yet)")
-    assert titles[3] == (14, 4, "initial: caught · valid 1/4 · invalid 2/5")
+    assert titles[3] == (14, 4, "initial: caught · valid 1/4 · invalid 2/5 · reaches 2 of 2 changed lines")
 
 
 def test_lenses_are_counts_only_at_labels(unit_check):
