@@ -124,7 +124,9 @@ def _out(wanted: Lines, tests: list[tuple[str, TestResult]], reveal: str) -> Cov
         ratio=round(hit / total, 4) if total else None,
         tests=per_test,
         lines={rel: sorted(v) for rel, v in sorted(reached.items())} if full else {},
-        missed={rel: sorted(v - reached.get(rel, set())) for rel, v in sorted(wanted.items()) if v - reached.get(rel, set())}
+        missed={
+            rel: sorted(v - reached.get(rel, set())) for rel, v in sorted(wanted.items()) if v - reached.get(rel, set())
+        }
         if full
         else {},
     )

@@ -350,7 +350,7 @@ def _insert_probes(tree, lines: set[int], index: int, ast, lines_module) -> None
     for parent, name, position, stmt in list(lines_module.statements(tree)):
         if stmt.lineno in lines:
             probed.setdefault((id(parent), name), (getattr(parent, name), set()))[1].add(position)
-    for (parent_id, name), (stmts, positions) in probed.items():
+    for stmts, positions in probed.values():
         out = []
         for position, stmt in enumerate(stmts):
             if position in positions:

@@ -41,7 +41,11 @@ def statements(tree: ast.AST) -> Iterator[tuple[ast.AST, str, int, ast.stmt]]:
                 if not isinstance(stmts, list):
                     continue
                 for index, stmt in enumerate(stmts):
-                    if isinstance(stmt, ast.stmt) and not isinstance(stmt, _DEFS) and not _is_docstring(stmt, index, node):
+                    if (
+                        isinstance(stmt, ast.stmt)
+                        and not isinstance(stmt, _DEFS)
+                        and not _is_docstring(stmt, index, node)
+                    ):
                         yield node, name, index, stmt
         for child in ast.iter_child_nodes(node):
             stack.append((child, inside or isinstance(child, _FUNCS)))
@@ -64,19 +68,19 @@ def function_node(tree: ast.Module, qualname: str) -> ast.AST | None:
         node = next((n for n in scope if isinstance(n, _DEFS) and n.name == part), None)
         if node is None:
             return None
-        scope = node.body  # type: ignore[attr-defined]
+        scope = node.body
     return node if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
 
 
 def measured_lines(tree: ast.Module, changed: set[int], functions: list[str]) -> tuple[set[int], set[int]]:
     """(first lines of the executable statements holding a `changed` line, first lines of the
     executable statements inside the `functions` named: entry points' spans)."""
-    changed_lines = set()
+    changed_lines: set[int] = set()
     if changed:
         for _parent, _name, _index, stmt in statements(tree):
             if any(stmt.lineno <= line <= header_end(stmt) for line in changed):
                 changed_lines.add(stmt.lineno)
-    entry_lines = set()
+    entry_lines: set[int] = set()
     for qualname in functions:
         node = function_node(tree, qualname)
         if node is not None:

@@ -23,7 +23,11 @@ def test_one_lens_per_test_and_one_for_the_file(unit_check):
     titles, lenses = _titles(unit_check)
     assert titles == [
         (0, 0, "Prism: JSF ✗ · RAR ✓ · valid 1/4 · invalid 2/5"),
-        (3, 4, "initial: missed · valid 4/4 · invalid 1/5 · reaches 2 of 2 changed lines"),  # only forgets-last fails [2, 4, 6]
+        (
+            3,
+            4,
+            "initial: missed · valid 4/4 · invalid 1/5 · reaches 2 of 2 changed lines",
+        ),  # only forgets-last fails [2, 4, 6]
         (7, 4, "initial: caught · valid 1/4 · invalid 2/5 · reaches 2 of 2 changed lines"),
         (13, 4, "initial: caught · valid 1/4 · invalid 2/5 · reaches 2 of 2 changed lines"),
         (17, 4, "initial: caught · valid 1/4 · invalid 2/5 · reaches 2 of 2 changed lines"),
