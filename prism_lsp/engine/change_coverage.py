@@ -7,8 +7,10 @@
 
 What the runner sends back is the suite's own word (it runs in the reference's process), so it is
 only ever intersected with lines the host computed from the reference's files: a suite can lower
-or raise its count within those, never name a file or line of its own. The task's verifier does
-not narrow ΔC yet: every executable changed line counts (README, "Coverage").
+or raise its count within those, never name a file or line of its own. Where the task has a
+verifier (its trusted tests), ΔC counts only the changed lines the verifier runs on the reference,
+as the paper does (`trusted_lines`, one extra run per reference and verifier text); without one,
+every executable changed line.
 
 What is shown follows the reveal level: lines at `full`, per-test numbers at `labels`, the
 suite's numbers only at `counts`, nothing at `sealed` (they describe the hidden reference).
@@ -17,15 +19,17 @@ suite's numbers only at `counts`, nothing at `sealed` (they describe the hidden 
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from prism_lsp.engine.reveal import LINES_SHOWN_AT, PANEL_SHOWN_AT
-from prism_lsp.model.outcome import TestResult
+from prism_lsp.model.outcome import ProgramResult, TestResult
 from prism_lsp.model.report import CoverageOut, PanelReport
 from prism_lsp.model.task import Task
 from prism_lsp.runner._prism_lines import source_lines
+from prism_lsp.runner._prism_protocol import RunRequest
 
 if TYPE_CHECKING:  # engine/panel.py imports this module
     from prism_lsp.engine.panel import PanelRun, Suite
@@ -35,6 +39,9 @@ MAX_FILES = 64
 MAX_FILE_BYTES = 2 << 20
 
 Lines = dict[str, set[int]]
+# (reference tree digest, verifier text) -> the changed lines the verifier runs; a few tasks at a time.
+_TRUSTED: dict[tuple[str, str], dict[str, tuple[int, ...]]] = {}
+_TRUSTED_KEPT = 32
 
 
 def entry_specs(task: Task, suite_text: str) -> list[str]:
@@ -132,6 +139,31 @@ def _out(wanted: Lines, tests: list[tuple[str, TestResult]], reveal: str) -> Cov
     )
 
 
+def trusted_lines(task: Task, run: PanelRun, submit: Callable[[RunRequest], ProgramResult]) -> PanelRun:
+    """`run` with the reference's executable changed lines its verifier runs (`trusted_lines`),
+    when the task has a verifier and the reference ran; `submit` runs one request to its result."""
+    from prism_lsp.engine.panel import Suite, run_request
+
+    ref = next((c for c, _ in run.results if c.reference), None)
+    if task.verifier is None or ref is None or ref.id not in run.trees:
+        return run
+    try:
+        suite = Suite(task.suite_rel(task.verifier), task.verifier.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return run
+    tree = run.trees[ref.id]
+    key = (tree.digest, suite.text)
+    if key not in _TRUSTED:
+        result = submit(run_request(tree, suite, task))
+        if result.outcome == "error" and not result.tests:
+            return run  # a verifier that could not run narrows nothing
+        change, _ = measured(task, suite, tree.path, tree.changed)
+        _TRUSTED[key] = {rel: tuple(sorted(v)) for rel, v in _reached(result.tests, change).items()}
+        while len(_TRUSTED) > _TRUSTED_KEPT:
+            del _TRUSTED[next(iter(_TRUSTED))]
+    return replace(run, trusted_lines=_TRUSTED[key])
+
+
 def coverage_fields(task: Task, suite: Suite, run: PanelRun, reveal: str) -> dict[str, CoverageOut | None]:
     """The report's `change_coverage` and `entry_coverage` of the (raw, unredacted) `run`, as
     `reveal` shows them; None when the reference did not run or the level shows no panel number."""
@@ -140,6 +172,9 @@ def coverage_fields(task: Task, suite: Suite, run: PanelRun, reveal: str) -> dic
         return {"change_coverage": None, "entry_coverage": None}
     tree = run.trees[ref[0].id]
     change, entry = measured(task, suite, tree.path, tree.changed)
+    if run.trusted_lines is not None:  # the verifier's changed lines only
+        change = {rel: v & set(run.trusted_lines.get(rel, ())) for rel, v in change.items()}
+        change = {rel: v for rel, v in change.items() if v}
     tests = list(ref[1].tests)
     names = [t.name for t in tests]
     if reveal == "labels":

@@ -56,6 +56,8 @@ class PanelRun:
     seeds: tuple[int, ...] = (0,)
     confirmed_with: tuple[int, ...] = ()
     reruns: int = 0
+    # The reference's changed lines its verifier runs (engine/change_coverage.py); None: no verifier.
+    trusted_lines: dict[str, tuple[int, ...]] | None = None
 
 
 def run_request(

@@ -173,6 +173,17 @@ class EngineSession:
             return self._run(task, suite, options, pool, progress, cancel)
 
     def _run(self, task, suite, options, pool, progress, cancel) -> PanelRun:
+        from prism_lsp.engine.change_coverage import trusted_lines
+        from prism_lsp.engine.results import program_from_runner
+
+        run = self._run_panel(task, suite, options, pool, progress, cancel)
+        return trusted_lines(
+            panel_to_run(task, options.level(task)),
+            run,
+            lambda request: program_from_runner(pool.submit(request, cancel).result()),
+        )
+
+    def _run_panel(self, task, suite, options, pool, progress, cancel) -> PanelRun:
         # The panel and report modules (pydantic models) load on the first run, not with the
         # session: `prism run` starts its runners first and imports them while the sandboxes come up.
         from prism_lsp.engine.confirm import Confirmer, merge_repeats

@@ -11,7 +11,7 @@ from __future__ import annotations
 from prism_lsp.engine.panel import Suite, build_report
 from prism_lsp.engine.session import RunOptions
 from prism_lsp.tasks import load_task
-from tests.conftest import FIXTURES
+from tests.conftest import FIXTURES, write_task
 
 CART_SUITE = """\
 from shop.cart import cart_total
@@ -119,3 +119,46 @@ def test_forges(request):
     # An empty cart runs 6, 7, 9, 10, 13; the forged 11 and 12 are cart_total's, 99 and secret.py are not.
     assert (entry.reached, entry.total) == (7, 8)
     assert entry.lines == {"shop/cart.py": [6, 7, 9, 10, 11, 12, 13]}
+
+
+INITIAL = """\
+def sign(x):
+    if x > 0:
+        return 1
+    return 0
+"""
+# The fix changes lines 3, 4 and 5; the verifier runs 3 and 4, never 5 (no x below -100).
+REFERENCE = """\
+def sign(x):
+    if x > 0:
+        return 2
+    if x < -100:
+        return -5
+    return 0
+"""
+VERIFIER = """\
+from solution import sign
+
+
+def test_judge():
+    assert sign(1) == 2
+    assert sign(-1) == 0
+"""
+
+
+def test_with_a_verifier_change_coverage_counts_only_the_changed_lines_it_runs(engine, tmp_path):
+    root = write_task(
+        tmp_path / "signs",
+        initial={"solution.py": INITIAL},
+        candidates=[{"id": "reference", "reference": True, "files": {"solution.py": REFERENCE}}],
+        extra_task='[verifier]\nsuite = "verifier/test_judge.py"\n',
+        suites={"verifier/test_judge.py": VERIFIER},
+    )
+    task = load_task(root)
+    suite = Suite("test_sign.py", "from solution import sign\n\n\ndef test_positive():\n    assert sign(5) == 2\n")
+    report = build_report(task, suite, engine.run(task, suite, RunOptions(confirm=False)))
+    dc = report.change_coverage
+    assert (dc.reached, dc.total) == (1, 2), "line 5, which the verifier never runs, is not counted"
+    assert dc.lines == {"solution.py": [3]} and dc.missed == {"solution.py": [4]}
+    entry = report.entry_coverage
+    assert (entry.reached, entry.total) == (2, 5), "entry coverage is the whole span: 2, 3 of 2-6"
