@@ -31,7 +31,7 @@ def percent(text: str) -> float:
 
 
 def add_gate_parser(sub, common) -> None:
-    from prism_lsp.cli import add_report_options, positive_int, seconds
+    from prism_lsp.cli import MAX_REPEAT, add_report_options, positive_int, repeats, seconds
     from prism_lsp.gate import DEFAULT_INVALID_REJECTION, DEFAULT_VALID_ACCEPTANCE
 
     g = sub.add_parser("gate", help="judge a change's test modules on the panel of its fix; exit 1 below the gate")
@@ -67,6 +67,13 @@ def add_gate_parser(sub, common) -> None:
     g.add_argument("--sandbox", choices=SANDBOXES, help="override the manifest's sandbox")
     g.add_argument("--timeout", type=seconds, help="seconds per program run, > 0")
     g.add_argument("--workers", type=positive_int, help="programs run at once, >= 1 (default: cores)")
+    g.add_argument(
+        "--repeat",
+        type=repeats,
+        default=1,
+        help=f"run every program under N hash seeds (0..N-1), 1..{MAX_REPEAT}; a test with two outcomes "
+        "is reported unstable (default 1: only failures on valid candidates are rerun)",
+    )
     g.add_argument("--max-invalid", type=positive_int, help="mutants to keep when building (default 5)")
     g.add_argument("--seed", type=int, help="mutants drawn by this seed (default 0)")
     g.add_argument(
@@ -172,7 +179,7 @@ def cmd_gate(args: argparse.Namespace, out: Console, err: Console) -> int:
         require_jsf=bool(args.require_jsf),
     )
     base, fix = _range(args)
-    options = RunOptions(sandbox=args.sandbox, timeout_s=args.timeout)
+    options = RunOptions(sandbox=args.sandbox, timeout_s=args.timeout, repeat=args.repeat)
     with EngineSession(usable_cache_dir(args.cache_dir), args.workers or default_runners(long_lived=False)) as session:
         change = prepare(
             Path(args.path),
