@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tests.gate.change_repo import gate
 
 
@@ -17,6 +19,9 @@ def test_repeat_runs_every_program_under_n_seeds_and_the_report_names_them(fixed
     assert [s["report"]["seeds"] for s in json.loads(out)["suites"]] == [[0]]
 
 
-def test_repeat_out_of_range_is_a_usage_error(fixed_repo, capsys, cache_dir):
-    code, _out, err = gate(capsys, cache_dir, fixed_repo, "--repeat", "0")
-    assert code == 2 and "--repeat" in err
+@pytest.mark.parametrize(("value", "says"), [("0", "at least 1"), ("21", "at most 20 runs")])
+def test_repeat_out_of_range_is_a_usage_error(fixed_repo, capsys, cache_dir, value, says):
+    with pytest.raises(SystemExit) as exited:
+        gate(capsys, cache_dir, fixed_repo, "--repeat", value)
+    err = capsys.readouterr().err
+    assert exited.value.code == 2 and "--repeat" in err and says in err
