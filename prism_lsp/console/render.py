@@ -110,3 +110,13 @@ def _findings_and_metrics(report: PanelReport, console: Console) -> None:
         else ""
     )
     console.print(f"[dim]hash seed{'s' if len(report.seeds) > 1 else ''} {seeds}{confirmed}[/]")
+    reach = [
+        f"{name} {c.reached} of {c.total} {what}"
+        for name, c, what in (
+            ("ΔC", report.change_coverage, "changed lines"),
+            ("entry", report.entry_coverage, "lines"),
+        )
+        if c is not None and c.total
+    ]
+    if reach:
+        console.print(f"[dim]coverage on the reference: {' · '.join(reach)}[/]")
