@@ -126,6 +126,7 @@ class PrismServer(LanguageServer):
             related_information=self.capabilities.related_information,
             encoding=encoding,
             candidate_documents=self.supports_candidate_documents(),
+            code_description=self.capabilities.code_description,
         )
 
     def supports_candidate_documents(self) -> bool:
