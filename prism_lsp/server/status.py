@@ -160,8 +160,10 @@ class PanelProgress:
     `report` may be called from the engine's threads; it hops onto the event loop.
     """
 
-    def __init__(self, server: Any, enabled: bool, uri: str) -> None:
+    def __init__(self, server: Any, enabled: bool, uri: str, *, first: bool = False) -> None:
         self.server = server
+        # a document's first run also waits for the sandbox's runners to start (seconds when cold)
+        self.message = "starting the sandbox, then running the panel" if first else "running the panel"
         self.enabled = enabled
         self.uri = uri
         self.token = f"prism-{uuid.uuid4().hex[:12]}"
@@ -180,7 +182,7 @@ class PanelProgress:
         self.started = True
         self.server.work_done_progress.begin(
             self.token,
-            types.WorkDoneProgressBegin(title="Prism", message="running the panel", percentage=0, cancellable=False),
+            types.WorkDoneProgressBegin(title="Prism", message=self.message, percentage=0, cancellable=False),
         )
 
     def report(self, done: int, total: int, program: str) -> None:

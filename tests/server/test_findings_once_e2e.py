@@ -37,6 +37,9 @@ async def test_accepts_invalid_once_links_hints_in_hovers_and_no_related_under_a
     assert [d.range.start.line for d in accepts] == [3]
     assert accepts[0].message.split(" through")[1].startswith("; test_simple_case, test_whole_mean reach it too.")
     assert all(_explained(d) for d in diags)
+    # the first run's progress says what the wait is (issue 23 item 17: runners start cold)
+    begins = [v for reports in client.progress_reports.values() for v in reports if v.kind == "begin"]
+    assert begins[0].message == "starting the sandbox, then running the panel"
 
     (weak,) = of_kind(diags, "weak-assertion")
     assert weak.severity == types.DiagnosticSeverity.Hint and weak.range.start.line == 4
