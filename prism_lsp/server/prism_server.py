@@ -128,6 +128,7 @@ class PrismServer(LanguageServer):
             related_information=self.capabilities.related_information,
             encoding=encoding,
             candidate_documents=self.supports_candidate_documents(),
+            code_description=self.capabilities.code_description,
         )
 
     def supports_candidate_documents(self) -> bool:
@@ -233,10 +234,13 @@ class PrismServer(LanguageServer):
             return replace(base, state=CheckState("not-run", STATIC_ONLY))
         if not base.runnable or base.task is None:
             return base
+        first = self.record(job.uri).last_run is None
+        if first:  # runners come up during the steps below (static diagnostics, progress set-up)
+            await asyncio.to_thread(self.checker.start_runners, base.task, settings)
         # Static feedback before the panel's, with the last run's findings kept until this run's
         # replace them (no flicker while typing).
         self.publish_diagnostics(job.uri, base, pending=True)
-        progress = PanelProgress(self, self.supports_progress(), job.uri)
+        progress = PanelProgress(self, self.supports_progress(), job.uri, first=first)
         self.status(status_params(job.uri, "running", done=0, total=len(base.task.candidates) + 1))
         await progress.begin()
         try:

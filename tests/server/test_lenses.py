@@ -21,12 +21,12 @@ def _titles(check, text=TEXT, encoding="utf-16"):
 def test_one_lens_per_test_and_one_for_the_file(unit_check):
     titles, lenses = _titles(unit_check)
     assert titles == [
-        (0, 0, "Prism: JSF ✗ · RAR ✓ · valid 1/4 · invalid 2/5"),
-        (3, 4, "initial: missed · valid 4/4 · invalid 1/5"),  # only forgets-last fails [2, 4, 6]
-        (7, 4, "initial: caught · valid 1/4 · invalid 2/5"),
-        (13, 4, "initial: caught · valid 1/4 · invalid 2/5"),
-        (17, 4, "initial: caught · valid 1/4 · invalid 2/5"),
-        (21, 4, "initial: caught · valid 1/4 · invalid 2/5"),
+        (0, 0, "Prism: JSF ✗ · RAR ✓ · valid 1/4 besides the reference · invalid 2/5"),
+        (3, 4, "initial: missed · valid 4/4 besides the reference · invalid 1/5"),  # only forgets-last fails [2, 4, 6]
+        (7, 4, "initial: caught · valid 1/4 besides the reference · invalid 2/5"),
+        (13, 4, "initial: caught · valid 1/4 besides the reference · invalid 2/5"),
+        (17, 4, "initial: caught · valid 1/4 besides the reference · invalid 2/5"),
+        (21, 4, "initial: caught · valid 1/4 besides the reference · invalid 2/5"),
     ]
     assert all(lens.command.command == RUN_PANEL and lens.command.arguments == [URI] for lens in lenses)
 
@@ -40,9 +40,9 @@ def test_lenses_match_the_reports_verdicts(unit_check):
 def test_an_edited_test_waits_for_the_next_run_and_the_others_move_with_the_buffer(unit_check):
     text = "# a new first line\n" + TEXT.replace("[1, 4]", "[1, 5]")
     titles, _ = _titles(unit_check, text)
-    assert titles[1] == (4, 4, "initial: missed · valid 4/4 · invalid 1/5")
-    assert titles[2] == (8, 4, "initial: ? · valid ?/? · invalid ?/? (not run yet)")
-    assert titles[3] == (14, 4, "initial: caught · valid 1/4 · invalid 2/5")
+    assert titles[1] == (4, 4, "initial: missed · valid 4/4 besides the reference · invalid 1/5")
+    assert titles[2] == (8, 4, "initial: ? · valid ?/? besides the reference · invalid ?/? (not run yet)")
+    assert titles[3] == (14, 4, "initial: caught · valid 1/4 besides the reference · invalid 2/5")
 
 
 def test_lenses_are_counts_only_at_labels(unit_check):
@@ -56,7 +56,7 @@ def test_at_counts_a_test_lens_holds_no_panel_number_and_the_file_lens_the_whole
     # Per-test counts would name, test by test, which candidates it rejects (issue 21).
     titles, _ = _titles(at_reveal(unit_check, "counts"))
     assert [t for _, _, t in titles] == [
-        "Prism: JSF ✗ · RAR ✓ · valid 1/4 · invalid 2/5",
+        "Prism: JSF ✗ · RAR ✓ · valid 1/4 besides the reference · invalid 2/5",
         "initial: missed",
         "initial: caught",
         "initial: caught",
