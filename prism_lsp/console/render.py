@@ -7,6 +7,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from prism_lsp.document.counts import panel_line
 from prism_lsp.model.report import PanelReport
 
 _OUTCOME_STYLE = {"pass": "green", "fail": "red", "error": "bold magenta"}
@@ -45,8 +46,7 @@ def render_report(report: PanelReport, console: Console) -> None:
         accepted, valid, rejected, invalid = report.panel_counts()
         errors = report.panel.errors if report.panel is not None else 0
         console.print(
-            f"panel: {accepted} of {valid} other valid candidates accepted · {rejected} of {invalid} "
-            f"invalid candidates rejected · {errors} could not be judged · reference "
+            f"panel: {panel_line(accepted, valid, rejected, invalid)} · {errors} could not be judged · reference "
             f"{'accepted' if report.metrics.rar else 'not accepted'}"
         )
     else:

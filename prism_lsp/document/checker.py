@@ -140,6 +140,15 @@ class Checker:
             return failed(base, str(exc))
         return finished(base, run, stats, sandbox=options.sandbox)
 
+    def start_runners(self, task: Task, settings: Settings) -> None:
+        """Begin starting `task`'s runners without waiting: the sandboxes come up while the server
+        publishes the static diagnostics and sets up progress (a round trip to the client). A
+        sandbox that cannot start is left for the run to report."""
+        try:
+            self.session.start(task, None if settings.sandbox == "auto" else settings.sandbox)
+        except SandboxUnavailable:
+            pass
+
     def tree(self, task: Task, program: str) -> ProgramTree | None:
         """The materialized tree of one program (None when it cannot be built)."""
         try:

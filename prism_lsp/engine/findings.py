@@ -116,35 +116,38 @@ def _details(hits: list[tuple[Candidate, TestResult]], source: str | None) -> st
 
 
 def accepts_invalid(pairs: list[tuple[Candidate, ProgramResult]], reveal: str) -> list[Finding]:
+    """One finding per invalid candidate let through, said once: on the test where a check can be
+    added (the first test reaching its change that every valid candidate passes, as the suggestion
+    that answers it picks), naming the other tests that reach it too."""
     accepted = [(c, r) for c, r in pairs if not c.valid and r.outcome == "pass"]
     if not accepted:
         return []
     first = _first_test_line([r for _, r in pairs])
-    # Keyed by the test function: the cases of a parametrized test share its line and advice.
-    by_test: dict[tuple[int, str], list[Candidate]] = defaultdict(list)
+    valid_fail = {t.name.split("[", 1)[0] for c, r in pairs if c.valid for t in r.tests if t.outcome != "pass"}
+    # Keyed by the test acted on and the others reaching: the cases of a parametrized test are one test.
+    by_test: dict[tuple[int, str, tuple[str, ...]], list[Candidate]] = defaultdict(list)
     unreached: list[Candidate] = []
     unknown: list[Candidate] = []
     for cand, res in accepted:
-        reached = [t for t in res.tests if t.reached_change]
+        reached = sorted({(t.def_line or first, t.name.split("[", 1)[0]) for t in res.tests if t.reached_change})
         if reached:
-            for t in reached:
-                key = (t.def_line or first, t.name.split("[", 1)[0])
-                if cand not in by_test[key]:
-                    by_test[key].append(cand)
+            line, name = next(((ln, n) for ln, n in reached if n not in valid_fail), reached[0])
+            by_test[(line, name, tuple(n for _, n in reached if n != name))].append(cand)
         elif any(t.reached_change is None for t in res.tests):
             unknown.append(cand)
         else:
             unreached.append(cand)
     findings = []
-    for (line, name), cands in sorted(by_test.items()):
+    for (line, name, others), cands in sorted(by_test.items()):
+        also = f"; {', '.join(others)} reach{'es' if len(others) == 1 else ''} it too" if others else ""
         findings.append(
             Finding(
                 "accepts-invalid",
                 line,
                 line,
-                f"lets {_who(cands, 'invalid', reveal)} through. {TEACH_REACHED}",
+                f"lets {_who(cands, 'invalid', reveal)} through{also}. {TEACH_REACHED}",
                 _ids(cands, reveal),
-                [name],
+                [name, *others],
                 count=len(cands),
             )
         )

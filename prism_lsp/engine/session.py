@@ -24,13 +24,17 @@ from prism_lsp.engine.reveal import after_writing, panel_to_run, strictest
 from prism_lsp.materialize import TreeCache
 from prism_lsp.materialize.cache import default_cache_dir
 from prism_lsp.sandbox import Limits, chosen_sandbox, resolve_backend
-from prism_lsp.sandbox.base import default_runners
+from prism_lsp.sandbox.base import SandboxUnavailable, default_runners
 
 if TYPE_CHECKING:
     from prism_lsp.engine.findings import Finding
     from prism_lsp.engine.panel import PanelRun, Progress, Suite
     from prism_lsp.model.report import PanelReport
     from prism_lsp.model.task import Task
+
+
+class SessionClosed(SandboxUnavailable):
+    """The session was closed (shutdown, Ctrl-C): no runner starts any more."""
 
 
 @dataclass(frozen=True)
@@ -67,6 +71,7 @@ class EngineSession:
         self._busy: Counter[tuple] = Counter()  # runs using each pool now: those are never evicted
         self._auto: dict[bool, str] = {}  # what `auto` resolved to, with and without a task image
         self._lock = threading.Lock()
+        self._closed = False
 
     def pool_for(self, task: Task, sandbox: str | None = None, hash_seed: int = 0) -> RunnerPool:
         """The warm pool for this task (raises `SandboxUnavailable`).
@@ -94,6 +99,8 @@ class EngineSession:
     def _acquire(self, task: Task, name: str, hash_seed: int = 0) -> tuple[tuple, RunnerPool, list[RunnerPool]]:
         brings_image = bool(task.image or task.dockerfile)
         with self._lock:
+            if self._closed:  # a run still going at shutdown must not start new runners
+                raise SessionClosed("the engine is shutting down")
             backend = None
             resolved = self._auto.get(brings_image) if name == "auto" else name
             if resolved is None:
@@ -260,6 +267,7 @@ class EngineSession:
 
     def close(self) -> None:
         with self._lock:
+            self._closed = True
             pools, self._pools = list(self._pools.values()), OrderedDict()
         for pool in pools:
             pool.close()

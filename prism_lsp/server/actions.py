@@ -16,6 +16,7 @@ from lsprotocol.converters import get_converter
 
 from prism_lsp.analysis.ignores import ignore_comment_edit
 from prism_lsp.server.commands import APPLY_EDIT, RUN_PANEL, SHOW_CANDIDATE
+from prism_lsp.server.diagnostic_data import DiagnosticData
 from prism_lsp.server.diagnostics import SOURCE
 from prism_lsp.server.positions import Lines
 
@@ -57,7 +58,8 @@ def build_actions(
             )
     shown: set[str] = set()
     for diag in ours:
-        for cid in (diag.data or {}).get("candidates", []) if isinstance(diag.data, dict) else []:
+        data = DiagnosticData.from_lsp(diag.data)
+        for cid in data.candidates if data is not None else ():
             if cid not in shown:
                 shown.add(cid)
                 actions.append(

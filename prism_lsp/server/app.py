@@ -12,7 +12,7 @@ from lsprotocol import types
 from pygls.cli import start_server
 from pygls.exceptions import JsonRpcInvalidParams
 
-from prism_lsp.analysis.suite_map import parse_suite
+from prism_lsp.analysis.suite_map import SuiteMap, assertion_at_line, parse_suite
 from prism_lsp.server import commands, panel_requests
 from prism_lsp.server.actions import build_actions
 from prism_lsp.server.hover import hover_text
@@ -101,14 +101,19 @@ async def hover(ls: PrismServer, params: types.HoverParams) -> types.Hover | Non
     if found is None:
         return None
     markdown = ls.supports_markdown_hover()
-    text = hover_text(
-        ls.checked(params.text_document.uri), parse_suite(found[1]), params.position.line + 1, markdown=markdown
-    )
+    now = parse_suite(found[1])
+    text = hover_text(ls.checked(params.text_document.uri), now, params.position.line + 1, markdown=markdown)
     note = await open_dimension_note(ls, params.text_document.uri, found[1], params.position.line + 1, markdown)
     if note:
         text = f"{text}\n\n{note}" if text else note  # the table stays first (see hover.py)
     kind = types.MarkupKind.Markdown if markdown else types.MarkupKind.PlainText
-    return types.Hover(types.MarkupContent(kind, text)) if text else None
+    return types.Hover(types.MarkupContent(kind, text), range=_hover_range(found[0], now, params)) if text else None
+
+
+def _hover_range(lines: Lines, now: SuiteMap, params: types.HoverParams) -> types.Range | None:
+    """The whole assertion under the pointer: the hover stays up anywhere on it, not on one word."""
+    assertion = assertion_at_line(now, params.position.line + 1)
+    return lines.span_range(assertion.span) if assertion is not None else None
 
 
 @server.feature(types.TEXT_DOCUMENT_CODE_ACTION)

@@ -24,6 +24,7 @@ class ResolvedClientCapabilities:
     code_action_literals: bool = False
     apply_edit: bool = False
     related_information: bool = False
+    code_description: bool = False
     candidate_documents: bool = False
     panel_commands: bool = False
     lens_refresh: bool = False
@@ -44,6 +45,7 @@ def resolve(caps: types.ClientCapabilities | None) -> ResolvedClientCapabilities
         code_action_literals=bool(td and td.code_action and td.code_action.code_action_literal_support),
         apply_edit=bool(workspace and workspace.apply_edit),
         related_information=bool(td and td.publish_diagnostics and td.publish_diagnostics.related_information),
+        code_description=bool(td and td.publish_diagnostics and td.publish_diagnostics.code_description_support),
         candidate_documents=experimental.get(CANDIDATE_DOCUMENTS_CAPABILITY) is True,
         panel_commands=experimental.get(PANEL_COMMANDS_CAPABILITY) is True,
         lens_refresh=bool(workspace and workspace.code_lens and workspace.code_lens.refresh_support),

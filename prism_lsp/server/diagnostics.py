@@ -20,6 +20,7 @@ from prism_lsp.analysis.suite_map import assertion_at_line, test_at_line
 from prism_lsp.document.candidate_documents import CandidateUri
 from prism_lsp.document.check import Check
 from prism_lsp.model.report import SUITE_LEVEL_KINDS, FindingOut
+from prism_lsp.server.diagnostic_data import DiagnosticData
 from prism_lsp.server.positions import Lines
 from prism_lsp.server.settings import Settings
 
@@ -40,6 +41,19 @@ class Options:
     related_information: bool = True
     encoding: str = "utf-16"
     candidate_documents: bool = False  # the client opens `prism-candidate:` documents (the VS Code extension)
+    code_description: bool = (
+        False  # the client shows `codeDescription` links (publishDiagnostics.codeDescriptionSupport)
+    )
+
+
+# Each kind's explanation: a section of a document shipped inside the package, so the link works
+# wherever the server is installed (Prism has no public web page to point at).
+FINDINGS_DOC = Path(__file__).resolve().parent.parent / "docs" / "findings.md"
+
+
+def explanation(kind: str) -> types.CodeDescription:
+    """The link to `kind`'s section of the findings document (its heading is the kind's name)."""
+    return types.CodeDescription(href=f"{FINDINGS_DOC.as_uri()}#{kind}")
 
 
 def build_diagnostics(check: Check, settings: Settings, options: Options = Options()) -> list[types.Diagnostic]:
@@ -53,7 +67,8 @@ def build_diagnostics(check: Check, settings: Settings, options: Options = Optio
                 f"not run: {check.suite_map.problem}",
                 "execution-error",
                 settings,
-                {"kind": "execution-error", "rule": "limits"},
+                DiagnosticData(kind="execution-error", rule="limits"),
+                links=options.code_description,
             )
         )
     for issue in check.suite_map.syntax_errors:
@@ -63,7 +78,8 @@ def build_diagnostics(check: Check, settings: Settings, options: Options = Optio
                 issue.message,
                 "execution-error",
                 settings,
-                {"kind": "execution-error", "rule": "syntax"},
+                DiagnosticData(kind="execution-error", rule="syntax"),
+                links=options.code_description,
             )
         )
     for f in check.static:
@@ -74,7 +90,8 @@ def build_diagnostics(check: Check, settings: Settings, options: Options = Optio
                     f.message,
                     f.kind,
                     settings,
-                    {"kind": f.kind, "rule": f.rule, "tests": [f.test_name] if f.test_name else []},
+                    DiagnosticData(kind=f.kind, rule=f.rule, tests=(f.test_name,) if f.test_name else ()),
+                    links=options.code_description,
                 )
             )
     if check.report is not None:
@@ -91,8 +108,14 @@ def build_diagnostics(check: Check, settings: Settings, options: Options = Optio
                     finding.message,
                     finding.kind,
                     settings,
-                    {"kind": finding.kind, "candidates": finding.candidates, "tests": finding.tests},
+                    DiagnosticData(
+                        kind=finding.kind,
+                        rule=finding.rule,
+                        candidates=tuple(finding.candidates),
+                        tests=tuple(finding.tests),
+                    ),
                     related,
+                    links=options.code_description,
                 )
             )
     return sorted(out, key=lambda d: (d.range.start.line, d.range.start.character, str(d.code)))
@@ -108,16 +131,19 @@ def _diag(
     message: str,
     kind: str,
     settings: Settings,
-    data: dict,
+    data: DiagnosticData,
     related: list[types.DiagnosticRelatedInformation] | None = None,
+    *,
+    links: bool = False,
 ) -> types.Diagnostic:
     return types.Diagnostic(
         range=rng,
         message=plain(message),
         severity=SEVERITY[settings.level(kind)],
         code=kind,
+        code_description=explanation(kind) if links else None,
         source=SOURCE,
-        data=data,
+        data=data.to_lsp(),
         related_information=related or None,
     )
 
@@ -137,13 +163,22 @@ def _finding_range(check: Check, finding: FindingOut, lines: Lines) -> types.Ran
     return lines.line_range(finding.line)
 
 
+def _suites_own_error(check: Check, finding: FindingOut) -> bool:
+    """An execution error on the initial program or the reference is the suite's (an ImportError, a
+    fixture that breaks): no candidate's change explains it, so none is listed under it."""
+    if finding.kind != "execution-error" or check.task is None:
+        return False
+    on_initial = (finding.count or 0) > len(finding.candidates)  # the initial program is counted, never named
+    return on_initial or any(c.reference and c.id in finding.candidates for c in check.task.candidates)
+
+
 def _related(check: Check, finding: FindingOut, documents: bool) -> list[types.DiagnosticRelatedInformation]:
     """Where each named candidate changed the program: its read-only `prism-candidate:` document when
     the client opens those, else the file in the (digest-verified) tree cache.
 
     Only at reveal `full`: a candidate's file is its answer (findings below `full` carry no ids
     anyway; this keeps it so if they ever do)."""
-    if check.run is None or check.task is None or check.reveal != "full":
+    if check.run is None or check.task is None or check.reveal != "full" or _suites_own_error(check, finding):
         return []
     out = []
     for cid in finding.candidates:

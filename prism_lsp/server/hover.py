@@ -6,7 +6,8 @@ candidates failing at one assertion would say which candidates a line flags: the
 Markdown for clients that list it in `textDocument.hover.contentFormat`, aligned
 plain text for the others (a Markdown table read as plain text is mostly pipes).
 The table comes first and the caption after it: editors put the diagnostic's own
-message above the hover, so nothing here repeats it and the table is in sight.
+message above the hover, so nothing here repeats it and the table is in sight. Under it, the
+static hints on the line (they need no run): a hint's own marker is a few dots wide.
 """
 
 from __future__ import annotations
@@ -20,8 +21,16 @@ MARK = {"pass": "pass ✓", "fail": "fail ✗", "error": "error ⚠"}
 
 
 def hover_text(check: Check | None, now: SuiteMap, line: int, *, markdown: bool) -> str | None:
-    """The hover for 1-based `line` as Markdown or as plain text, or None when there is nothing to say."""
-    if check is None or check.run is None:
+    """The hover for 1-based `line` as Markdown or as plain text, or None when there is nothing to say:
+    the outcome table of the assertion there, then the static hints on that line."""
+    if check is None:
+        return None
+    parts = [_outcomes(check, now, line, markdown), _hints(check, now, line, markdown)]
+    return "\n\n".join(p for p in parts if p) or None
+
+
+def _outcomes(check: Check, now: SuiteMap, line: int, markdown: bool) -> str | None:
+    if check.run is None:
         return None
     assertion = assertion_at_line(now, line)
     if assertion is None or assertion.test_name is None:
@@ -39,6 +48,19 @@ def hover_text(check: Check | None, now: SuiteMap, line: int, *, markdown: bool)
     if not markdown:
         return _plain_table(rows, with_values=check.reveal == "full")
     return _table(rows, with_values=check.reveal == "full")
+
+
+def _hints(check: Check, now: SuiteMap, line: int, markdown: bool) -> str | None:
+    """The static hints (`weak-assertion`) whose range holds `line`, anywhere on it: an editor draws
+    a hint as a few dots under its first characters, too small a target for the pointer alone."""
+    anchored = anchor(check, now, line)
+    if anchored is None:
+        return None
+    old = anchored[1]
+    found = [f for f in check.static if f.span.start_line <= old <= f.span.end_line]
+    if not found:
+        return None
+    return "\n".join(f"{_title(f.kind, markdown)} ({f.rule}): {f.message}" for f in found)
 
 
 HEADING = "outcome at this assertion"

@@ -1,7 +1,7 @@
-"""Code lenses: one above each test (`initial: caught · valid 4/4 · invalid 3/5`,
-valid candidates counted without the reference, as everywhere; `· reaches 4 of 6 changed lines` of
-the reference's change where the report has it, `engine/change_coverage.py`) and one
-for the file (`Prism: JSF ✗ · RAR ✓ · valid 1/4 · invalid 3/5`). A test's counts are a line of
+"""Code lenses: one above each test (`initial: caught · valid 4/4 besides the reference · invalid 3/5`,
+counted as everywhere: see :mod:`prism_lsp.document.counts`; `· reaches 4 of 6 changed lines` of the
+reference's change where the report has it, `engine/change_coverage.py`) and one for the file
+(`Prism: JSF ✗ · RAR ✓ · valid 1/4 besides the reference · invalid 3/5`). A test's counts are a line of
 the candidates' runs, so at reveal `counts` and `sealed` a test's lens says `initial: caught`
 only; at `sealed` the file's lens holds no panel number. Both run the panel when clicked. A panel
 too small to judge a suite (no valid candidate besides the reference, or no invalid one) never shows
@@ -14,6 +14,7 @@ from lsprotocol import types
 
 from prism_lsp.analysis.suite_map import SuiteMap, same_test
 from prism_lsp.document.check import Check
+from prism_lsp.document.counts import REFERENCE_ASIDE, panel_line
 from prism_lsp.document.outcomes import test_summary
 from prism_lsp.engine.change_coverage import reach_text
 from prism_lsp.engine.reveal import LINES_SHOWN_AT, PANEL_SHOWN_AT
@@ -44,7 +45,7 @@ def file_title(check: Check | None) -> str:
     accepted, valid, rejected, invalid = check.report.panel_counts()
     missing = cannot_judge(valid, invalid)
     jsf = "?" if missing and m.jsf else _mark(m.jsf is True)  # a pass the panel cannot see past is no pass
-    title = f"Prism: JSF {jsf} · RAR {_mark(m.rar is True)} · valid {accepted}/{valid} · invalid {rejected}/{invalid}"
+    title = f"Prism: JSF {jsf} · RAR {_mark(m.rar is True)} · {panel_line(accepted, valid, rejected, invalid)}"
     return f"{title} · cannot judge {' or '.join(missing)}" if missing else title
 
 
@@ -76,12 +77,12 @@ def build_lenses(
         if check.reveal not in LINES_SHOWN_AT:  # the panel's numbers for the whole suite only (file lens)
             title = f"initial: {summary.initial}" if summary is not None else "initial: ? (not run yet)"
         elif summary is None:
-            title = "initial: ? · valid ?/? · invalid ?/? (not run yet)"
+            title = f"initial: ? · valid ?/? {REFERENCE_ASIDE} · invalid ?/? (not run yet)"
         else:
-            title = (
-                f"initial: {summary.initial} · valid {summary.valid_accepted}/{summary.valid_total}"
-                f" · invalid {summary.invalid_rejected}/{summary.invalid_total}"
+            counts = panel_line(
+                summary.valid_accepted, summary.valid_total, summary.invalid_rejected, summary.invalid_total
             )
+            title = f"initial: {summary.initial} · {counts}"
             title += f" · {reach}" if (reach := reach_text(check.report, test.name)) else ""
         lenses.append(types.CodeLens(range=lines.span_range(test.name_span), command=command(title)))
     return lenses

@@ -80,6 +80,8 @@ class PrismServer(LanguageServer):
         self._told: set[str] = set()  # messages shown once
         self.offers = InitOffers()  # "create a task from this fix", for a test file in a git repository
         self._resolved: tuple[object, ResolvedClientCapabilities] | None = None
+        self.closed = False  # after `shutdown`: nothing more is told to the client
+        self._reporting = False
 
     def use_checker(self, checker: Checker) -> None:
         """Check with `checker` (before the first check; a benchmark's baseline, a test's own cache)."""
@@ -126,6 +128,7 @@ class PrismServer(LanguageServer):
             related_information=self.capabilities.related_information,
             encoding=encoding,
             candidate_documents=self.supports_candidate_documents(),
+            code_description=self.capabilities.code_description,
         )
 
     def supports_candidate_documents(self) -> bool:
@@ -231,10 +234,13 @@ class PrismServer(LanguageServer):
             return replace(base, state=CheckState("not-run", STATIC_ONLY))
         if not base.runnable or base.task is None:
             return base
+        first = self.record(job.uri).last_run is None
+        if first:  # runners come up during the steps below (static diagnostics, progress set-up)
+            await asyncio.to_thread(self.checker.start_runners, base.task, settings)
         # Static feedback before the panel's, with the last run's findings kept until this run's
         # replace them (no flicker while typing).
         self.publish_diagnostics(job.uri, base, pending=True)
-        progress = PanelProgress(self, self.supports_progress(), job.uri)
+        progress = PanelProgress(self, self.supports_progress(), job.uri, first=first)
         self.status(status_params(job.uri, "running", done=0, total=len(base.task.candidates) + 1))
         await progress.begin()
         try:
@@ -341,7 +347,23 @@ class PrismServer(LanguageServer):
         self.documents.pop(uri, None)
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        """Tell the client of an error, unless that is what just failed.
+
+        pygls reports a failed send by sending a message. Once the client has gone (after
+        `exit` its pipe is closed) that fails too and is reported again, a thousand calls deep,
+        each logging its traceback: a minute of CPU before the process could end."""
+        if self.closed or self._reporting:
+            log.warning("not told to the client: %s", error)
+            return
+        self._reporting = True
+        try:
+            super().report_server_error(error, source)
+        finally:
+            self._reporting = False
+
     def close(self) -> None:
+        self.closed = True
         self.scheduler.close()
         self.static_scheduler.close()
         if self._checker is not None:

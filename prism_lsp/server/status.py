@@ -10,6 +10,7 @@ from typing import Any
 from lsprotocol import types
 
 from prism_lsp.document.check import Check
+from prism_lsp.document.counts import panel_line
 from prism_lsp.engine.reveal import PANEL_SHOWN_AT
 
 log = logging.getLogger(__name__)
@@ -43,12 +44,14 @@ def status_params(
     `unjudged` lists what the panel is too small to judge (then no verdict may look like a pass);
     `stale` says the counts are an older version's (a syntax error now, an edit since the run)."""
     metrics = valid = invalid = None
+    accepted = valid_total = rejected = invalid_total = 0
     unjudged: list[str] = []
     if check is not None and check.report is not None and check.report.reveal in PANEL_SHOWN_AT:
         report = check.report  # at `sealed` no panel number: the status says only the state
         metrics = report.metrics.model_dump()
         accepted, valid_total, rejected, invalid_total = report.panel_counts()
-        valid = {"accepted": accepted, "total": valid_total}  # without the reference, as valid_acceptance
+        # without the reference, as valid_acceptance; `summary` is the one wording of these counts
+        valid = {"accepted": accepted, "total": valid_total}
         invalid = {"rejected": rejected, "total": invalid_total}
         unjudged = cannot_judge(valid_total, invalid_total)
     return {
@@ -61,6 +64,7 @@ def status_params(
         "total": total,
         "message": message,
         "unjudged": unjudged,
+        "summary": panel_line(accepted, valid_total, rejected, invalid_total) if valid is not None else None,
         "stale": False,
     }
 
@@ -131,8 +135,8 @@ def run_summary(uri: str, check: Check) -> str:
         accepted, valid, rejected, invalid = check.report.panel_counts()
         m = check.report.metrics
         line += (
-            f"; JSF {'yes' if m.jsf else 'no'}, valid {accepted}/{valid} accepted, "
-            f"invalid {rejected}/{invalid} rejected; panel {check.run.elapsed_ms:.0f} ms"
+            f"; JSF {'yes' if m.jsf else 'no'}, {panel_line(accepted, valid, rejected, invalid)}; "
+            f"panel {check.run.elapsed_ms:.0f} ms"
         )
     return line
 
@@ -156,8 +160,10 @@ class PanelProgress:
     `report` may be called from the engine's threads; it hops onto the event loop.
     """
 
-    def __init__(self, server: Any, enabled: bool, uri: str) -> None:
+    def __init__(self, server: Any, enabled: bool, uri: str, *, first: bool = False) -> None:
         self.server = server
+        # a document's first run also waits for the sandbox's runners to start (seconds when cold)
+        self.message = "starting the sandbox, then running the panel" if first else "running the panel"
         self.enabled = enabled
         self.uri = uri
         self.token = f"prism-{uuid.uuid4().hex[:12]}"
@@ -176,7 +182,7 @@ class PanelProgress:
         self.started = True
         self.server.work_done_progress.begin(
             self.token,
-            types.WorkDoneProgressBegin(title="Prism", message="running the panel", percentage=0, cancellable=False),
+            types.WorkDoneProgressBegin(title="Prism", message=self.message, percentage=0, cancellable=False),
         )
 
     def report(self, done: int, total: int, program: str) -> None:

@@ -44,11 +44,22 @@ from prism_lsp.witness.values import OPAQUE, VIEWS, decode, literal, round_trips
 
 @dataclass(frozen=True)
 class Verified:
+    """What the edited suite's run showed. Valid candidates are counted without the reference, as
+    the status and lenses count them (the edit must pass on the reference to be offered at all)."""
+
     valid_accepted: int
     valid_total: int
     invalid_rejected: int
     invalid_total: int
     detects_baseline: bool
+    detected_before: bool = True  # the suite failed on the initial program before the edit
+    test_caught_before: bool = False  # the edited test failed on the initial program before the edit
+    test_catches: bool = False  # ... and after it
+
+
+def _others(results: list) -> list:
+    """The valid candidates' results without the reference's."""
+    return [(c, r) for c, r in results if c.valid and not c.reference]
 
 
 @dataclass
@@ -131,7 +142,7 @@ def _witness_suggestions(
     # Only the edited and new tests decide (the others' outcomes are the original run's).
     check = session.run(task, Suite(suite.rel_path, text), replace(options, tests=tuple(n for n, _, _ in planned)))
     valid = [(c, r) for c, r in check.results if c.valid]
-    before_valid = sum(_accepted(r) for c, r in run.results if c.valid)
+    before_valid = sum(_accepted(r) for _, r in _others(run.results))
     invalid = [(c, r) for c, r in run.results if not c.valid]
     out = []
     for name, ws, edit in planned:
@@ -145,7 +156,14 @@ def _witness_suggestions(
             continue
         rejected = {c.id for c, r in invalid if r.outcome == "fail"} | set(fails)
         verified = Verified(
-            before_valid, len(valid), len(rejected), len(invalid), run.baseline.outcome == "fail" or base_fails
+            before_valid,
+            len(_others(run.results)),
+            len(rejected),
+            len(invalid),
+            run.baseline.outcome == "fail" or base_fails,
+            run.baseline.outcome == "fail",
+            False,
+            base_fails,
         )
         kind = "misses-baseline" if fixed == [BASELINE] else "accepts-invalid"
         line = edit.start_line + 1
@@ -271,11 +289,13 @@ def _relax_suggestions(
 ) -> list[Suggestion]:
     tree = ast.parse(suite.text)
     by_line: dict[int, set[str]] = {}
+    tests_at: dict[int, set[str]] = {}  # the tests failing at each line (whose lens an edit there changes)
     for c, r in run.results:
         if c.valid and r.outcome == "fail":
             for t in r.tests:
                 if t.outcome == "fail" and t.line:
                     by_line.setdefault(t.line, set()).add(c.id)
+                    tests_at.setdefault(t.line, set()).add(t.name)
     if not by_line:
         return []
     calls = {c.source: c for c in search.calls}
@@ -325,13 +345,18 @@ def _relax_suggestions(
             rejected_now = {c.id for c, r in check.results if not c.valid and r.outcome == "fail"}
             if still_failing or not rejected_before <= rejected_now:
                 continue
-            valid = [(c, r) for c, r in check.results if c.valid]
+            valid = _others(check.results)
+            names = tests_at[line]
             verified = Verified(
                 sum(_accepted(r) for _, r in valid),
                 len(valid),
                 len(rejected_now),
                 sum(not c.valid for c, _ in check.results),
                 check.baseline.outcome == "fail",
+                # the initial program's outcome before and after: a relaxed assert may let it through
+                run.baseline.outcome == "fail",
+                any(_test(run.baseline, n) == "fail" for n in names),
+                any(_test(check.baseline, n) == "fail" for n in names),
             )
             out.append(
                 Suggestion(

@@ -112,12 +112,8 @@ async def test_weak_suite_under_assertion_says_how_many_got_through(tmp_path):
         got = await _call(client, "run_suite", {"task": "slugify", "suite_path": "suites/test_weak.py"})
     assert got["over_specification"] == []
     assert (got["invalid_rejected"], got["invalid_total"]) == (1, 5)
-    # One entry per test that reached the bugs without judging them, each counting the 4 let through.
-    assert [(u["line"], u["invalid_accepted"], u["reached"]) for u in got["under_assertion"]] == [
-        (4, 4, True),
-        (8, 4, True),
-        (12, 4, True),
-    ]
+    # One entry for the 4 let through, on the first test reaching them (three do: said once, issue 23).
+    assert [(u["line"], u["invalid_accepted"], u["reached"]) for u in got["under_assertion"]] == [(4, 4, True)]
     assert [f["kind"] for f in got["other_findings"]] == ["weak-assertion"]
 
 

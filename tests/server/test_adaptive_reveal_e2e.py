@@ -51,7 +51,7 @@ async def test_at_counts_the_editor_shows_the_same_whichever_test_flags_which_ca
             "- initial program: fail\n- candidates: whole-suite numbers only at this "
             "reveal level\n\n_Prism — outcome at this assertion_",
         }
-        assert got["lenses"][0] == "Prism: JSF ✗ · RAR ✗ · valid 0/2 · invalid 3/3"
+        assert got["lenses"][0] == "Prism: JSF ✗ · RAR ✗ · valid 0/2 besides the reference · invalid 3/3"
         assert got["status"]["valid"] == {"accepted": 0, "total": 2}
     # The hovers and test lenses on the initial program's own failing test differ (it is no secret);
     # everything a candidate's run decides is the same.

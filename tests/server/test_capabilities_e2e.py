@@ -16,6 +16,7 @@ async def plain_client(lsp_client: LanguageClient):
     caps = client_capabilities("visual-studio-code")
     caps.text_document.hover.content_format = [types.MarkupKind.PlainText]
     caps.text_document.code_action.code_action_literal_support = None
+    caps.text_document.publish_diagnostics.code_description_support = False
     record_applied_edits(lsp_client)
 
     await lsp_client.initialize_session(
@@ -29,6 +30,7 @@ async def test_hover_is_plain_text_and_actions_are_commands(plain_client):
     client = plain_client
     uri = open_doc(client, OVERFIT)
     diags = await client.recorder.final_diagnostics(uri, 1, "rejects-valid")
+    assert diags and all(d.code_description is None for d in diags)  # links only for clients that show them
     hover = await client.text_document_hover_async(
         types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(13, 10))
     )

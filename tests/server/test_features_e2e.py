@@ -23,9 +23,13 @@ async def test_code_lenses_per_test_and_for_the_file(client):
     uri, _ = await _opened(client)
     lenses = await client.text_document_code_lens_async(types.CodeLensParams(types.TextDocumentIdentifier(uri)))
     titles = {lens.range.start.line: lens.command.title for lens in lenses}
-    assert titles[0] == "Prism: JSF ✗ · RAR ✓ · valid 1/4 · invalid 3/5"  # the reference counts in RAR
-    assert titles[12] == "initial: caught · valid 1/4 · invalid 2/5"  # test_halfway: forgets-last, median
-    assert titles[3] == "initial: missed · valid 4/4 · invalid 1/5"  # test_whole_mean
+    assert (
+        titles[0] == "Prism: JSF ✗ · RAR ✓ · valid 1/4 besides the reference · invalid 3/5"
+    )  # the reference counts in RAR
+    assert (
+        titles[12] == "initial: caught · valid 1/4 besides the reference · invalid 2/5"
+    )  # test_halfway: forgets-last, median
+    assert titles[3] == "initial: missed · valid 4/4 besides the reference · invalid 1/5"  # test_whole_mean
     assert all(lens.command.command == "prism.runPanel" and list(lens.command.arguments) == [uri] for lens in lenses), (
         lenses[0]
     )
@@ -79,6 +83,8 @@ async def test_run_panel_command_progress_and_status(client):
     answer = await client.workspace_execute_command_async(types.ExecuteCommandParams("prism.runPanel", [uri]))
     assert answer["state"] == "idle" and answer["metrics"]["jsf"] is False
     assert answer["valid"] == {"accepted": 1, "total": 4} and answer["invalid"] == {"rejected": 3, "total": 5}
+    # the words the lenses use, for a status bar to show as they are (issue 23 item 7)
+    assert answer["summary"] == "valid 1/4 besides the reference · invalid 3/5"
     assert answer["message"] == "0 test(s) run, 3 from cache"  # said, not silent, when nothing had to run
     ours = [s for s in rec.statuses if s["uri"] == uri]
     running = [s for s in ours if s["state"] == "running"]

@@ -22,16 +22,13 @@ def test_one_lens_per_test_and_one_for_the_file(unit_check):
     # mean-rounded's reference changes two executable lines (3, 4); every test calls it on a list.
     titles, lenses = _titles(unit_check)
     assert titles == [
-        (0, 0, "Prism: JSF ✗ · RAR ✓ · valid 1/4 · invalid 2/5"),
-        (
-            3,
-            4,
-            "initial: missed · valid 4/4 · invalid 1/5 · reaches 2 of 2 changed lines",
-        ),  # only forgets-last fails [2, 4, 6]
-        (7, 4, "initial: caught · valid 1/4 · invalid 2/5 · reaches 2 of 2 changed lines"),
-        (13, 4, "initial: caught · valid 1/4 · invalid 2/5 · reaches 2 of 2 changed lines"),
-        (17, 4, "initial: caught · valid 1/4 · invalid 2/5 · reaches 2 of 2 changed lines"),
-        (21, 4, "initial: caught · valid 1/4 · invalid 2/5 · reaches 2 of 2 changed lines"),
+        (0, 0, "Prism: JSF ✗ · RAR ✓ · valid 1/4 besides the reference · invalid 2/5"),
+        # only forgets-last fails [2, 4, 6]
+        (3, 4, "initial: missed · valid 4/4 besides the reference · invalid 1/5 · reaches 2 of 2 changed lines"),
+        (7, 4, "initial: caught · valid 1/4 besides the reference · invalid 2/5 · reaches 2 of 2 changed lines"),
+        (13, 4, "initial: caught · valid 1/4 besides the reference · invalid 2/5 · reaches 2 of 2 changed lines"),
+        (17, 4, "initial: caught · valid 1/4 besides the reference · invalid 2/5 · reaches 2 of 2 changed lines"),
+        (21, 4, "initial: caught · valid 1/4 besides the reference · invalid 2/5 · reaches 2 of 2 changed lines"),
     ]
     assert all(lens.command.command == RUN_PANEL and lens.command.arguments == [URI] for lens in lenses)
 
@@ -45,9 +42,17 @@ def test_lenses_match_the_reports_verdicts(unit_check):
 def test_an_edited_test_waits_for_the_next_run_and_the_others_move_with_the_buffer(unit_check):
     text = "# a new first line\n" + TEXT.replace("[1, 4]", "[1, 5]")
     titles, _ = _titles(unit_check, text)
-    assert titles[1] == (4, 4, "initial: missed · valid 4/4 · invalid 1/5 · reaches 2 of 2 changed lines")
-    assert titles[2] == (8, 4, "initial: ? · valid ?/? · invalid ?/? (not run yet)")
-    assert titles[3] == (14, 4, "initial: caught · valid 1/4 · invalid 2/5 · reaches 2 of 2 changed lines")
+    assert titles[1] == (
+        4,
+        4,
+        "initial: missed · valid 4/4 besides the reference · invalid 1/5 · reaches 2 of 2 changed lines",
+    )
+    assert titles[2] == (8, 4, "initial: ? · valid ?/? besides the reference · invalid ?/? (not run yet)")
+    assert titles[3] == (
+        14,
+        4,
+        "initial: caught · valid 1/4 besides the reference · invalid 2/5 · reaches 2 of 2 changed lines",
+    )
 
 
 def test_lenses_are_counts_only_at_labels(unit_check):
@@ -61,7 +66,7 @@ def test_at_counts_a_test_lens_holds_no_panel_number_and_the_file_lens_the_whole
     # Per-test counts would name, test by test, which candidates it rejects (issue 21).
     titles, _ = _titles(at_reveal(unit_check, "counts"))
     assert [t for _, _, t in titles] == [
-        "Prism: JSF ✗ · RAR ✓ · valid 1/4 · invalid 2/5",
+        "Prism: JSF ✗ · RAR ✓ · valid 1/4 besides the reference · invalid 2/5",
         "initial: missed",
         "initial: caught",
         "initial: caught",

@@ -74,7 +74,7 @@ async def test_reveal_counts_leaks_no_candidate_id(client):
     ]
     assert not _leaks("\n".join(seen))
     assert hover.contents.value.startswith("- initial program: fail\n- candidates: whole-suite numbers only")
-    assert lenses[0].command.title == "Prism: JSF ✗ · RAR ✓ · valid 1/4 · invalid 3/5"
+    assert lenses[0].command.title == "Prism: JSF ✗ · RAR ✓ · valid 1/4 besides the reference · invalid 3/5"
     assert all(lens.command.title.startswith("initial: ") and "valid" not in lens.command.title for lens in lenses[1:])
     assert [r["id"] for r in rows] == [f"candidate-{i}" for i in range(1, 11)]
     assert all(r["label"] is None and r["note"] is None and r["uri"] is None for r in rows)

@@ -49,7 +49,7 @@ async def test_a_reference_only_panel_says_what_it_cannot_judge_and_offers_build
     lenses = await _lenses(client, uri)
     top = [lens.command for lens in lenses if lens.range.start.line == 0]
     assert top[0].title == (
-        "Prism: JSF ? · RAR ✓ · valid 0/0 · invalid 0/0 · cannot judge over-specification "
+        "Prism: JSF ? · RAR ✓ · valid 0/0 besides the reference · invalid 0/0 · cannot judge over-specification "
         "(no valid candidate besides the reference) or under-assertion (no invalid candidate)"
     )
     assert "✓ · RAR" not in top[0].title

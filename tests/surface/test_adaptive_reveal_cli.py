@@ -54,7 +54,7 @@ def test_at_counts_the_report_is_the_same_whichever_test_flags_which_candidate(t
     assert shown[0] == shown[1]
     table = prism("run", str(task), str(task / "test_buckets.py"), "--reveal", "counts", cache=cache).stdout
     assert not re.search(r"\bline \d", table) and "test_bucket_" not in table and "findings" not in table
-    assert "panel: 0 of 2 other valid candidates accepted · 3 of 3 invalid candidates rejected" in table
+    assert "panel: valid 0/2 besides the reference · invalid 3/3" in table
 
 
 def test_at_labels_the_same_attack_reads_the_buckets(task, cache):

@@ -71,7 +71,7 @@ def test_every_output_at_every_level(task, cache, reveal, as_json):
             assert all(t["message"] == "" for c in candidates for t in c["tests"])
     elif reveal == "counts":
         assert "reference" not in out.split("panel:")[0].split("initial program")[1]
-        assert "panel: 0 of 1 other valid candidates accepted · 1 of 1 invalid candidates rejected" in out
+        assert "panel: valid 0/1 besides the reference · invalid 1/1" in out
         for column in ("label", "verdict", "valid-1", "candidate-1"):
             assert column not in out
 
