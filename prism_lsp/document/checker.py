@@ -64,6 +64,7 @@ class Checker:
         self.session = EngineSession(cache_root, workers)
         self.incremental = IncrementalScheduler(engine(self.session), enabled=reuse)
         self._tasks: dict[Path, tuple[float, Task | str]] = {}
+        self._started: set[int] = set()  # pools whose runners `prepare` started
         self._lock = threading.Lock()
 
     def task_for(self, path: Path | None) -> tuple[Task | None, str | None]:
@@ -148,6 +149,33 @@ class Checker:
             self.session.start(task, None if settings.sandbox == "auto" else settings.sandbox)
         except SandboxUnavailable:
             pass
+
+    def prepare(self, path: Path, settings: Settings, *, build_trees: bool = False) -> tuple[Task, int] | None:
+        """Start the runners the task of `path` will run in, before its first run needs them, and wait
+        until they are up: (the task, how many runners), the first time for those runners, else None
+        (no task, a manifest or sandbox error: the check says why). `build_trees`: also build the
+        panel's trees meanwhile (when no check is about to build them itself)."""
+        task, _problem = self.task_for(path)
+        if task is None:
+            return None
+        try:
+            pool = self.session.pool_for(task, None if settings.sandbox == "auto" else settings.sandbox)
+        except SandboxUnavailable:
+            return None
+        with self._lock:
+            if id(pool) in self._started:
+                return None
+            self._started.add(id(pool))
+        starting = pool.start()
+        if build_trees:
+            for program in (None, *task.candidates):
+                try:
+                    self.session.cache.program(task, program)
+                except (MaterializeError, OSError):
+                    pass  # the run reports it on that candidate
+        for future in starting:
+            future.result()
+        return task, len(starting)
 
     def tree(self, task: Task, program: str) -> ProgramTree | None:
         """The materialized tree of one program (None when it cannot be built)."""

@@ -134,6 +134,8 @@ def apply_overlay(overlay: Path, tree: Path, initial: Path) -> dict[str, set[int
         if dest.is_symlink():
             raise ApplyError(f"overlay file {rel!r} would replace a symlink of the initial state; refused")
         dest.parent.mkdir(parents=True, exist_ok=True)
+        if dest.exists():
+            dest.unlink()  # never written in place: it may be a file the initial state's tree shares
         shutil.copyfile(overlay / rel, dest)
         changed[rel] = _changed_lines(initial / rel, overlay / rel)
     return changed

@@ -21,6 +21,7 @@ from pathlib import Path
 from prism_lsp.materialize.apply import ApplyError, apply_overlay, apply_patch, copy_tree
 from prism_lsp.materialize.diffcheck import UnsafeDiff, summarize_diff
 from prism_lsp.materialize.digest import file_digest, tree_digest
+from prism_lsp.materialize.shared import link_tree, own_copies
 from prism_lsp.model.task import Candidate, Task
 
 log = logging.getLogger(__name__)
@@ -156,11 +157,13 @@ class TreeCache:
         digest = hashlib.sha256(key.encode()).hexdigest()
 
         def build(tree: Path) -> dict[str, set[int]]:
-            copy_tree(task.initial, tree)
+            # The initial state's files shared with its cached tree; what the candidate writes, its own.
+            link_tree(self.baseline(task).path, tree)
             if candidate.kind == "overlay":
                 return apply_overlay(candidate.source, tree, task.initial)
             text = candidate.source.read_text(encoding="utf-8", errors="replace")
             summary = summarize_diff(text)
+            own_copies(tree, summary.touched)
             apply_patch(candidate.source, tree)
             return summary.changed_lines
 

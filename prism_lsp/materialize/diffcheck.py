@@ -24,6 +24,8 @@ class DiffSummary:
 
     files: list[str] = field(default_factory=list)
     changed_lines: dict[str, set[int]] = field(default_factory=dict)
+    # Every path a header names (old and new sides, renames, copies): what applying it may write.
+    touched: set[str] = field(default_factory=set)
 
 
 # git's C-quoting of a path (quote.c): these escapes, and `\ooo` octal bytes (the path's UTF-8).
@@ -146,6 +148,7 @@ def summarize_diff(text: str) -> DiffSummary:
                 )
                 if path is not None:
                     check_path(path)
+                    summary.touched.add(path)
                     if header == "+++ " or header in ("rename to ", "copy to "):
                         current = path
                         if path not in summary.files:
@@ -165,9 +168,12 @@ def summarize_diff(text: str) -> DiffSummary:
                     raise UnsafeDiff("a binary patch without a `diff --git a/PATH b/PATH` header naming its file")
                 if target not in summary.files:
                     summary.files.append(target)
+                summary.touched.add(target)
             elif raw.startswith("diff --git "):
                 current = None
                 header_path = _git_header_path(raw)
+                if header_path is not None:
+                    summary.touched.add(header_path)
             else:
                 m = _HUNK.match(raw)
                 if m:

@@ -18,7 +18,8 @@ from prism_lsp.server.actions import build_actions
 from prism_lsp.server.hover import hover_text
 from prism_lsp.server.lenses import build_lenses, offer_lens
 from prism_lsp.server.positions import Lines
-from prism_lsp.server.prism_server import PrismServer
+from prism_lsp.server.prestart import prestart, prestart_workspace
+from prism_lsp.server.prism_server import PrismServer, uri_path
 from prism_lsp.server.suggestions import open_dimension_note, suggestion_actions
 
 server = PrismServer()
@@ -38,6 +39,7 @@ def initialize(ls: PrismServer, params: types.InitializeParams) -> None:
 async def initialized(ls: PrismServer, params: types.InitializedParams) -> None:
     await ls.pull_settings()
     await ls.watch_task_files()
+    prestart_workspace(ls)
 
 
 @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
@@ -58,6 +60,7 @@ async def did_change_configuration(ls: PrismServer, params: types.DidChangeConfi
 
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
 def did_open(ls: PrismServer, params: types.DidOpenTextDocumentParams) -> None:
+    prestart(ls, uri_path(params.text_document.uri))
     ls.check_now(params.text_document.uri, "open")
 
 
