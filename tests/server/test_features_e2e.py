@@ -27,9 +27,11 @@ async def test_code_lenses_per_test_and_for_the_file(client):
         titles[0] == "Prism: JSF ✗ · RAR ✓ · valid 1/4 besides the reference · invalid 3/5"
     )  # the reference counts in RAR
     assert (
-        titles[12] == "initial: caught · valid 1/4 besides the reference · invalid 2/5"
-    )  # test_halfway: forgets-last, median
-    assert titles[3] == "initial: missed · valid 4/4 besides the reference · invalid 1/5"  # test_whole_mean
+        titles[12] == "initial: caught · valid 1/4 besides the reference · invalid 2/5 · reaches 2 of 2 changed lines"
+    )  # test_halfway: forgets-last, median; the lens ends with the reach of the change
+    assert (
+        titles[3] == "initial: missed · valid 4/4 besides the reference · invalid 1/5 · reaches 2 of 2 changed lines"
+    )  # test_whole_mean
     assert all(lens.command.command == "prism.runPanel" and list(lens.command.arguments) == [uri] for lens in lenses), (
         lenses[0]
     )
