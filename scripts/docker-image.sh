@@ -3,7 +3,7 @@
 #
 #   scripts/docker-image.sh [TAG]        (default TAG: prism-python:local)
 #
-# A minimal Debian (bookworm) with python3, pytest and coverage is debootstrapped from
+# A minimal Debian (bookworm) with python3 and pytest is debootstrapped from
 # the Debian mirror apt is already configured with, packed into a tarball cached under
 # $PRISM_DOCKER_CACHE (default /var/cache/prism-docker), then `docker import`ed.
 # Idempotent: an existing image is kept; a cached tarball is re-imported without
@@ -13,7 +13,7 @@ set -eu
 TAG="${1:-prism-python:local}"
 CACHE="${PRISM_DOCKER_CACHE:-/var/cache/prism-docker}"
 SUITE="${PRISM_DEBIAN_SUITE:-bookworm}"
-PACKAGES="python3,python3-pytest,python3-coverage"
+PACKAGES="python3,python3-pytest"
 TARBALL="$CACHE/rootfs-$SUITE-$(echo "$PACKAGES" | tr ',' '-').tar"
 
 log() { echo "docker-image: $*" >&2; }
@@ -47,7 +47,7 @@ if [ ! -s "$TARBALL" ]; then
     # --include resolves dependencies in debootstrap >= 1.0.1xx; minbase keeps it small.
     debootstrap --variant=minbase --include="$PACKAGES" "$SUITE" "$work/rootfs" "$url" >"$work/debootstrap.log" 2>&1 || {
         tail -n 30 "$work/debootstrap.log" >&2; log "debootstrap failed"; exit 1; }
-    chroot "$work/rootfs" python3 -c "import pytest, coverage" || { log "python3/pytest missing in the rootfs"; exit 1; }
+    chroot "$work/rootfs" python3 -c "import pytest" || { log "python3/pytest missing in the rootfs"; exit 1; }
     # Drop what a sandbox never needs: package lists, caches, docs.
     rm -rf "$work/rootfs/var/cache/apt/archives/"*.deb "$work/rootfs/var/lib/apt/lists/"* \
            "$work/rootfs/usr/share/doc" "$work/rootfs/usr/share/man" "$work/rootfs/usr/share/locale"
