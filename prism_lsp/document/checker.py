@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
@@ -145,10 +146,7 @@ class Checker:
         """Begin starting `task`'s runners without waiting: the sandboxes come up while the server
         publishes the static diagnostics and sets up progress (a round trip to the client). A
         sandbox that cannot start is left for the run to report."""
-        try:
-            self.session.start(task, None if settings.sandbox == "auto" else settings.sandbox)
-        except SandboxUnavailable:
-            pass
+        self._start(task, settings)
 
     def prepare(self, path: Path, settings: Settings, *, build_trees: bool = False) -> tuple[Task, int] | None:
         """Start the runners the task of `path` will run in, before its first run needs them, and wait
@@ -158,15 +156,9 @@ class Checker:
         task, _problem = self.task_for(path)
         if task is None:
             return None
-        try:
-            pool = self.session.pool_for(task, None if settings.sandbox == "auto" else settings.sandbox)
-        except SandboxUnavailable:
+        starting = self._start(task, settings)
+        if starting is None:
             return None
-        with self._lock:
-            if id(pool) in self._started:
-                return None
-            self._started.add(id(pool))
-        starting = pool.start()
         if build_trees:
             for program in (None, *task.candidates):
                 try:
@@ -176,6 +168,19 @@ class Checker:
         for future in starting:
             future.result()
         return task, len(starting)
+
+    def _start(self, task: Task, settings: Settings) -> list[Future] | None:
+        """The one way runners start early (at `initialized`, `didOpen` or a first run): the futures of
+        the pool's runners the first time, None when they were started before or cannot start."""
+        try:
+            pool = self.session.pool_for(task, None if settings.sandbox == "auto" else settings.sandbox)
+        except SandboxUnavailable:
+            return None
+        with self._lock:
+            if id(pool) in self._started:
+                return None
+            self._started.add(id(pool))
+        return list(pool.start())
 
     def tree(self, task: Task, program: str) -> ProgramTree | None:
         """The materialized tree of one program (None when it cannot be built)."""
