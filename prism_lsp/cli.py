@@ -36,6 +36,7 @@ from prism_lsp.tasks import find_task_root, load_task
 
 if TYPE_CHECKING:
     from prism_lsp.engine.panel import Suite
+    from prism_lsp.scheduler.cached_session import CachedSession
 
 log = logging.getLogger(__name__)
 
@@ -115,6 +116,16 @@ def usable_cache_dir(value: str | None) -> Path:
     return path
 
 
+def cached_session(cache_dir: Path, args: argparse.Namespace, near: Path, err: Console) -> CachedSession:
+    """The session of one command whose results last (`<cache>/results/`, unless `--no-cache`)."""
+    from prism_lsp.scheduler.cached_session import CachedSession, open_results
+
+    results, note = open_results(cache_dir, enabled=not args.no_cache, near=near)
+    if note:
+        err.print(f"note: {escape(note)}", style="yellow", highlight=False)
+    return CachedSession(cache_dir, args.workers or default_runners(long_lived=False), results=results)
+
+
 def _fail(console: Console, message: str) -> int:
     # The message may hold paths, TOML keys (`[tool.prism]`) or a task folder's text: never markup,
     # never control sequences.
@@ -153,11 +164,12 @@ def cmd_run(args: argparse.Namespace, out: Console, err: Console) -> int:
         return _fail(err, f"suite {suite_path} not run: {problem}")
     cache_dir = usable_cache_dir(args.cache_dir)
     options = RunOptions(sandbox=args.sandbox, timeout_s=args.timeout, reveal=args.reveal, repeat=args.repeat)
-    with EngineSession(cache_dir, args.workers or default_runners(long_lived=False)) as session:
+    with cached_session(cache_dir, args, suite_path, err) as session:
         session.start(task, options.sandbox)  # the sandboxes come up while the rest is imported
         from prism_lsp.witness.report import report_with_witnesses
 
         _, report = report_with_witnesses(session, task, suite, options, weak_assertion_findings(suite.text))
+        report.cache = session.cache_out()
     from prism_lsp.scoring.reports.outputs import write_reports
     from prism_lsp.scoring.reports.records import record_of, source_root
 
@@ -230,6 +242,16 @@ def add_report_options(sp: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="write the invalid candidates as mutants in Stryker's mutation-testing-report-schema JSON "
         "(mutation-testing-elements, Stryker Dashboard; reveal full only)",
+    )
+    add_no_cache(sp)
+
+
+def add_no_cache(sp: argparse.ArgumentParser) -> None:
+    """`--no-cache` of the commands whose per-test results last on disk (run, gate, score)."""
+    sp.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="run every test on every program again, and keep no results on disk (<cache>/results/)",
     )
 
 
@@ -312,6 +334,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--junit", help="write JUnit XML here (one testsuite per pair, one testcase per program)")
     score.add_argument("--sarif", help="write the findings as SARIF 2.1.0 here")
     score.add_argument("--html", help="write one self-contained HTML page here (rates, kill matrices, findings)")
+    add_no_cache(score)
     common(score)
     score.set_defaults(func=cmd_score)
 

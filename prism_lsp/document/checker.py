@@ -26,6 +26,7 @@ from prism_lsp.model.manifest import ManifestError
 from prism_lsp.model.task import Task
 from prism_lsp.sandbox import SandboxUnavailable
 from prism_lsp.scheduler import IncrementalScheduler, PanelEngine, SessionEngine
+from prism_lsp.scheduler.cached_session import open_results
 from prism_lsp.tasks import find_task_root, load_task
 from prism_lsp.tasks.suites import not_a_suite
 
@@ -63,7 +64,9 @@ class Checker:
         reuse: bool = True,
     ):
         self.session = EngineSession(cache_root, workers)
-        self.incremental = IncrementalScheduler(engine(self.session), enabled=reuse)
+        # Results kept on disk too (`<cache>/results/`): a restarted editor reruns only what changed.
+        results, self.cache_note = open_results(self.session.cache.root, enabled=reuse)
+        self.incremental = IncrementalScheduler(engine(self.session), results, enabled=reuse)
         self._tasks: dict[Path, tuple[float, Task | str]] = {}
         self._started: set[int] = set()  # pools whose runners `prepare` started
         self._lock = threading.Lock()

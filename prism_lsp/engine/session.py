@@ -45,6 +45,9 @@ class RunOptions:
     timeout_s: float | None = None
     reveal: str | None = None
     tests: tuple[str, ...] | None = None
+    # Programs to run (ids, the initial state's `initial`); None: all. The others are left out of the
+    # run, with an empty `pass` in their place (the incremental scheduler has their results).
+    programs: frozenset[str] | None = None
     # Verdicts that hold from run to run (engine/stability.py): the first hash seed, how many
     # seeds every program runs under, and whether a valid candidate's failure is confirmed first.
     hash_seed: int = 0
@@ -162,6 +165,15 @@ class EngineSession:
         for pool in pools:
             pool.close()
 
+    def resolved_backend(self, task: Task, sandbox: str | None = None) -> str | None:
+        """The backend runs of `task` got in this session (None before `auto` was resolved); starts nothing."""
+        try:
+            name = chosen_sandbox(sandbox, task.sandbox, task.manifest)
+        except SandboxUnavailable:
+            return None
+        with self._lock:
+            return self._auto.get(bool(task.image or task.dockerfile)) if name == "auto" else name
+
     def start(self, task: Task, sandbox: str | None = None) -> None:
         """Begin starting the runners `task` will run in, without waiting (raises `SandboxUnavailable`
         now rather than at the first run)."""
@@ -206,6 +218,7 @@ class EngineSession:
                 self.cache,
                 timeout_s=options.timeout_s,
                 tests=list(options.tests) if options.tests else None,
+                only=options.programs,
                 progress=progress,
                 cancel=cancel,
                 on_result=on_result,
