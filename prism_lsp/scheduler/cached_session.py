@@ -9,6 +9,7 @@ The language server uses the same cache through its `Checker`.
 
 from __future__ import annotations
 
+import os
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,8 +43,9 @@ def repository_of(path: Path) -> Path | None:
 def open_results(cache_root: Path, *, enabled: bool = True, near: Path | None = None) -> tuple[ResultCache, str]:
     """The result cache of `cache_root` (on disk under `results/`), and a note when it is memory only:
     `--no-cache`, a folder that is not private to this user, or one inside the repository of `near`
-    (the cache must never write into the author's repository)."""
-    if not enabled:
+    (the cache must never write into the author's repository). `PRISM_NO_CACHE=1` in the environment
+    is `--no-cache` for every command and the language server."""
+    if not enabled or os.environ.get("PRISM_NO_CACHE", "") not in ("", "0"):
         return ResultCache(), ""
     folder = cache_root / RESULTS_FOLDER
     repo = repository_of(near) if near is not None else None
