@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import time
 from pathlib import Path
 
 from rich.console import Console
@@ -187,6 +188,7 @@ def cmd_gate(args: argparse.Namespace, out: Console, err: Console) -> int:
     )
     base, fix = _range(args)
     options = RunOptions(sandbox=args.sandbox, timeout_s=args.timeout, repeat=args.repeat)
+    started = time.perf_counter()
     with cached_session(usable_cache_dir(args.cache_dir), args, Path(args.path), err) as session:
         change = prepare(
             Path(args.path),
@@ -200,7 +202,11 @@ def cmd_gate(args: argparse.Namespace, out: Console, err: Console) -> int:
             mutate=_given(args.mutate, "changed"),
         )
         judged = session.counts.as_dict()
+        prepared = time.perf_counter()
         records = _judge_suites(session, change, options)
+        ms = lambda since: round((time.perf_counter() - since) * 1000)  # noqa: E731
+        # The task and its mutants (`prepare`), and the suites judged on the panel (what the cache saves).
+        timing = {"prepare": round((prepared - started) * 1000), "judge": ms(prepared), "total": ms(started)}
         # The suites' runs only (not the panel build's): programs and tests run, and from the cache.
         cache = {k: v - judged[k] for k, v in session.counts.as_dict().items()}
     verdict = judge(records, thresholds, baseline)
@@ -232,6 +238,7 @@ def cmd_gate(args: argparse.Namespace, out: Console, err: Console) -> int:
                     },
                     "checks": [{"passed": c.passed, "text": c.text} for c in verdict.checks],
                     "cache": cache,
+                    "timing_ms": timing,
                     "summary": verdict.summary,
                     "notes": change.notes,
                     "suites": records,
