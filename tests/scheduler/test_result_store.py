@@ -143,3 +143,26 @@ def test_a_cache_folder_inside_the_repository_keeps_nothing_there(tmp_path):
     assert results.disk is not None and note == ""
     results, note = open_results(tmp_path / "off", enabled=False)
     assert results.disk is None and not (tmp_path / "off").exists()
+
+
+def test_the_folder_is_bounded_and_the_least_recently_used_go_first(tmp_path, monkeypatch):
+    from prism_lsp.model.outcome import TestResult
+    from prism_lsp.scheduler import result_store
+    from prism_lsp.scheduler.result_store import DiskStore
+
+    monkeypatch.setattr(result_store, "MAX_TOTAL_BYTES", 40_000)
+    store = DiskStore.open(tmp_path / "results")
+    assert isinstance(store, DiskStore)
+    record = {"k": (3, (TestResult("test_x", "fail", 4, "assert 1 == 2 " * 50, def_line=3),))}
+    store.put("first", "ctx", record)
+    os.utime(next((tmp_path / "results").glob("*.results")), (1, 1))  # written long ago...
+    assert store.get("first", "ctx") == record  # ...but read now: recently used
+    for i in range(100):
+        store.put(f"digest-{i}", "ctx", record)
+        if i % 5 == 0:
+            assert store.get("first", "ctx") == record  # in use all along
+    sizes = [p.stat().st_size for p in (tmp_path / "results").glob("*.results")]
+    assert sum(sizes) <= 40_000 and len(sizes) < 100
+    assert store.get("first", "ctx") == record  # kept: used more recently than the others of its time
+    assert store.get("digest-0", "ctx") == {}  # the oldest went first
+    assert store.get("digest-99", "ctx") == record
