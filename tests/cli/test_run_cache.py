@@ -56,3 +56,19 @@ def test_a_cache_folder_inside_the_suites_repository_keeps_no_results(tmp_path):
         assert again["cache"]["programs_run"] == 11
     finally:
         shutil.rmtree(inside, ignore_errors=True)
+
+
+def test_score_takes_no_cache_and_says_its_schema_version(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in ("PRISM_NO_CACHE", "PRISM_CACHE_DIR")}
+    p = subprocess.run(
+        [shutil.which("prism") or "prism", "score", f"{TASK}:{SUITE}", "--json", "--no-cache"]
+        + ["--cache-dir", str(tmp_path / "cache")],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=300,
+    )
+    assert p.returncode in (0, 1), p.stderr
+    assert json.loads(p.stdout)["schema_version"] == 1
+    assert not (tmp_path / "cache" / "results").exists()

@@ -166,3 +166,13 @@ def test_the_folder_is_bounded_and_the_least_recently_used_go_first(tmp_path, mo
     assert store.get("first", "ctx") == record  # kept: used more recently than the others of its time
     assert store.get("digest-0", "ctx") == {}  # the oldest went first
     assert store.get("digest-99", "ctx") == record
+
+
+def test_a_results_folder_that_is_a_symlink_is_not_used(tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (tmp_path / "cache").mkdir()
+    (tmp_path / "cache" / "results").symlink_to(elsewhere)
+    results, note = open_results(tmp_path / "cache")
+    assert results.disk is None and "not a folder" in note
+    assert list(elsewhere.iterdir()) == []  # not even the key was written through the link
