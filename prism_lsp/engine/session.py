@@ -249,9 +249,8 @@ class EngineSession:
         cancel: threading.Event | None = None,
         extra_findings: list[Finding] | None = None,
     ) -> PanelReport:
-        """Run the panel and build its report (what `prism run` prints)."""
-        with self._lease(task, options.sandbox, options.hash_seed) as pool:
-            run = self._run(task, suite, options, pool, progress, cancel)
+        """Run the panel (`run`, whatever a subclass makes of it) and build its report (what `prism run` prints)."""
+        run = self.run(task, suite, options, progress=progress, cancel=cancel)
         return self.report_of(task, suite, run, options, extra_findings=extra_findings)
 
     def report_of(

@@ -21,9 +21,8 @@ from prism_lsp.scheduler.result_cache import ResultCache
 from prism_lsp.scheduler.result_store import DiskStore
 
 if TYPE_CHECKING:
-    from prism_lsp.engine.findings import Finding
     from prism_lsp.engine.panel import PanelRun, Progress, Suite
-    from prism_lsp.model.report import CacheOut, PanelReport
+    from prism_lsp.model.report import CacheOut
     from prism_lsp.model.task import Task
     from prism_lsp.scheduler.incremental import RunStats
 
@@ -99,7 +98,7 @@ class _Fresh:
 
 
 class CachedSession(EngineSession):
-    """An `EngineSession` whose `run` and `report` reuse the results in `results` (thread-safe)."""
+    """An `EngineSession` whose `run` (and so `report`) reuses the results in `results` (thread-safe)."""
 
     def __init__(
         self, cache_root: Path | None = None, workers: int | None = None, *, results: ResultCache | None = None
@@ -148,16 +147,3 @@ class CachedSession(EngineSession):
             with self._lease(task, options.sandbox, options.hash_seed) as pool:
                 run = trusted_lines(task, run, lambda r: program_from_runner(pool.submit(r, cancel).result()))
         return run
-
-    def report(
-        self,
-        task: Task,
-        suite: Suite,
-        options: RunOptions = RunOptions(),
-        *,
-        progress: Progress | None = None,
-        cancel: threading.Event | None = None,
-        extra_findings: list[Finding] | None = None,
-    ) -> PanelReport:
-        run = self.run(task, suite, options, progress=progress, cancel=cancel)
-        return self.report_of(task, suite, run, options, extra_findings=extra_findings)
