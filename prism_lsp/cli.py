@@ -262,7 +262,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     def common(sp: argparse.ArgumentParser) -> None:
         sp.add_argument("--json", action="store_true", help="print the JSON report instead of tables")
-        sp.add_argument("--cache-dir", help="where built program trees are cached (default ~/.cache/prism)")
+        sp.add_argument("--cache-dir", help="where built program trees and results are cached (default ~/.cache/prism)")
 
     def panel_run(sp: argparse.ArgumentParser, suite_help: str) -> None:
         """TASK [SUITE] and the options of one panel run (`run`, `suggest`)."""
