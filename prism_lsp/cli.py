@@ -247,7 +247,7 @@ def add_report_options(sp: argparse.ArgumentParser) -> None:
 
 
 def add_no_cache(sp: argparse.ArgumentParser) -> None:
-    """`--no-cache` of the commands whose per-test results last on disk (run, gate, score)."""
+    """`--no-cache` of the commands whose per-test results last on disk (run, gate)."""
     sp.add_argument(
         "--no-cache",
         action="store_true",
@@ -334,7 +334,6 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--junit", help="write JUnit XML here (one testsuite per pair, one testcase per program)")
     score.add_argument("--sarif", help="write the findings as SARIF 2.1.0 here")
     score.add_argument("--html", help="write one self-contained HTML page here (rates, kill matrices, findings)")
-    add_no_cache(score)
     common(score)
     score.set_defaults(func=cmd_score)
 

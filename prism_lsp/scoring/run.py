@@ -34,7 +34,7 @@ class ScoreOptions:
     cache_dir: Path | None = None
     out: Path | None = None
     force: bool = False
-    result_cache: bool = False  # per-test results kept on disk (local engine; `prism score` unless --no-cache)
+    result_cache: bool = False  # per-test results kept on disk (local engine; off for `prism score`, whose --out records must not depend on a cache)
 
 
 @dataclass

@@ -4,7 +4,8 @@
     DIR/journal.jsonl                         one line per pair scored: key, where it ran, milliseconds
 
 A report is written to a temporary file and renamed into place, so a run killed at any
-moment leaves whole reports or none; a rerun reuses every report that is still valid
+moment leaves whole reports or none (a SIGKILL midway can leave a `.partial-*` temporary file,
+which is never read as a report and which the next run over the folder removes); a rerun reuses every report that is still valid
 (same task digest, same options, same hash seed) and scores the rest. Error rows are
 not stored: they are cheap to find again, and a fixed task or suite must not stay an error.
 The journal is how one can check that nothing was scored twice.
@@ -24,6 +25,8 @@ from pathlib import Path
 
 from prism_lsp.scoring.job import HASH_SEED, Job, JobOptions
 
+PARTIAL = ".partial-"  # the prefix of a report still being written
+
 
 class ResultStore:
     """Stored records of one output folder; not shared between processes at once."""
@@ -32,6 +35,8 @@ class ResultStore:
         self.root = Path(root)
         (self.root / "pairs").mkdir(parents=True, exist_ok=True)
         self.journal = self.root / "journal.jsonl"
+        for stale in (self.root / "pairs").glob(f"*/{PARTIAL}*"):  # a killed run's half-written file
+            stale.unlink(missing_ok=True)
 
     def path(self, job: Job) -> Path:
         # Task ids are [a-z0-9._-]+ (the manifest checks), so they are safe folder names.
@@ -60,7 +65,7 @@ class ResultStore:
             return
         target = self.path(job)
         target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".partial-", suffix=".json", dir=target.parent)
+        fd, tmp = tempfile.mkstemp(prefix=PARTIAL, suffix=".json", dir=target.parent)
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
                 json.dump(record, fh, indent=1)  # key order kept: a reused record prints as a fresh one

@@ -58,10 +58,12 @@ def test_a_cache_folder_inside_the_suites_repository_keeps_no_results(tmp_path):
         shutil.rmtree(inside, ignore_errors=True)
 
 
-def test_score_takes_no_cache_and_says_its_schema_version(tmp_path):
+def test_score_keeps_no_per_test_results_and_says_its_schema_version(tmp_path):
+    """A scored record is the same bytes whatever a cache held (the resume tests compare them), so
+    `prism score` keeps its records in `--out` and no per-test results."""
     env = {k: v for k, v in os.environ.items() if k not in ("PRISM_NO_CACHE", "PRISM_CACHE_DIR")}
     p = subprocess.run(
-        [shutil.which("prism") or "prism", "score", f"{TASK}:{SUITE}", "--json", "--no-cache"]
+        [shutil.which("prism") or "prism", "score", f"{TASK}:{SUITE}", "--json"]
         + ["--cache-dir", str(tmp_path / "cache")],
         capture_output=True,
         text=True,

@@ -36,7 +36,8 @@ def prism(*args, env=None, **kw) -> subprocess.CompletedProcess:
 
 def pair_files(out: Path) -> dict[str, str]:
     """Every stored report of an --out folder: relative path -> text."""
-    return {str(p.relative_to(out)): p.read_text() for p in sorted((out / "pairs").rglob("*.json"))}
+    reports = (p for p in sorted((out / "pairs").rglob("*.json")) if not p.name.startswith(".partial-"))
+    return {str(p.relative_to(out)): p.read_text() for p in reports}
 
 
 @pytest.fixture(scope="session")
