@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 
-import { parseCandidateView } from './commands';
+import { parseCandidateView } from './core/commands';
 import { PrismState, describe, serverRunning } from './state';
 
 export const CANDIDATE_SCHEME = 'prism-candidate';

@@ -9,19 +9,19 @@
 import * as vscode from 'vscode';
 import { ExecuteCommandRequest } from 'vscode-languageclient/node';
 
-import { reactToConfigChange } from './applies';
+import { reactToConfigChange } from './core/applies';
 import { registerCandidateDocuments } from './candidateDocuments';
 import { pickCandidate } from './candidatePicker';
 import { showKillMatrix } from './killMatrix';
 import { currentSettings, restartIfNeeded, restartServerNow, runPanelWithFeedback, stopClient } from './client';
-import { CLIENT_COMMANDS, SERVER_DOWN_ACTIONS, planRunPanel } from './commands';
-import { DebouncedRunner } from './debounce';
+import { CLIENT_COMMANDS, SERVER_DOWN_ACTIONS, planRunPanel } from './core/commands';
+import { DebouncedRunner } from './core/debounce';
 import { registerPanelCommands } from './panelCommands';
 import { PrismState, createState, describe, log, serverRunning } from './state';
 import { updateStatusBar } from './statusBar';
 import { TestExplorer } from './testExplorer';
 import { isTrusted, prismConfig } from './config';
-import { MANAGE_TRUST, untrustedNotice } from './trust';
+import { MANAGE_TRUST, untrustedNotice } from './core/trust';
 
 const RESTART_DEBOUNCE_MS = 500;
 

@@ -3,7 +3,7 @@ import * as crypto from 'crypto';
 import * as vscode from 'vscode';
 
 import { openCandidateDiff } from './candidateDocuments';
-import { matrixHtml, parseClick, parseMatrix } from './matrixView';
+import { matrixHtml, parseClick, parseMatrix } from './core/matrixView';
 import { PrismState, describe, serverRunning } from './state';
 
 export const MATRIX_REQUEST = 'prism/matrix';

@@ -5,9 +5,9 @@
 import * as vscode from 'vscode';
 import { LanguageClient } from 'vscode-languageclient/node';
 
-import { CrashBudget, DebouncedRunner } from './debounce';
-import { ResolvedInterpreter } from './interpreter';
-import { StatusStore } from './status';
+import { CrashBudget, DebouncedRunner } from './core/debounce';
+import { ResolvedInterpreter } from './core/interpreter';
+import { StatusStore } from './core/status';
 
 export interface PrismState {
   readonly context: vscode.ExtensionContext;

@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 import { ExecuteCommandRequest } from 'vscode-languageclient/node';
 
-import { ProgramItem, SERVER_COMMANDS, parsePrograms } from './commands';
+import { ProgramItem, SERVER_COMMANDS, parsePrograms } from './core/commands';
 import { PrismState, describe, log, serverRunning } from './state';
 
 export const PROGRAMS_REQUEST = 'prism/programs';

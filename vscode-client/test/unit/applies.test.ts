@@ -3,8 +3,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 
-import { APPLIES_TEXT, SETTING_APPLIES, keysThatApply, reactToConfigChange } from '../../src/applies';
-import { FINDING_KINDS, defaultSettings } from '../../src/settings';
+import { APPLIES_TEXT, SETTING_APPLIES, keysThatApply, reactToConfigChange } from '../../src/core/applies';
+import { FINDING_KINDS, defaultSettings } from '../../src/core/settings';
 import { PACKAGE_ROOT, readJson } from './helpers';
 
 const props = (readJson('package.json') as { contributes: { configuration: { properties: Record<string, unknown> } } }).contributes

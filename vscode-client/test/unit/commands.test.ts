@@ -13,7 +13,7 @@ import {
   planRunPanel,
   serverDownMessage,
   withDocumentUri,
-} from '../../src/commands';
+} from '../../src/core/commands';
 
 describe('withDocumentUri (prism.runPanel from the palette)', () => {
   it('appends the active editor uri when called without arguments', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { KillMatrix, escapeHtml, matrixHtml, parseClick, parseMatrix } from '../../src/matrixView';
+import { KillMatrix, escapeHtml, matrixHtml, parseClick, parseMatrix } from '../../src/core/matrixView';
 
 const MATRIX: KillMatrix = {
   tests: [{ name: 'test_halfway', line: 8 }],

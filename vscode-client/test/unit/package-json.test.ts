@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { CLIENT_COMMANDS, SERVER_COMMANDS } from '../../src/commands';
-import { FINDING_KINDS, LEVELS, REVEAL, RUN_ON, SANDBOX, defaultSettings } from '../../src/settings';
+import { CLIENT_COMMANDS, SERVER_COMMANDS } from '../../src/core/commands';
+import { FINDING_KINDS, LEVELS, REVEAL, RUN_ON, SANDBOX, defaultSettings } from '../../src/core/settings';
 import { readJson } from './helpers';
 
 interface Prop {

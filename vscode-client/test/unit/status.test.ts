@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { StatusParams, StatusStore, formatStatus, parseStatus, runPanelMessage } from '../../src/status';
+import { StatusParams, StatusStore, formatStatus, parseStatus, runPanelMessage } from '../../src/core/status';
 
 const base: StatusParams = {
   uri: 'file:///w/tests/test_minutes.py',
