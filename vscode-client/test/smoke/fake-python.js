@@ -78,6 +78,7 @@ conn.onRequest('workspace/executeCommand', async (params) => {
         metrics: { detects_baseline: true, rar: true, jsf: false, valid_acceptance: 0.75, invalid_rejection: 1, h: 0.8571 },
         valid: { accepted: 3, total: 4 },
         invalid: { rejected: 5, total: 5 },
+        summary: 'valid 3/4 besides the reference · invalid 5/5',
         done: 11,
         total: 11,
         message: null,
