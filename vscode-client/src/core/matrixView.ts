@@ -1,7 +1,8 @@
 /**
- * The kill matrix as HTML (no `vscode` here): tests x programs, cells coloured by outcome,
- * the programs with a wrong verdict marked. Every text comes from the server, and what a
- * candidate printed is untrusted: it is escaped, never read as markup. The page runs one
+ * The kill matrix as HTML (no `vscode` here): tests x programs, each cell marked with its
+ * outcome and coloured by whether that is the right verdict (a failing test is right on the
+ * initial program and on an invalid candidate, wrong on a valid one). Every text comes from
+ * the server, and what a candidate printed is untrusted: it is escaped, never read as markup. The page runs one
  * script (allowed by its nonce) that posts the clicked cell back to the extension.
  */
 
@@ -50,27 +51,67 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+/** What a program should do under the suite: the initial program and invalid candidates fail, valid ones pass. */
+export function shouldFail(program: KillMatrix['programs'][number]): boolean {
+  return program.id === 'initial' || (!program.reference && program.label === 'invalid');
+}
+
+/**
+ * How one cell reads, coloured by whether it is the right verdict (not by pass/fail):
+ * `right` a valid program passing or a program that should fail killed by this test;
+ * `wrong` a valid program rejected, or a test that lets through a program no test kills;
+ * `neutral` a test that passes a program another test kills; `error` the test could not run.
+ */
+export type CellVerdict = 'right' | 'wrong' | 'neutral' | 'error';
+
+export function cellVerdict(outcome: string, program: KillMatrix['programs'][number]): CellVerdict {
+  if (outcome !== 'pass' && outcome !== 'fail') {
+    return 'error';
+  }
+  if (!shouldFail(program)) {
+    return outcome === 'pass' ? 'right' : 'wrong';
+  }
+  if (outcome === 'fail') {
+    return 'right';
+  }
+  return program.correct ? 'neutral' : 'wrong';
+}
+
 const MARK: Record<string, string> = { pass: '✓', fail: '✗', error: '⚠' };
+const SAYS: Record<CellVerdict, string> = {
+  right: 'right',
+  wrong: 'wrong verdict',
+  neutral: 'another test kills it',
+  error: 'could not run',
+};
+
+/** The editor tab's title: what it is, then the suite (never just the file's name, which reads as the file). */
+export function matrixTitle(suiteName: string): string {
+  return `Kill Matrix · ${suiteName}`;
+}
 
 export function matrixHtml(matrix: KillMatrix, title: string, nonce: string): string {
   const head = matrix.programs
     .map((p) => {
-      const wrong = p.correct ? '' : ' wrong';
-      const role = p.reference ? 'reference' : p.label;
+      const verdict = p.correct ? 'right' : 'wrong';
+      const role = p.id === 'initial' ? 'initial' : p.reference ? 'reference' : p.label;
+      const expect = shouldFail(p) ? 'should fail' : 'should pass';
       const click = p.id === 'initial' ? '' : ` data-candidate="${escapeHtml(p.id)}"`;
-      return `<th class="program${wrong}"${click} title="${escapeHtml(`${p.id} (${role})${p.correct ? '' : ': wrong verdict'}`)}">${escapeHtml(p.id)}<br><small>${escapeHtml(role)}</small></th>`;
+      const tip = `${p.id} (${role}): ${expect}; ${p.correct ? 'right verdict' : 'wrong verdict'}`;
+      return `<th class="program ${verdict}"${click} title="${escapeHtml(tip)}"><span>${escapeHtml(p.id)}</span></th>`;
     })
     .join('');
   const rows = matrix.tests
     .map((t, i) => {
       const cells = (matrix.cells[i] ?? [])
         .map((c, j) => {
-          const program = matrix.programs[j]?.id ?? '';
-          const outcome = escapeHtml(c.outcome);
-          return `<td class="cell ${outcome.replace(/\s+/g, '-')}" data-line="${c.line}" title="${escapeHtml(`${t.name} on ${program}: ${c.outcome}`)}">${MARK[c.outcome] ?? '·'}</td>`;
+          const program = matrix.programs[j];
+          const verdict = program ? cellVerdict(c.outcome, program) : 'error';
+          const tip = `${t.name} on ${program?.id ?? ''}: ${c.outcome} (${SAYS[verdict]})`;
+          return `<td class="cell ${verdict}" data-outcome="${escapeHtml(c.outcome)}" data-line="${c.line}" title="${escapeHtml(tip)}">${MARK[c.outcome] ?? '·'}</td>`;
         })
         .join('');
-      return `<tr><th class="test" data-line="${t.line}">${escapeHtml(t.name)}</th>${cells}</tr>`;
+      return `<tr><th class="test" data-line="${t.line}" title="${escapeHtml(t.name)}">${escapeHtml(t.name)}</th>${cells}</tr>`;
     })
     .join('\n');
   return `<!DOCTYPE html>
@@ -78,18 +119,29 @@ export function matrixHtml(matrix: KillMatrix, title: string, nonce: string): st
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}';">
 <title>${escapeHtml(title)}</title>
 <style nonce="${nonce}">
-table { border-collapse: collapse; font-family: var(--vscode-editor-font-family); }
-th, td { border: 1px solid var(--vscode-panel-border, #8884); padding: 2px 6px; text-align: center; }
-th.test { text-align: left; cursor: pointer; }
+body { font-size: 12px; padding: 4px 8px; }
+h3 { margin: 4px 0; font-size: 13px; }
+p { margin: 4px 0 8px; max-width: 60ch; }
+.wrap { overflow: auto; max-width: 100%; }
+table { border-collapse: collapse; font-family: var(--vscode-editor-font-family); font-size: 11px; }
+th, td { border: 1px solid var(--vscode-panel-border, #8884); padding: 1px 3px; text-align: center; }
+th.test { text-align: left; cursor: pointer; max-width: 22ch; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; position: sticky; left: 0; background: var(--vscode-editor-background); }
+th.program { vertical-align: bottom; height: 9em; }
+th.program span { writing-mode: vertical-rl; transform: rotate(180deg); white-space: nowrap; max-height: 9em; overflow: hidden; text-overflow: ellipsis; }
 th.program[data-candidate], td.cell { cursor: pointer; }
-th.wrong { outline: 2px solid var(--vscode-errorForeground, #e51400); }
-td.pass { background: #2ea04366; } td.fail { background: #f8514966; } td.error { background: #d2992266; }
+th.program.wrong { background: #f8514999; }
+th.program.right { background: #2ea04344; }
+td.right, .legend .right { background: #2ea04366; } td.wrong, .legend .wrong { background: #f85149cc; font-weight: bold; }
+td.neutral, .legend .neutral { background: transparent; color: var(--vscode-descriptionForeground, #888); } td.error, .legend .error { background: #d2992266; }
+.legend span { padding: 0 4px; margin-right: 6px; border: 1px solid #8884; }
 </style></head>
 <body><h3>${escapeHtml(title)}</h3>
-<p>Rows: tests. Columns: the initial program and each candidate (outlined: a wrong verdict). Click a cell or a test to open its line, a candidate to open its diff.</p>
-<table><tr><th></th>${head}</tr>
+<p>Rows: tests; columns: the initial program and each candidate. A cell's mark is the test's outcome (✓ pass, ✗ fail); its colour says whether that is the right verdict: the initial program and invalid candidates should fail, valid ones pass.</p>
+<p class="legend"><span class="right">right</span><span class="wrong">wrong</span><span class="neutral">passes, killed by another test</span><span class="error">could not run</span></p>
+<p>Click a cell or a test to open its line, a candidate to open its diff.</p>
+<div class="wrap"><table><tr><th></th>${head}</tr>
 ${rows}
-</table>
+</table></div>
 <script nonce="${nonce}">
 const vscode = acquireVsCodeApi();
 document.addEventListener('click', (e) => {
