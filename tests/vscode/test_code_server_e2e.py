@@ -213,7 +213,7 @@ def test_a_fixture_suite_in_a_real_vs_code(workbench, shots):
     page.wait_for_selector(".quick-input-widget input").fill("half-even")
     page.keyboard.press("Enter")
     page.wait_for_selector(".monaco-diff-editor")
-    page.wait_for_selector(".tab:has-text('initial ↔ half-even')")
+    page.wait_for_selector(".tab:has-text('half-even (valid): solution.py')")  # one view: id and label first
     page.wait_for_selector(".monaco-diff-editor :text('Fraction')")  # the candidate's text, served by the server
     page.screenshot(path=str(shots / "5-candidate-diff.png"))
 

@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import { ExecuteCommandRequest } from 'vscode-languageclient/node';
 
 import { reactToConfigChange } from './core/applies';
-import { registerCandidateDocuments } from './candidateDocuments';
+import { redirectPlainCandidates, registerCandidateDocuments } from './candidateDocuments';
 import { pickCandidate } from './candidatePicker';
 import { showKillMatrix } from './killMatrix';
 import { currentSettings, restartIfNeeded, restartServerNow, runPanelWithFeedback, stopClient } from './client';
@@ -108,6 +108,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       },
     },
     registerCandidateDocuments(s),
+    redirectPlainCandidates(s),
     new TestExplorer(s),
     vscode.commands.registerCommand(CLIENT_COMMANDS.runPanel, (...args: unknown[]) => runPanel(s, args)),
     vscode.commands.registerCommand(CLIENT_COMMANDS.pickCandidate, () => pickCandidate(s, (message) => offerRestart(s, message))),

@@ -238,3 +238,19 @@ export function parsePrograms(raw: unknown): ProgramItem[] {
   }
   return out;
 }
+
+/**
+ * The program and suite document a `prism-candidate:/<program>/<path>?doc=<uri>` document belongs
+ * to (VS Code's decoded `path` and `query`), or undefined for another shape.
+ */
+export function candidateOfUri(path: string, query: string): { program: string; document: string } | undefined {
+  const program = path.replace(/^\/+/, '').split('/')[0] ?? '';
+  const document = new URLSearchParams(query).get('doc') ?? '';
+  return program !== '' && document !== '' ? { program, document } : undefined;
+}
+
+/** The one title of a candidate's view: its id and label first, then the file(s). */
+export function candidateViewTitle(view: CandidateView): string {
+  const only = view.files.length === 1 ? view.files[0] : undefined;
+  return only ? `${view.title}: ${only.path}` : `${view.title}: ${view.files.length} files`;
+}

@@ -376,7 +376,7 @@ if (problem !== undefined && IS_CI) {
       const [left, right, title] = diff;
       assert.match(left, /^prism-candidate:\/initial\/solution\.py\?doc=/);
       assert.match(right, /^prism-candidate:\/half-even\/solution\.py\?doc=/);
-      assert.equal(title, 'solution.py: initial ↔ half-even (valid)');
+      assert.equal(title, 'half-even (valid): solution.py', 'titled with the id and label first');
       const provider = fake.state.contentProviders.get('prism-candidate');
       assert.ok(provider, 'prism-candidate documents are served');
       const parse = (s: string): never => (fake.api.Uri as { parse(s: string): never }).parse(s);

@@ -203,7 +203,7 @@ describe('extension smoke test (fake VS Code, fake server)', { skip }, () => {
     const [left, right, title] = fake.state.diffs[0] ?? ['', '', ''];
     assert.equal(decodeURIComponent(left), decodeURIComponent(doc('initial')));
     assert.equal(decodeURIComponent(right), decodeURIComponent(doc('floor')));
-    assert.equal(title, 'solution.py: initial ↔ floor (invalid)');
+    assert.equal(title, 'floor (invalid): solution.py', 'titled with the id and label first');
     const provider = fake.state.contentProviders.get('prism-candidate');
     assert.ok(provider, 'prism-candidate documents are served');
     const text = await provider.provideTextDocumentContent((fake.api.Uri as { parse(s: string): never }).parse(doc('floor')));
