@@ -327,6 +327,16 @@ if (problem !== undefined && IS_CI) {
       assert.deepEqual(item.command, { title: 'Run Panel', command: 'prism.run', arguments: [docUri] });
     });
 
+    it("prints each run's line once in the output channel (the server's stderr lands there too)", () => {
+      const name = path.basename(SUITE);
+      const log = fake.state.output.join('\n');
+      const runLines = log.split('\n').filter((l) => l.includes(`${name} v`) && l.includes(': idle'));
+      assert.ok(runLines.length >= 1, `a run line: ${JSON.stringify(fake.state.output.slice(-20))}`);
+      const first = runLines[0] ?? '';
+      const words = first.slice(first.indexOf(`${name} v`));
+      assert.equal(log.split(words).length - 1, 1, `printed once: ${JSON.stringify(runLines)}`);
+    });
+
     it('Prism: Run Panel from the palette (prism.run, no arguments) runs the server\'s prism.runPanel on the active document', async () => {
       const sentBefore = sent.length;
       const result = (await run('prism.run')) as { uri?: string; state?: string; valid?: unknown; invalid?: unknown };

@@ -35,6 +35,20 @@ describe('package.json contributions agree with the code', () => {
     }
   });
 
+  it('a description with code in backticks is markdown (plain descriptions show the backticks raw)', () => {
+    for (const [key, prop] of Object.entries(props)) {
+      assert.ok(!(prop.description ?? '').includes('`'), `${key}: backticks in a plain description`);
+      for (const text of (prop as { enumDescriptions?: string[] }).enumDescriptions ?? []) {
+        assert.ok(!text.includes('`'), `${key}: backticks in a plain enum description`);
+      }
+    }
+  });
+
+  it("prism.runOn says that code-server autosaves (so `save` runs about as often as `type` there)", () => {
+    assert.match(props['prism.runOn']?.markdownDescription ?? '', /code-server[^.]*autosaves/);
+    assert.match(props['prism.runOn']?.markdownDescription ?? '', /files\.autoSave/);
+  });
+
   it('contributes exactly the documented settings', () => {
     assert.deepEqual(
       Object.keys(props).sort(),
