@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import { ExecuteCommandRequest } from 'vscode-languageclient/node';
 
 import { reactToConfigChange } from './core/applies';
-import { redirectPlainCandidates, registerCandidateDocuments } from './candidateDocuments';
+import { openCandidateDiff, redirectPlainCandidates, registerCandidateDocuments } from './candidateDocuments';
 import { pickCandidate } from './candidatePicker';
 import { showKillMatrix } from './killMatrix';
 import { currentSettings, restartIfNeeded, restartServerNow, runPanelWithFeedback, stopClient } from './client';
@@ -19,7 +19,7 @@ import { DebouncedRunner } from './core/debounce';
 import { registerPanelCommands } from './panelCommands';
 import { PrismState, createState, describe, log, serverRunning } from './state';
 import { updateStatusBar } from './statusBar';
-import { TestExplorer } from './testExplorer';
+import { OPEN_CANDIDATE_COMMAND, TestExplorer } from './testExplorer';
 import { isTrusted, prismConfig } from './config';
 import { MANAGE_TRUST, untrustedNotice } from './core/trust';
 
@@ -113,6 +113,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand(CLIENT_COMMANDS.runPanel, (...args: unknown[]) => runPanel(s, args)),
     vscode.commands.registerCommand(CLIENT_COMMANDS.pickCandidate, () => pickCandidate(s, (message) => offerRestart(s, message))),
     vscode.commands.registerCommand(CLIENT_COMMANDS.showKillMatrix, () => showKillMatrix(s)),
+    vscode.commands.registerCommand(OPEN_CANDIDATE_COMMAND, (suite: unknown, id: unknown) =>
+      typeof suite === 'string' && typeof id === 'string' ? openCandidateDiff(s, suite, id) : undefined,
+    ),
     vscode.commands.registerCommand(CLIENT_COMMANDS.restartServer, () => restartServerNow(s)),
     vscode.commands.registerCommand(CLIENT_COMMANDS.showOutput, () => {
       s.output.show(true);

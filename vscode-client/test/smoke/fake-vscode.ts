@@ -167,12 +167,25 @@ function matchSelector(selector: unknown, doc: FakeTextDocument): number {
 }
 
 /** The Testing API, as far as the extension uses it: items, run profiles, runs and their results. */
+export class MarkdownString {
+  value = '';
+  isTrusted: unknown;
+  appendText(text: string): this {
+    this.value += text;
+    return this;
+  }
+  appendMarkdown(text: string): this {
+    this.value += text;
+    return this;
+  }
+}
+
 export class TestMessage {
   location: Location | undefined;
   expectedOutput: string | undefined;
   actualOutput: string | undefined;
-  constructor(readonly message: string) {}
-  static diff(message: string, expected: string, actual: string): TestMessage {
+  constructor(readonly message: string | MarkdownString) {}
+  static diff(message: string | MarkdownString, expected: string, actual: string): TestMessage {
     const m = new TestMessage(message);
     m.expectedOutput = expected;
     m.actualOutput = actual;
@@ -210,6 +223,8 @@ export class FakeTestItems {
 
 export class FakeTestItem {
   parent: FakeTestItem | undefined;
+  sortText: string | undefined;
+  range: unknown;
   readonly children: FakeTestItems = new FakeTestItems(this);
   constructor(
     readonly id: string,
@@ -222,7 +237,7 @@ export class FakeTestItem {
 export interface FakeTestRun {
   name: string | undefined;
   persist: boolean;
-  results: { id: string; result: 'started' | 'passed' | 'failed' | 'errored'; message?: TestMessage }[];
+  results: { id: string; result: 'started' | 'passed' | 'failed' | 'errored' | 'skipped'; message?: TestMessage }[];
   ended: boolean;
 }
 
@@ -411,6 +426,7 @@ export function createFakeVscode(packageRoot: string): FakeVscode {
           passed: tell('passed'),
           failed: tell('failed'),
           errored: tell('errored'),
+          skipped: tell('skipped'),
           end: () => {
             record.ended = true;
             state.changes.fire('test run');
@@ -547,6 +563,7 @@ export function createFakeVscode(packageRoot: string): FakeVscode {
     DiagnosticRelatedInformation,
     ThemeColor,
     TestMessage,
+    MarkdownString,
     TestRunRequest,
     TestRunProfileKind: { Run: 1, Debug: 2, Coverage: 3 },
     tests: { createTestController },
