@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import { ExecuteCommandRequest } from 'vscode-languageclient/node';
 
 import { ProgramItem, SERVER_COMMANDS, parsePrograms } from './core/commands';
-import { TreeNode, programTree, testVerdict } from './core/testTree';
+import { TreeNode, findingKind, programTree, showInline, testVerdict } from './core/testTree';
 import { PrismState, describe, log, serverRunning } from './state';
 
 export const PROGRAMS_REQUEST = 'prism/programs';
@@ -150,6 +150,8 @@ export class TestExplorer implements vscode.Disposable {
   private report(run: vscode.TestRun, suite: vscode.TestItem, items: ProgramItem[]): void {
     const docUri = vscode.Uri.parse(suite.id);
     const nodes = this.nodes.get(suite.id) ?? programTree(suite.id, items);
+    const config = vscode.workspace.getConfiguration('prism', docUri);
+    const stale = this.state.statuses.get(suite.id)?.stale === true;
     const find = (id: string): vscode.TestItem | undefined => {
       let found: vscode.TestItem | undefined;
       walk(suite, (item) => {
@@ -166,7 +168,10 @@ export class TestExplorer implements vscode.Disposable {
         return;
       }
       const p = node.program;
-      const at = node.line !== null ? new vscode.Location(docUri, new vscode.Position(node.line - 1, 0)) : undefined;
+      // Inline (error-red in VS Code) only as loud as the finding it stands for; the peek still opens at item.range.
+      const severity = String(config.get(`severity.${findingKind(p, node.test)}`) ?? 'warning');
+      const inline = showInline(config.get('testResults.inline') !== false, stale, severity);
+      const at = inline && node.line !== null ? new vscode.Location(docUri, new vscode.Position(node.line - 1, 0)) : undefined;
       if (node.test) {
         const verdict = testVerdict(p, node.test);
         if (verdict.state === 'passed') {

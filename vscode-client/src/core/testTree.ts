@@ -99,3 +99,21 @@ export function testVerdict(program: ProgramItem, test: ProgramTest): { state: N
     ? { state: 'skipped', message: `passes on ${program.label}; another test kills it` }
     : { state: 'failed', message: `passes on ${program.label}, which is ${kind === 'initial' ? 'the buggy initial program' : 'invalid'}: no test kills it` };
 }
+
+/** The finding kind a wrong verdict of this program (or of one of its tests) is. */
+export function findingKind(program: ProgramItem, test?: ProgramTest): string {
+  const outcome = test ? test.outcome : undefined;
+  if (outcome === 'error' || /^could not /.test(program.message)) {
+    return 'execution-error';
+  }
+  const kind = kindOf(program);
+  return kind === 'initial' ? 'misses-baseline' : shouldFail(kind) ? 'accepts-invalid' : 'rejects-valid';
+}
+
+/**
+ * Whether a failed item's message is drawn inline in the suite: the setting is on, the results
+ * are the file's current ones, and the finding's severity is one a user sees as a problem.
+ */
+export function showInline(enabled: boolean, stale: boolean, severity: string): boolean {
+  return enabled && !stale && (severity === 'error' || severity === 'warning');
+}

@@ -26,7 +26,7 @@ describe('how each setting applies', () => {
   it('restarts only for a new process; everything the server reads applies live', () => {
     assert.deepEqual(keysThatApply('restart'), ['interpreter']);
     assert.deepEqual(keysThatApply('start'), ['serverPackage']);
-    assert.deepEqual(keysThatApply('client'), ['trace.server']);
+    assert.deepEqual(keysThatApply('client'), ['testResults.inline', 'trace.server']);
     // Every key of the server settings object (what initializationOptions carries) is live.
     const serverKeys = Object.keys(defaultSettings())
       .filter((k) => k !== 'severity')

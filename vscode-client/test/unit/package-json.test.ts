@@ -61,6 +61,7 @@ describe('package.json contributions agree with the code', () => {
         'prism.sandbox',
         'prism.timeoutSeconds',
         ...FINDING_KINDS.map((k) => `prism.severity.${k}`),
+        'prism.testResults.inline',
         'prism.trace.server',
       ].sort(),
     );

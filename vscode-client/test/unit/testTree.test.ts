@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import { ProgramItem } from '../../src/core/commands';
-import { programTree, testVerdict } from '../../src/core/testTree';
+import { findingKind, programTree, showInline, testVerdict } from '../../src/core/testTree';
 
 const program = (id: string, kind: string, passed = true, tests: ProgramItem['tests'] = []): ProgramItem => ({
   id,
@@ -51,5 +51,16 @@ describe('Test Explorer tree', () => {
     assert.equal(testVerdict(program('v', 'valid', false), test('t', 'fail')).state, 'failed');
     assert.equal(testVerdict(program('v', 'valid'), test('t', 'pass')).state, 'passed');
     assert.equal(testVerdict(program('v', 'valid'), test('t', 'error')).state, 'errored');
+  });
+
+  it("inline messages follow the finding's severity and state, and can be turned off", () => {
+    assert.equal(findingKind(program('v', 'valid', false)), 'rejects-valid');
+    assert.equal(findingKind(program('m', 'invalid', false)), 'accepts-invalid');
+    assert.equal(findingKind(program('initial', 'initial', false)), 'misses-baseline');
+    assert.equal(findingKind(program('v', 'valid', false), test('t', 'error')), 'execution-error');
+    assert.equal(showInline(true, false, 'warning'), true);
+    assert.equal(showInline(true, false, 'information'), false, 'accepts-invalid is information by default: no red badge');
+    assert.equal(showInline(true, true, 'error'), false, 'not on results of an older version (a syntax error now)');
+    assert.equal(showInline(false, false, 'error'), false, 'prism.testResults.inline = false');
   });
 });
