@@ -19,6 +19,7 @@ import { DebouncedRunner } from './core/debounce';
 import { registerPanelCommands } from './panelCommands';
 import { PrismState, createState, describe, log, serverRunning } from './state';
 import { updateStatusBar } from './statusBar';
+import { PrismSidebar, SIDEBAR_VIEW } from './sidebarView';
 import { OPEN_CANDIDATE_COMMAND, TestExplorer } from './testExplorer';
 import { isTrusted, prismConfig } from './config';
 import { MANAGE_TRUST, untrustedNotice } from './core/trust';
@@ -99,7 +100,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   s.restarter = new DebouncedRunner(() => restartIfNeeded(s), RESTART_DEBOUNCE_MS, undefined, (err) => {
     log(s, `Restart failed: ${describe(err)}`);
   });
+  const sidebar = new PrismSidebar(s);
+  s.viewListeners.push(() => {
+    sidebar.refresh();
+  });
   context.subscriptions.push(
+    vscode.window.registerTreeDataProvider(SIDEBAR_VIEW, sidebar),
     s.output,
     s.statusItem,
     {

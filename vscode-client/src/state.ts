@@ -33,6 +33,8 @@ export interface PrismState {
   pythonEnvSubscribed: boolean;
   /** Called with a document uri whenever a run of it finished with results (the Test Explorer listens). */
   readonly resultListeners: ((uri: string) => void)[];
+  /** Called whenever the status bar is redrawn (the sidebar view redraws with it). */
+  readonly viewListeners: (() => void)[];
 }
 
 function normalizeUri(uri: string): string {
@@ -62,6 +64,7 @@ export function createState(context: vscode.ExtensionContext): PrismState {
     started: false,
     pythonEnvSubscribed: false,
     resultListeners: [],
+    viewListeners: [],
   };
 }
 

@@ -8,6 +8,9 @@ import { formatStatus, tooSmall } from './core/status';
 import { MANAGE_TRUST, UNTRUSTED_STATUS } from './core/trust';
 
 export function updateStatusBar(state: PrismState): void {
+  for (const listener of state.viewListeners) {
+    listener();
+  }
   const item = state.statusItem;
   const editor = vscode.window.activeTextEditor;
   if (!editor) {

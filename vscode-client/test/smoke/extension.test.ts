@@ -150,6 +150,12 @@ describe('extension smoke test (fake VS Code, fake server)', { skip }, () => {
     assert.ok(item.visible);
     assert.deepEqual((item.command as { command: string; arguments: unknown[] }).command, 'prism.run');
     assert.deepEqual((item.command as { arguments: unknown[] }).arguments, [TEST_URI]);
+    // The sidebar's Prism view says the same verdict and what to do next.
+    const view = fake.state.treeProviders.get('prism.panel') as { getChildren(): { label: string; next?: boolean }[] } | undefined;
+    assert.ok(view, 'the Prism view is registered');
+    const rows = view.getChildren().map((r) => r.label);
+    assert.ok(rows.includes('JSF ✗ · valid 3/4 besides the reference · invalid 5/5'), JSON.stringify(rows));
+    assert.ok(view.getChildren().some((r) => r.next === true && r.label.startsWith('Next: ')), JSON.stringify(rows));
   });
 
   it('a finished run shows the programs in the Test Explorer; a wrong verdict fails on its assertion', async () => {

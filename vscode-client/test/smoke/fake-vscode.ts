@@ -241,6 +241,18 @@ export interface FakeTestRun {
   ended: boolean;
 }
 
+export class TreeItem {
+  description: string | undefined;
+  tooltip: string | undefined;
+  iconPath: unknown;
+  command: { title: string; command: string; arguments?: unknown[] } | undefined;
+  constructor(readonly label: string) {}
+}
+
+export class ThemeIcon {
+  constructor(readonly id: string) {}
+}
+
 export class ThemeColor {
   constructor(readonly id: string) {}
 }
@@ -315,6 +327,7 @@ export interface FakeState {
   diagnostics: Map<string, Diagnostic[]>;
   /** Fires (with what changed) on diagnostics, status bar text and messages: wait on this, do not sleep. */
   changes: EventEmitter<string>;
+  treeProviders: Map<string, unknown>;
   /** `workspace.registerTextDocumentContentProvider`, by scheme. */
   contentProviders: Map<string, { provideTextDocumentContent(uri: Uri): unknown }>;
   /** Every `vscode.diff` asked for: [left, right, title]. */
@@ -400,6 +413,7 @@ export function createFakeVscode(packageRoot: string): FakeVscode {
     documents: [],
     diagnostics: new Map(),
     changes: new EventEmitter(),
+    treeProviders: new Map(),
     contentProviders: new Map(),
     diffs: [],
     testItems: new FakeTestItems(),
@@ -562,6 +576,8 @@ export function createFakeVscode(packageRoot: string): FakeVscode {
     DiagnosticTag,
     DiagnosticRelatedInformation,
     ThemeColor,
+    TreeItem,
+    ThemeIcon,
     TestMessage,
     MarkdownString,
     TestRunRequest,
@@ -614,6 +630,10 @@ export function createFakeVscode(packageRoot: string): FakeVscode {
       onDidChangeActiveTextEditor: activeEditorChanged.event,
       onDidChangeVisibleTextEditors: noop,
       createOutputChannel: outputChannel,
+      registerTreeDataProvider: (id: string, provider: unknown) => {
+        state.treeProviders.set(id, provider);
+        return { dispose: () => undefined };
+      },
       createStatusBarItem: () => {
         let text = '';
         const item = {

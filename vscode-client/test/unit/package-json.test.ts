@@ -49,6 +49,14 @@ describe('package.json contributions agree with the code', () => {
     assert.match(props['prism.runOn']?.markdownDescription ?? '', /files\.autoSave/);
   });
 
+  it('contributes the Prism view and a getting-started walkthrough whose steps run real commands', () => {
+    const raw = readJson('package.json') as { contributes: { views?: Record<string, { id: string }[]>; walkthroughs?: { steps: { description: string }[] }[] } };
+    assert.deepEqual(raw.contributes.views?.explorer?.map((v) => v.id), ['prism.panel']);
+    const steps = raw.contributes.walkthroughs?.[0]?.steps ?? [];
+    assert.ok(steps.length >= 4);
+    assert.ok(steps.some((s) => s.description.includes('command:prism.buildPanel')));
+  });
+
   it('contributes exactly the documented settings', () => {
     assert.deepEqual(
       Object.keys(props).sort(),
