@@ -172,6 +172,8 @@ export class TestExplorer implements vscode.Disposable {
       const severity = String(config.get(`severity.${findingKind(p, node.test)}`) ?? 'warning');
       const inline = showInline(config.get('testResults.inline') !== false, stale, severity);
       const at = inline && node.line !== null ? new vscode.Location(docUri, new vscode.Position(node.line - 1, 0)) : undefined;
+      // VS Code draws a failure at the item's range when its message has none: no range either then.
+      item.range = inline && node.line !== null ? new vscode.Range(node.line - 1, 0, node.line - 1, 0) : undefined;
       if (node.test) {
         const verdict = testVerdict(p, node.test);
         if (verdict.state === 'passed') {

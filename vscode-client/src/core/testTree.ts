@@ -21,7 +21,8 @@ export interface TreeNode {
   children: TreeNode[];
 }
 
-const ORDER: Record<string, string> = { initial: '0', reference: '1', valid: '2', invalid: '3' };
+// Letters, not digits: VS Code compares sortText with numeric collation (`1000004` would sort after `2`).
+const ORDER: Record<string, string> = { initial: 'a', reference: 'b', valid: 'c', invalid: 'd' };
 
 /** initial, reference, valid or invalid; from the label when an older server sends no kind. */
 export function kindOf(p: ProgramItem): string {
@@ -60,7 +61,7 @@ export function programTree(suiteUri: string, items: ProgramItem[]): TreeNode[] 
     const node: TreeNode = {
       id: `${suiteUri}#${p.id}`,
       label: p.label,
-      sortText: `${ORDER[kind] ?? '4'}${String(i).padStart(5, '0')}`,
+      sortText: `${ORDER[kind] ?? 'e'}-${String(i).padStart(5, '0')}`,
       line: p.line,
       program: p,
       children: testNodes(suiteUri, p),
@@ -72,13 +73,13 @@ export function programTree(suiteUri: string, items: ProgramItem[]): TreeNode[] 
     }
     let group = groups.get(kind);
     if (!group) {
-      group = { id: `${suiteUri}#group:${kind}`, label: `${kind} candidates`, sortText: ORDER[kind] ?? '4', line: null, children: [] };
+      group = { id: `${suiteUri}#group:${kind}`, label: `${kind} candidates`, sortText: ORDER[kind] ?? 'e', line: null, children: [] };
       groups.set(kind, group);
       top.push(group);
     }
     group.children.push(node);
   });
-  return top.sort((a, b) => a.sortText.localeCompare(b.sortText));
+  return top.sort((a, b) => a.sortText.localeCompare(b.sortText, undefined, { numeric: true }));
 }
 
 /** A test's state under one program, and what its peek says. */

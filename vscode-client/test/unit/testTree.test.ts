@@ -36,6 +36,9 @@ describe('Test Explorer tree', () => {
     assert.deepEqual(tree[2]?.children.map((n) => n.id), ['file:///s.py#half-even', 'file:///s.py#b-valid']);
     assert.deepEqual(tree[2]?.children[0]?.children.map((n) => n.label), ['test_halfway', 'test_whole']);
     assert.deepEqual(tree[3]?.children.map((n) => n.label), ['a-mutant (invalid)']);
+    // As VS Code sorts them: by sortText with numeric collation.
+    const sorted = [...tree].reverse().sort((a, b) => a.sortText.localeCompare(b.sortText, undefined, { numeric: true }));
+    assert.deepEqual(sorted.map((n) => n.label), tree.map((n) => n.label));
   });
 
   it('at reveal counts the two count items are the groups themselves', () => {
