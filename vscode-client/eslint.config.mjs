@@ -20,6 +20,22 @@ export default tseslint.config(
     },
   },
   {
+    // src/core/ is what runs (and is unit-tested) without VS Code: no `vscode`, no language client.
+    files: ['src/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'vscode', message: 'src/core/ is vscode-free: put editor code in src/, pure logic here.' }],
+          patterns: [
+            { group: ['vscode-languageclient', 'vscode-languageclient/*'], message: 'src/core/ is vscode-free.' },
+            { group: ['../*'], message: 'src/core/ imports only src/core/ (the editor modules import it, not the other way).' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['test/**/*.ts'],
     rules: {
       // node:test's describe/it return promises the runner itself awaits.

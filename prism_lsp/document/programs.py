@@ -5,7 +5,10 @@ One item for the initial program (correct when the suite fails on it) and one pe
 the assertion that rejected a valid candidate (with the compared values at reveal `full`), the
 test that failed on nothing for an accepted invalid one. At `counts` no candidate is shown one
 by one: two items say how many valid were accepted and invalid rejected; at `sealed` only the
-initial program has an item. Pure: no LSP.
+initial program has an item. Each item says its `kind` (initial, reference, valid, invalid; at
+`counts` the two groups), how long the suite ran on it (`duration_ms`), and at reveal `full`
+its `tests`: each test's outcome there, with the compared values of a failing assertion (which
+test rejects which candidate is the answer key, so below `full` no test is listed). Pure: no LSP.
 """
 
 from __future__ import annotations
@@ -14,9 +17,11 @@ import re
 
 from prism_lsp.document.check import Check
 from prism_lsp.engine.reveal import PANEL_SHOWN_AT
-from prism_lsp.model.report import CandidateOut, ProgramOut
+from prism_lsp.model.outcome import ProgramResult
+from prism_lsp.model.report import CandidateOut, ProgramOut, TestOut
 
 _COMPARED = re.compile(r"^assert (?P<actual>.+?) == (?P<expected>.+)$")
+MAX_TESTS = 500  # tests listed per program (a generated suite of thousands lists its first ones)
 
 
 def program_items(check: Check) -> list[dict]:
@@ -24,33 +29,72 @@ def program_items(check: Check) -> list[dict]:
     report = check.report
     if report is None:
         return []
-    items = [_initial(report.baseline, report.findings, report.detection)]
+    full = check.reveal == "full"
+    durations = _durations(check)
+    initial = _initial(report.baseline, report.findings, report.detection)
+    items = [_extend(initial, "initial", durations.get("initial"), report.baseline, full)]
     if check.reveal not in PANEL_SHOWN_AT:  # sealed: the initial program alone
         return items
     if check.reveal == "counts":
         accepted, valid, rejected, invalid = report.panel_counts()
         items.append(
-            _item(
+            _extend(
+                _item(
+                    "valid",
+                    "valid candidates",
+                    None,
+                    accepted == valid,
+                    f"{accepted} of {valid} valid candidates accepted (the reference left out)",
+                ),
                 "valid",
-                "valid candidates",
-                None,
-                accepted == valid,
-                f"{accepted} of {valid} valid candidates accepted (the reference left out)",
             )
         )
         items.append(
-            _item(
+            _extend(
+                _item(
+                    "invalid",
+                    "invalid candidates",
+                    None,
+                    rejected == invalid,
+                    f"{rejected} of {invalid} invalid candidates rejected",
+                ),
                 "invalid",
-                "invalid candidates",
-                None,
-                rejected == invalid,
-                f"{rejected} of {invalid} invalid candidates rejected",
             )
         )
         return items
     for cand in report.candidates:
-        items.append(_candidate(cand, with_values=check.reveal == "full"))
+        kind = "reference" if cand.reference else cand.label
+        items.append(_extend(_candidate(cand, with_values=full), kind, durations.get(cand.id), cand, full))
     return items
+
+
+def _durations(check: Check) -> dict[str, float]:
+    """How long the suite ran on each program (ms), by program id; nothing before a run."""
+    if check.run is None:
+        return {}
+    results: list[tuple[str, ProgramResult]] = [("initial", check.run.baseline)]
+    results += [(cand.id, result) for cand, result in check.run.results]
+    return {pid: result.duration_ms for pid, result in results if result.duration_ms > 0}
+
+
+def _extend(
+    item: dict, kind: str, duration_ms: float | None = None, program: ProgramOut | None = None, full: bool = False
+) -> dict:
+    tests = [_test(t) for t in program.tests[:MAX_TESTS]] if full and program is not None else []
+    return {**item, "kind": kind, "duration_ms": duration_ms, "tests": tests}
+
+
+def _test(test: TestOut) -> dict:
+    compared = _COMPARED.match(test.message.strip()) if test.outcome == "fail" else None
+    return {
+        "name": test.name,
+        "outcome": test.outcome,
+        "line": test.line or test.def_line,
+        "def_line": test.def_line,
+        "message": test.message,
+        "expected": compared["expected"] if compared else None,
+        "actual": compared["actual"] if compared else None,
+    }
 
 
 def _item(

@@ -174,8 +174,11 @@ class PrismServer(LanguageServer):
 
     # ------------------------------------------------------------ messages
     def log(self, message: str, kind: types.MessageType = types.MessageType.Log) -> None:
-        """One line in the client's output (window/logMessage) and the server's own log."""
-        log.info(message)
+        """One line in the client's output (window/logMessage); the server's own log has it at debug.
+
+        A client shows the server's stderr in the same output channel (VS Code's does): at info
+        every line would be printed there twice."""
+        log.debug(message)
         self.window_log_message(types.LogMessageParams(kind, message))
 
     def tell_once(self, kind: types.MessageType, message: str) -> None:

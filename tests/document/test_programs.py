@@ -36,3 +36,26 @@ def test_counts_shows_no_candidate_one_by_one(unit_check):
 def test_sealed_shows_the_initial_program_alone(unit_check):
     items = program_items(at_reveal(unit_check, "sealed"))
     assert [i["id"] for i in items] == ["initial"]
+
+
+def test_full_lists_each_programs_tests_with_their_outcomes_kinds_and_durations(unit_check):
+    items = {i["id"]: i for i in program_items(unit_check)}
+    assert [items[k]["kind"] for k in ("initial", "reference", "half-even", "trunc-negative")] == [
+        "initial",
+        "reference",
+        "valid",
+        "invalid",
+    ]
+    names = [t["name"] for t in items["half-even"]["tests"]]
+    assert names and len(set(names)) == len(names)
+    rejecting = next(t for t in items["half-even"]["tests"] if t["outcome"] == "fail")
+    assert (rejecting["line"], rejecting["expected"], rejecting["actual"]) == (9, "3", "2")
+    assert all(t["outcome"] == "pass" for t in items["trunc-negative"]["tests"])  # accepted, though invalid
+    assert any(t["outcome"] == "fail" for t in items["initial"]["tests"])
+    assert all(i["duration_ms"] is None or i["duration_ms"] > 0 for i in items.values())
+
+
+def test_below_full_no_test_is_listed_under_a_program(unit_check):
+    for reveal in ("labels", "counts", "sealed"):
+        items = program_items(at_reveal(unit_check, reveal))
+        assert all(i["tests"] == [] for i in items), reveal

@@ -213,15 +213,36 @@ def test_a_fixture_suite_in_a_real_vs_code(workbench, shots):
     page.wait_for_selector(".quick-input-widget input").fill("half-even")
     page.keyboard.press("Enter")
     page.wait_for_selector(".monaco-diff-editor")
-    page.wait_for_selector(".tab:has-text('initial ↔ half-even')")
+    page.wait_for_selector(".tab:has-text('half-even (valid): solution.py')")  # one view: id and label first
     page.wait_for_selector(".monaco-diff-editor :text('Fraction')")  # the candidate's text, served by the server
     page.screenshot(path=str(shots / "5-candidate-diff.png"))
 
     _command(page, "Testing: Focus on Test Explorer View")
     page.click(".part.sidebar :text('test_overfit.py')")  # the suite's item: its programs under it
     page.keyboard.press("ArrowRight")
+    # initial program and reference first, then the groups (not alphabetical)
+    rows = page.locator(".part.sidebar .monaco-list-row")
+    page.wait_for_selector(".part.sidebar :text('valid candidates')")
+    labels = [t.strip() for t in rows.all_inner_texts()]
+    first = next(i for i, t in enumerate(labels) if "initial program" in t)
+    assert "reference" in labels[first + 1] and "valid candidates" in labels[first + 2], labels
+    page.click(".part.sidebar :text-is('valid candidates')")
+    page.keyboard.press("ArrowRight")
     page.wait_for_selector(".part.sidebar :text('half-even (valid)')")
     page.screenshot(path=str(shots / "6-test-explorer.png"))
+
+    # The status bar says the server's summary: the reference is not in the denominator.
+    page.click(".tab:has-text('test_overfit.py')")
+    page.wait_for_selector(".statusbar-item:has-text('besides the reference')")
+    page.screenshot(path=str(shots / "7-status-summary.png"))
+
+    # Kill matrix: coloured by whether each verdict is right, titled as the matrix, not the file.
+    _command(page, "Prism: Show Kill Matrix")
+    page.wait_for_selector(".tab:has-text('Kill Matrix · test_overfit.py')")
+    matrix = page.frame_locator("iframe.webview").frame_locator("iframe#active-frame")
+    matrix.locator("td.cell.right[data-outcome='fail']").first.wait_for()  # a test killing the initial program
+    matrix.locator("td.cell.wrong[data-outcome='fail']").first.wait_for()  # rejecting half-even, a valid one
+    page.screenshot(path=str(shots / "8-kill-matrix.png"))
     assert "def test_type_only" not in (folder / "suites" / "test_overfit.py").read_text(), "nothing was saved"
 
 

@@ -6,8 +6,8 @@
  */
 import * as vscode from 'vscode';
 
-import { parseCandidateView } from './commands';
-import { PrismState, describe, serverRunning } from './state';
+import { candidateOfUri, candidateViewTitle, parseCandidateView } from './core/commands';
+import { PrismState, describe, log, serverRunning } from './state';
 
 export const CANDIDATE_SCHEME = 'prism-candidate';
 export const CANDIDATE_REQUEST = 'prism/candidate';
@@ -33,7 +33,11 @@ export function registerCandidateDocuments(state: PrismState): vscode.Disposable
   return vscode.workspace.registerTextDocumentContentProvider(CANDIDATE_SCHEME, provider);
 }
 
-/** Opens each file the candidate changed as a diff: the initial program's file ↔ the candidate's. */
+/**
+ * Opens the candidate as one view, titled with its id and label: one changed file as a diff at
+ * the change (initial program's file ↔ the candidate's); several files in one multi-file diff
+ * (`vscode.changes`), or, where VS Code lacks it, as diffs in one editor group.
+ */
 export async function openCandidateDiff(state: PrismState, documentUri: string, candidateId: string): Promise<void> {
   const client = state.client;
   if (!client) {
@@ -51,14 +55,49 @@ export async function openCandidateDiff(state: PrismState, documentUri: string, 
     void vscode.window.showInformationMessage(`Prism: ${candidateId} changes no file of the initial program.`);
     return;
   }
+  const title = candidateViewTitle(view);
+  if (view.files.length > 1) {
+    try {
+      const changes = view.files.map((f) => [vscode.Uri.parse(f.candidate), vscode.Uri.parse(f.initial), vscode.Uri.parse(f.candidate)]);
+      await vscode.commands.executeCommand('vscode.changes', title, changes);
+      return;
+    } catch (err) {
+      log(state, `vscode.changes is not available (${describe(err)}); opening each file's diff in one group.`);
+    }
+  }
+  let column: vscode.ViewColumn = vscode.ViewColumn.Beside;
   for (const file of view.files) {
     const selection = new vscode.Range(file.line, 0, file.line, 0);
-    await vscode.commands.executeCommand(
-      'vscode.diff',
-      vscode.Uri.parse(file.initial),
-      vscode.Uri.parse(file.candidate),
-      `${file.path}: initial ↔ ${view.title}`,
-      { preview: view.files.length === 1, selection, viewColumn: vscode.ViewColumn.Beside },
-    );
+    const name = view.files.length === 1 ? title : `${view.title}: ${file.path}`;
+    await vscode.commands.executeCommand('vscode.diff', vscode.Uri.parse(file.initial), vscode.Uri.parse(file.candidate), name, {
+      preview: view.files.length === 1,
+      selection,
+      viewColumn: column,
+    });
+    // The next file joins this group (Beside again would open one more group per file).
+    column = vscode.window.activeTextEditor?.viewColumn ?? column;
   }
+}
+
+/**
+ * A `prism-candidate:` document opened on its own (a diagnostic's related information) reads as
+ * the real file, titled `solution.py`: it is replaced by the candidate's diff view.
+ */
+export function redirectPlainCandidates(state: PrismState): vscode.Disposable {
+  return vscode.window.onDidChangeActiveTextEditor(async (editor) => {
+    const uri = editor?.document.uri;
+    if (uri?.scheme !== CANDIDATE_SCHEME) {
+      return;
+    }
+    const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+    if (!tab || !(tab.input instanceof vscode.TabInputText)) {
+      return; // a diff (or no tab): already the candidate's view
+    }
+    const target = candidateOfUri(uri.path, uri.query);
+    if (!target || target.program === 'initial') {
+      return;
+    }
+    await vscode.window.tabGroups.close(tab);
+    await openCandidateDiff(state, target.document, target.program);
+  });
 }

@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import { ExecuteCommandRequest } from 'vscode-languageclient/node';
 
-import { SERVER_COMMANDS, candidatePicks, parseCandidates, parseShowCandidate, serverDownMessage } from './commands';
+import { SERVER_COMMANDS, candidatePicks, parseCandidates, parseShowCandidate, serverDownMessage } from './core/commands';
 import { openCandidateDiff } from './candidateDocuments';
 import { PrismState, describe, serverRunning } from './state';
 

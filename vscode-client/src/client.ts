@@ -18,15 +18,15 @@ import {
   StaticFeature,
 } from 'vscode-languageclient/node';
 
-import { SERVER_COMMANDS, withDocumentUri } from './commands';
-import { checkServerImport, serverArgs } from './install';
+import { SERVER_COMMANDS, withDocumentUri } from './core/commands';
+import { checkServerImport, serverArgs } from './core/install';
 import { adviseInstall, runProcess, serverCwd } from './installFlow';
-import { ResolvedInterpreter, keepWorking, keptMessage } from './interpreter';
+import { ResolvedInterpreter, keepWorking, keptMessage } from './core/interpreter';
 import { resolve } from './pythonBridge';
 import { isTrusted, prismConfig } from './config';
-import { SECTION, ServerSettings, toServerSettings } from './settings';
+import { SECTION, ServerSettings, toServerSettings } from './core/settings';
 import { PrismState, describe, log } from './state';
-import { STATUS_NOTIFICATION, parseStatus, runPanelMessage } from './status';
+import { STATUS_NOTIFICATION, parseStatus, runPanelMessage } from './core/status';
 import { updateStatusBar } from './statusBar';
 
 // ---------------------------------------------------------------- settings

@@ -4,8 +4,8 @@
  */
 import * as vscode from 'vscode';
 
-import { SECTION } from './settings';
-import { TrustedSettings, trustedSettings } from './trust';
+import { SECTION } from './core/settings';
+import { TrustedSettings, trustedSettings } from './core/trust';
 
 export function isTrusted(): boolean {
   return vscode.workspace.isTrusted;

@@ -9,19 +9,20 @@
 import * as vscode from 'vscode';
 import { ExecuteCommandRequest } from 'vscode-languageclient/node';
 
-import { reactToConfigChange } from './applies';
-import { registerCandidateDocuments } from './candidateDocuments';
+import { reactToConfigChange } from './core/applies';
+import { openCandidateDiff, redirectPlainCandidates, registerCandidateDocuments } from './candidateDocuments';
 import { pickCandidate } from './candidatePicker';
 import { showKillMatrix } from './killMatrix';
 import { currentSettings, restartIfNeeded, restartServerNow, runPanelWithFeedback, stopClient } from './client';
-import { CLIENT_COMMANDS, SERVER_DOWN_ACTIONS, planRunPanel } from './commands';
-import { DebouncedRunner } from './debounce';
+import { CLIENT_COMMANDS, SERVER_DOWN_ACTIONS, planRunPanel } from './core/commands';
+import { DebouncedRunner } from './core/debounce';
 import { registerPanelCommands } from './panelCommands';
 import { PrismState, createState, describe, log, serverRunning } from './state';
 import { updateStatusBar } from './statusBar';
-import { TestExplorer } from './testExplorer';
+import { PrismSidebar, SIDEBAR_VIEW } from './sidebarView';
+import { OPEN_CANDIDATE_COMMAND, TestExplorer } from './testExplorer';
 import { isTrusted, prismConfig } from './config';
-import { MANAGE_TRUST, untrustedNotice } from './trust';
+import { MANAGE_TRUST, untrustedNotice } from './core/trust';
 
 const RESTART_DEBOUNCE_MS = 500;
 
@@ -99,7 +100,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   s.restarter = new DebouncedRunner(() => restartIfNeeded(s), RESTART_DEBOUNCE_MS, undefined, (err) => {
     log(s, `Restart failed: ${describe(err)}`);
   });
+  const sidebar = new PrismSidebar(s);
+  s.viewListeners.push(() => {
+    sidebar.refresh();
+  });
   context.subscriptions.push(
+    vscode.window.registerTreeDataProvider(SIDEBAR_VIEW, sidebar),
     s.output,
     s.statusItem,
     {
@@ -108,10 +114,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       },
     },
     registerCandidateDocuments(s),
+    redirectPlainCandidates(s),
     new TestExplorer(s),
     vscode.commands.registerCommand(CLIENT_COMMANDS.runPanel, (...args: unknown[]) => runPanel(s, args)),
     vscode.commands.registerCommand(CLIENT_COMMANDS.pickCandidate, () => pickCandidate(s, (message) => offerRestart(s, message))),
     vscode.commands.registerCommand(CLIENT_COMMANDS.showKillMatrix, () => showKillMatrix(s)),
+    vscode.commands.registerCommand(OPEN_CANDIDATE_COMMAND, (suite: unknown, id: unknown) =>
+      typeof suite === 'string' && typeof id === 'string' ? openCandidateDiff(s, suite, id) : undefined,
+    ),
     vscode.commands.registerCommand(CLIENT_COMMANDS.restartServer, () => restartServerNow(s)),
     vscode.commands.registerCommand(CLIENT_COMMANDS.showOutput, () => {
       s.output.show(true);

@@ -5,11 +5,11 @@
 import * as cp from 'child_process';
 import * as vscode from 'vscode';
 
-import { FailedCheck, INSTALL_ACTIONS, InstallSettings, ProcessResult, installAdvice, probeEnvironment } from './install';
-import { expandPath, settingsEditorFor } from './interpreter';
+import { FailedCheck, INSTALL_ACTIONS, InstallSettings, ProcessResult, installAdvice, probeEnvironment } from './core/install';
+import { expandPath, settingsEditorFor } from './core/interpreter';
 import { activeResource, expandContext } from './pythonBridge';
 import { prismConfig } from './config';
-import { SECTION } from './settings';
+import { SECTION } from './core/settings';
 import { PrismState, log } from './state';
 
 const IMPORT_CHECK_TIMEOUT_MS = 20_000;

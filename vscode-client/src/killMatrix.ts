@@ -3,7 +3,7 @@ import * as crypto from 'crypto';
 import * as vscode from 'vscode';
 
 import { openCandidateDiff } from './candidateDocuments';
-import { matrixHtml, parseClick, parseMatrix } from './matrixView';
+import { matrixHtml, matrixTitle, parseClick, parseMatrix } from './core/matrixView';
 import { PrismState, describe, serverRunning } from './state';
 
 export const MATRIX_REQUEST = 'prism/matrix';
@@ -29,11 +29,13 @@ export async function showKillMatrix(state: PrismState): Promise<void> {
     return;
   }
   const name = editor.document.uri.path.split('/').pop() ?? documentUri;
-  const panel = vscode.window.createWebviewPanel('prism.killMatrix', `Prism: ${name}`, vscode.ViewColumn.Beside, {
+  const title = matrixTitle(name);
+  // Beside the suite: half the editor, which the page fits (rotated program names, sticky test names).
+  const panel = vscode.window.createWebviewPanel('prism.killMatrix', title, vscode.ViewColumn.Beside, {
     enableScripts: true,
     localResourceRoots: [],
   });
-  panel.webview.html = matrixHtml(matrix, `Kill matrix: ${name}`, crypto.randomBytes(16).toString('base64'));
+  panel.webview.html = matrixHtml(matrix, title, crypto.randomBytes(16).toString('base64'));
   panel.webview.onDidReceiveMessage(async (message: unknown) => {
     const click = parseClick(message);
     if (click?.kind === 'line') {

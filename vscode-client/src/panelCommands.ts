@@ -4,10 +4,10 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 
-import { CLIENT_COMMANDS } from './commands';
+import { CLIENT_COMMANDS } from './core/commands';
 import { isTrusted } from './config';
-import { MANAGE_TRUST, UNTRUSTED_REASON } from './trust';
-import { PANEL_COLUMNS, PanelAction, panelCommandLine, panelOutcome, taskRootOf } from './panel';
+import { MANAGE_TRUST, UNTRUSTED_REASON } from './core/trust';
+import { PANEL_COLUMNS, PanelAction, panelCommandLine, panelOutcome, taskRootOf } from './core/panel';
 
 export function registerPanelCommands(
   context: vscode.ExtensionContext,

@@ -5,7 +5,7 @@
 import * as os from 'os';
 import * as vscode from 'vscode';
 
-import { ResolvedInterpreter, interpreterFromPythonApi, resolveInterpreter, withTimeout } from './interpreter';
+import { ResolvedInterpreter, interpreterFromPythonApi, resolveInterpreter, withTimeout } from './core/interpreter';
 import { isTrusted, prismConfig } from './config';
 import { PrismState, describe, log } from './state';
 

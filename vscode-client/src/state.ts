@@ -5,9 +5,9 @@
 import * as vscode from 'vscode';
 import { LanguageClient } from 'vscode-languageclient/node';
 
-import { CrashBudget, DebouncedRunner } from './debounce';
-import { ResolvedInterpreter } from './interpreter';
-import { StatusStore } from './status';
+import { CrashBudget, DebouncedRunner } from './core/debounce';
+import { ResolvedInterpreter } from './core/interpreter';
+import { StatusStore } from './core/status';
 
 export interface PrismState {
   readonly context: vscode.ExtensionContext;
@@ -33,6 +33,8 @@ export interface PrismState {
   pythonEnvSubscribed: boolean;
   /** Called with a document uri whenever a run of it finished with results (the Test Explorer listens). */
   readonly resultListeners: ((uri: string) => void)[];
+  /** Called whenever the status bar is redrawn (the sidebar view redraws with it). */
+  readonly viewListeners: (() => void)[];
 }
 
 function normalizeUri(uri: string): string {
@@ -62,6 +64,7 @@ export function createState(context: vscode.ExtensionContext): PrismState {
     started: false,
     pythonEnvSubscribed: false,
     resultListeners: [],
+    viewListeners: [],
   };
 }
 

@@ -1,13 +1,16 @@
 /** The status bar item: the active document's `prism/status`, or why the server is not running. */
 import * as vscode from 'vscode';
 
-import { CLIENT_COMMANDS } from './commands';
+import { CLIENT_COMMANDS } from './core/commands';
 import { PrismState } from './state';
 import { isTrusted } from './config';
-import { formatStatus, tooSmall } from './status';
-import { MANAGE_TRUST, UNTRUSTED_STATUS } from './trust';
+import { formatStatus, tooSmall } from './core/status';
+import { MANAGE_TRUST, UNTRUSTED_STATUS } from './core/trust';
 
 export function updateStatusBar(state: PrismState): void {
+  for (const listener of state.viewListeners) {
+    listener();
+  }
   const item = state.statusItem;
   const editor = vscode.window.activeTextEditor;
   if (!editor) {

@@ -1,24 +1,37 @@
 /**
- * The Test Explorer (VS Code Testing API): under each suite, the initial program and each
- * candidate (named per reveal level) as test items. Running them runs the panel; a wrong
- * verdict is a failed item whose message sits on the assertion that decided it (expected and
- * actual values where the reveal level shows them); a correct verdict passes. Every finished
- * run of a suite (typing, saving, Run Panel) updates the items.
+ * The Test Explorer (VS Code Testing API): under each suite, the initial program and the
+ * reference first, then the valid and invalid candidates in groups, and under each program the
+ * suite's tests (at reveal `full`); the shape is `core/testTree.ts`'s. An item passes when its
+ * verdict is right; a wrong one fails with its message on the assertion that decided it
+ * (expected and actual where shown, and a link to the candidate's diff). Durations are the
+ * sandbox's per program. Every finished run of a suite (typing, saving, Run Panel) updates the
+ * items: into the continuous run when one is on, else as one run that is not kept in history.
  */
 import * as vscode from 'vscode';
 import { ExecuteCommandRequest } from 'vscode-languageclient/node';
 
-import { ProgramItem, SERVER_COMMANDS, parsePrograms } from './commands';
+import { ProgramItem, SERVER_COMMANDS, parsePrograms } from './core/commands';
+import { TreeNode, findingKind, programTree, showInline, testVerdict } from './core/testTree';
 import { PrismState, describe, log, serverRunning } from './state';
 
 export const PROGRAMS_REQUEST = 'prism/programs';
+export const OPEN_CANDIDATE_COMMAND = 'prism.openCandidateDiff';
 
 export class TestExplorer implements vscode.Disposable {
   private readonly controller: vscode.TestController;
+  /** Runs of the continuous profile still on: finished results go into them. */
+  private readonly continuous = new Set<{ run: vscode.TestRun; suites: Set<string> }>();
 
   constructor(private readonly state: PrismState) {
     this.controller = vscode.tests.createTestController('prism', 'Prism');
-    this.controller.createRunProfile('Run the panel', vscode.TestRunProfileKind.Run, (request, token) => this.run(request, token), true);
+    const profile = this.controller.createRunProfile(
+      'Run the panel',
+      vscode.TestRunProfileKind.Run,
+      (request, token) => this.run(request, token),
+      true,
+    );
+    // Continuous run (VS Code 1.86+): each run of the suite while typing lands in one test run.
+    (profile as { supportsContinuousRun?: boolean }).supportsContinuousRun = true;
     state.resultListeners.push((uri) => {
       void this.refresh(uri);
     });
@@ -28,13 +41,20 @@ export class TestExplorer implements vscode.Disposable {
     this.controller.dispose();
   }
 
-  /** The suite's results as the server has them now, shown as one (unsaved) test run. */
+  /** The suite's results as the server has them now. */
   async refresh(uri: string): Promise<void> {
     const items = await this.programs(uri);
     if (items.length === 0) {
       return;
     }
     const suite = this.suiteItem(uri, items);
+    const watching = [...this.continuous].filter((c) => c.suites.has(uri) || c.suites.size === 0);
+    if (watching.length > 0) {
+      for (const c of watching) {
+        this.report(c.run, suite, items);
+      }
+      return;
+    }
     const run = this.controller.createTestRun(new vscode.TestRunRequest([suite]), `Prism: ${suite.label}`, false);
     this.report(run, suite, items);
     run.end();
@@ -42,17 +62,27 @@ export class TestExplorer implements vscode.Disposable {
 
   private async run(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
     const suites = new Map<string, vscode.TestItem>();
-    const wanted = request.include ?? [...iterate(this.controller.items)];
-    for (const item of wanted) {
-      const suite = item.parent ?? item;
+    for (const item of request.include ?? [...iterate(this.controller.items)]) {
+      let suite = item;
+      while (suite.parent) {
+        suite = suite.parent;
+      }
       suites.set(suite.id, suite);
     }
     const run = this.controller.createTestRun(request, 'Prism', true);
+    if ((request as { continuous?: boolean }).continuous === true) {
+      const entry = { run, suites: new Set(request.include ? suites.keys() : []) };
+      this.continuous.add(entry);
+      token.onCancellationRequested(() => {
+        this.continuous.delete(entry);
+        run.end();
+      });
+    }
     for (const suite of suites.values()) {
       if (token.isCancellationRequested) {
         break;
       }
-      suite.children.forEach((child) => {
+      walk(suite, (child) => {
         run.started(child);
       });
       const client = this.state.client;
@@ -63,6 +93,7 @@ export class TestExplorer implements vscode.Disposable {
         continue;
       }
       try {
+        // The server runs the suite's whole panel (unchanged programs come from its cache).
         await client.sendRequest(ExecuteCommandRequest.type, { command: SERVER_COMMANDS.runPanel, arguments: [suite.id] });
         const items = await this.programs(suite.id);
         this.report(run, this.suiteItem(suite.id, items), items);
@@ -73,7 +104,9 @@ export class TestExplorer implements vscode.Disposable {
         });
       }
     }
-    run.end();
+    if ((request as { continuous?: boolean }).continuous !== true) {
+      run.end();
+    }
   }
 
   private async programs(uri: string): Promise<ProgramItem[]> {
@@ -89,7 +122,7 @@ export class TestExplorer implements vscode.Disposable {
     }
   }
 
-  /** The suite's item (id: its document uri), its children replaced by `items`. */
+  /** The suite's item (id: its document uri), its children replaced by the tree of `items`. */
   private suiteItem(uri: string, items: ProgramItem[]): vscode.TestItem {
     const docUri = vscode.Uri.parse(uri);
     let suite = this.controller.items.get(uri);
@@ -97,29 +130,103 @@ export class TestExplorer implements vscode.Disposable {
       suite = this.controller.createTestItem(uri, docUri.path.split('/').pop() ?? uri, docUri);
       this.controller.items.add(suite);
     }
-    suite.children.replace(items.map((p) => this.controller.createTestItem(`${uri}#${p.id}`, p.label, docUri)));
+    const make = (node: TreeNode): vscode.TestItem => {
+      const item = this.controller.createTestItem(node.id, node.label, docUri);
+      item.sortText = node.sortText;
+      if (node.line !== null) {
+        item.range = new vscode.Range(node.line - 1, 0, node.line - 1, 0);
+      }
+      item.children.replace(node.children.map(make));
+      return item;
+    };
+    const nodes = programTree(uri, items);
+    suite.children.replace(nodes.map(make));
+    this.nodes.set(uri, nodes);
     return suite;
   }
 
+  private readonly nodes = new Map<string, TreeNode[]>();
+
   private report(run: vscode.TestRun, suite: vscode.TestItem, items: ProgramItem[]): void {
     const docUri = vscode.Uri.parse(suite.id);
-    for (const p of items) {
-      const item = suite.children.get(`${suite.id}#${p.id}`);
-      if (!item) {
-        continue;
+    const nodes = this.nodes.get(suite.id) ?? programTree(suite.id, items);
+    const config = vscode.workspace.getConfiguration('prism', docUri);
+    const stale = this.state.statuses.get(suite.id)?.stale === true;
+    const find = (id: string): vscode.TestItem | undefined => {
+      let found: vscode.TestItem | undefined;
+      walk(suite, (item) => {
+        if (item.id === id) {
+          found = item;
+        }
+      });
+      return found;
+    };
+    const visit = (node: TreeNode): void => {
+      node.children.forEach(visit);
+      const item = find(node.id);
+      if (!item || !node.program) {
+        return;
       }
+      const p = node.program;
+      // Inline (error-red in VS Code) only as loud as the finding it stands for; the peek still opens at item.range.
+      const severity = String(config.get(`severity.${findingKind(p, node.test)}`) ?? 'warning');
+      const inline = showInline(config.get('testResults.inline') !== false, stale, severity);
+      const at = inline && node.line !== null ? new vscode.Location(docUri, new vscode.Position(node.line - 1, 0)) : undefined;
+      // VS Code draws a failure at the item's range when its message has none: no range either then.
+      item.range = inline && node.line !== null ? new vscode.Range(node.line - 1, 0, node.line - 1, 0) : undefined;
+      if (node.test) {
+        const verdict = testVerdict(p, node.test);
+        if (verdict.state === 'passed') {
+          run.passed(item);
+        } else if (verdict.state === 'skipped') {
+          run.skipped(item);
+        } else {
+          const t = node.test;
+          const message = this.message(suite.id, p, verdict.message, t.expected, t.actual);
+          if (at) {
+            message.location = at;
+          }
+          if (verdict.state === 'errored') {
+            run.errored(item, message);
+          } else {
+            run.failed(item, message);
+          }
+        }
+        return;
+      }
+      const duration = p.durationMs ?? undefined;
       if (p.passed) {
-        run.passed(item);
-        continue;
+        run.passed(item, duration);
+        return;
       }
-      const message =
-        p.expected !== null && p.actual !== null ? vscode.TestMessage.diff(p.message, p.expected, p.actual) : new vscode.TestMessage(p.message);
-      if (p.line !== null) {
-        message.location = new vscode.Location(docUri, new vscode.Position(p.line - 1, 0));
+      const message = this.message(suite.id, p, p.message, p.expected, p.actual);
+      if (at) {
+        message.location = at;
       }
-      run.failed(item, message);
-    }
+      run.failed(item, message, duration);
+    };
+    nodes.forEach(visit);
   }
+
+  /** The peek's text: what went wrong, the values compared, and a link to the candidate's diff. */
+  private message(suiteUri: string, p: ProgramItem, text: string, expected: string | null, actual: string | null): vscode.TestMessage {
+    const body = new vscode.MarkdownString();
+    body.appendText(text);
+    // Tests are listed at reveal `full` only, where a candidate's diff may be shown.
+    if (p.id !== 'initial' && (p.tests?.length ?? 0) > 0) {
+      const args = encodeURIComponent(JSON.stringify([suiteUri, p.id]));
+      body.appendMarkdown(`\n\n[Show the diff of ${p.id}](command:${OPEN_CANDIDATE_COMMAND}?${args})`);
+      body.isTrusted = { enabledCommands: [OPEN_CANDIDATE_COMMAND] };
+    }
+    return expected !== null && actual !== null ? vscode.TestMessage.diff(body, expected, actual) : new vscode.TestMessage(body);
+  }
+}
+
+function walk(item: vscode.TestItem, fn: (item: vscode.TestItem) => void): void {
+  item.children.forEach((child) => {
+    fn(child);
+    walk(child, fn);
+  });
 }
 
 function* iterate(collection: vscode.TestItemCollection): Generator<vscode.TestItem> {

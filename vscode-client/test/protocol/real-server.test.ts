@@ -205,7 +205,7 @@ if (problem !== undefined && IS_CI) {
     const invalid = panel.candidates.filter((c) => c.label === 'invalid');
     const expectedStatus =
       `Prism: JSF ${panel.jsf ? '✓' : '✗'}` +
-      ` · valid ${valid.filter((c) => panel.accepted.includes(c.id)).length}/${valid.length}` +
+      ` · valid ${valid.filter((c) => panel.accepted.includes(c.id)).length}/${valid.length} besides the reference` +
       ` · invalid ${invalid.filter((c) => !panel.accepted.includes(c.id)).length}/${invalid.length}`;
 
     const seen = (): string =>
@@ -327,6 +327,16 @@ if (problem !== undefined && IS_CI) {
       assert.deepEqual(item.command, { title: 'Run Panel', command: 'prism.run', arguments: [docUri] });
     });
 
+    it("prints each run's line once in the output channel (the server's stderr lands there too)", () => {
+      const name = path.basename(SUITE);
+      const log = fake.state.output.join('\n');
+      const runLines = log.split('\n').filter((l) => l.includes(`${name} v`) && l.includes(': idle'));
+      assert.ok(runLines.length >= 1, `a run line: ${JSON.stringify(fake.state.output.slice(-20))}`);
+      const first = runLines[0] ?? '';
+      const words = first.slice(first.indexOf(`${name} v`));
+      assert.equal(log.split(words).length - 1, 1, `printed once: ${JSON.stringify(runLines)}`);
+    });
+
     it('Prism: Run Panel from the palette (prism.run, no arguments) runs the server\'s prism.runPanel on the active document', async () => {
       const sentBefore = sent.length;
       const result = (await run('prism.run')) as { uri?: string; state?: string; valid?: unknown; invalid?: unknown };
@@ -376,7 +386,7 @@ if (problem !== undefined && IS_CI) {
       const [left, right, title] = diff;
       assert.match(left, /^prism-candidate:\/initial\/solution\.py\?doc=/);
       assert.match(right, /^prism-candidate:\/half-even\/solution\.py\?doc=/);
-      assert.equal(title, 'solution.py: initial ↔ half-even (valid)');
+      assert.equal(title, 'half-even (valid): solution.py', 'titled with the id and label first');
       const provider = fake.state.contentProviders.get('prism-candidate');
       assert.ok(provider, 'prism-candidate documents are served');
       const parse = (s: string): never => (fake.api.Uri as { parse(s: string): never }).parse(s);

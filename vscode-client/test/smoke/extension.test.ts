@@ -146,10 +146,16 @@ describe('extension smoke test (fake VS Code, fake server)', { skip }, () => {
   it('shows the prism/status of the active document in the status bar', async () => {
     const item = fake.state.statusItems[fake.state.statusItems.length - 1];
     assert.ok(item);
-    await until('the status bar text', () => item.text === 'Prism: JSF ✗ · valid 3/4 · invalid 5/5');
+    await until('the status bar text', () => item.text === 'Prism: JSF ✗ · valid 3/4 besides the reference · invalid 5/5');
     assert.ok(item.visible);
     assert.deepEqual((item.command as { command: string; arguments: unknown[] }).command, 'prism.run');
     assert.deepEqual((item.command as { arguments: unknown[] }).arguments, [TEST_URI]);
+    // The sidebar's Prism view says the same verdict and what to do next.
+    const view = fake.state.treeProviders.get('prism.panel') as { getChildren(): { label: string; next?: boolean }[] } | undefined;
+    assert.ok(view, 'the Prism view is registered');
+    const rows = view.getChildren().map((r) => r.label);
+    assert.ok(rows.includes('JSF ✗ · valid 3/4 besides the reference · invalid 5/5'), JSON.stringify(rows));
+    assert.ok(view.getChildren().some((r) => r.next === true && r.label.startsWith('Next: ')), JSON.stringify(rows));
   });
 
   it('a finished run shows the programs in the Test Explorer; a wrong verdict fails on its assertion', async () => {
@@ -158,17 +164,28 @@ describe('extension smoke test (fake VS Code, fake server)', { skip }, () => {
     assert.ok(suite, 'the suite is an item');
     const children: string[] = [];
     suite.children.forEach((c) => children.push(c.label));
-    assert.deepEqual(children, ['initial program', 'reference (reference)', 'floor (invalid)']);
+    // Initial program and reference first, then the candidates in their group.
+    assert.deepEqual(children, ['initial program', 'reference (reference)', 'invalid candidates']);
+    const group = suite.children.get(`${TEST_URI}#group:invalid`);
+    const grouped: string[] = [];
+    group?.children.forEach((c) => grouped.push(c.label));
+    assert.deepEqual(grouped, ['floor (invalid)']);
     assert.deepEqual(
       shown.results.map((r) => [r.id.split('#')[1], r.result]),
       [
         ['initial', 'passed'],
         ['reference', 'passed'],
+        // A test under its program: passing on an invalid candidate no test kills is a wrong verdict.
+        ['floor::test_halfway', 'failed'],
         ['floor', 'failed'],
       ],
     );
-    const failed = shown.results[2]?.message;
-    assert.equal(failed?.message, 'rejected, though valid: assert 2 == 3');
+    const under = shown.results[2]?.message?.message;
+    assert.ok(typeof under === 'object' && under.value.startsWith('passes on floor (invalid), which is invalid: no test kills it'));
+    const failed = shown.results[3]?.message;
+    const text = failed?.message;
+    assert.ok(typeof text === 'object' && text.value.startsWith('rejected, though valid: assert 2 == 3'), JSON.stringify(text));
+    assert.match(text.value, /\[Show the diff of floor\]\(command:prism\.openCandidateDiff\?/);
     assert.deepEqual([failed?.expectedOutput, failed?.actualOutput], ['3', '2']);
     assert.equal(failed?.location?.range.start.line, 13, 'on the assertion (0-based line)');
     assert.equal(failed?.location?.uri.toString(), TEST_URI);
@@ -176,7 +193,7 @@ describe('extension smoke test (fake VS Code, fake server)', { skip }, () => {
     const before = fake.state.testRuns.length;
     const profile = fake.state.runProfiles[0];
     assert.ok(profile, 'a run profile');
-    const child = suite.children.get(`${TEST_URI}#floor`);
+    const child = group?.children.get(`${TEST_URI}#floor`);
     await profile(new (fake.api.TestRunRequest as new (items: unknown[]) => never)([child]), { isCancellationRequested: false });
     const run = fake.state.testRuns.slice(before).find((r) => r.persist);
     assert.ok(run?.ended, 'running an item runs the panel of its suite');
@@ -203,7 +220,7 @@ describe('extension smoke test (fake VS Code, fake server)', { skip }, () => {
     const [left, right, title] = fake.state.diffs[0] ?? ['', '', ''];
     assert.equal(decodeURIComponent(left), decodeURIComponent(doc('initial')));
     assert.equal(decodeURIComponent(right), decodeURIComponent(doc('floor')));
-    assert.equal(title, 'solution.py: initial ↔ floor (invalid)');
+    assert.equal(title, 'floor (invalid): solution.py', 'titled with the id and label first');
     const provider = fake.state.contentProviders.get('prism-candidate');
     assert.ok(provider, 'prism-candidate documents are served');
     const text = await provider.provideTextDocumentContent((fake.api.Uri as { parse(s: string): never }).parse(doc('floor')));

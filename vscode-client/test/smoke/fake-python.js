@@ -56,9 +56,20 @@ conn.onRequest('prism/programs', (params) => ({
   uri: params.uri,
   version: 1,
   items: [
-    { id: 'initial', label: 'initial program', passed: true, line: null, message: '', expected: null, actual: null },
-    { id: 'reference', label: 'reference (reference)', passed: true, line: null, message: '', expected: null, actual: null },
-    { id: 'floor', label: 'floor (invalid)', passed: false, line: 14, message: 'rejected, though valid: assert 2 == 3', expected: '3', actual: '2' },
+    { id: 'initial', label: 'initial program', kind: 'initial', passed: true, line: null, message: '', expected: null, actual: null, duration_ms: 2400, tests: [] },
+    { id: 'reference', label: 'reference (reference)', kind: 'reference', passed: true, line: null, message: '', expected: null, actual: null, duration_ms: 2500, tests: [] },
+    {
+      id: 'floor',
+      label: 'floor (invalid)',
+      kind: 'invalid',
+      passed: false,
+      line: 14,
+      message: 'rejected, though valid: assert 2 == 3',
+      expected: '3',
+      actual: '2',
+      duration_ms: 2600,
+      tests: [{ name: 'test_halfway', outcome: 'pass', line: 12, message: '', expected: null, actual: null }],
+    },
   ],
 }));
 conn.onRequest('prism/candidateFile', (params) => ({ text: `# served for ${params.uri}\n` }));
@@ -78,6 +89,7 @@ conn.onRequest('workspace/executeCommand', async (params) => {
         metrics: { detects_baseline: true, rar: true, jsf: false, valid_acceptance: 0.75, invalid_rejection: 1, h: 0.8571 },
         valid: { accepted: 3, total: 4 },
         invalid: { rejected: 5, total: 5 },
+        summary: 'valid 3/4 besides the reference · invalid 5/5',
         done: 11,
         total: 11,
         message: null,

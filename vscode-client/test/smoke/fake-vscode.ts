@@ -167,12 +167,25 @@ function matchSelector(selector: unknown, doc: FakeTextDocument): number {
 }
 
 /** The Testing API, as far as the extension uses it: items, run profiles, runs and their results. */
+export class MarkdownString {
+  value = '';
+  isTrusted: unknown;
+  appendText(text: string): this {
+    this.value += text;
+    return this;
+  }
+  appendMarkdown(text: string): this {
+    this.value += text;
+    return this;
+  }
+}
+
 export class TestMessage {
   location: Location | undefined;
   expectedOutput: string | undefined;
   actualOutput: string | undefined;
-  constructor(readonly message: string) {}
-  static diff(message: string, expected: string, actual: string): TestMessage {
+  constructor(readonly message: string | MarkdownString) {}
+  static diff(message: string | MarkdownString, expected: string, actual: string): TestMessage {
     const m = new TestMessage(message);
     m.expectedOutput = expected;
     m.actualOutput = actual;
@@ -210,6 +223,8 @@ export class FakeTestItems {
 
 export class FakeTestItem {
   parent: FakeTestItem | undefined;
+  sortText: string | undefined;
+  range: unknown;
   readonly children: FakeTestItems = new FakeTestItems(this);
   constructor(
     readonly id: string,
@@ -222,8 +237,20 @@ export class FakeTestItem {
 export interface FakeTestRun {
   name: string | undefined;
   persist: boolean;
-  results: { id: string; result: 'started' | 'passed' | 'failed' | 'errored'; message?: TestMessage }[];
+  results: { id: string; result: 'started' | 'passed' | 'failed' | 'errored' | 'skipped'; message?: TestMessage }[];
   ended: boolean;
+}
+
+export class TreeItem {
+  description: string | undefined;
+  tooltip: string | undefined;
+  iconPath: unknown;
+  command: { title: string; command: string; arguments?: unknown[] } | undefined;
+  constructor(readonly label: string) {}
+}
+
+export class ThemeIcon {
+  constructor(readonly id: string) {}
 }
 
 export class ThemeColor {
@@ -300,6 +327,7 @@ export interface FakeState {
   diagnostics: Map<string, Diagnostic[]>;
   /** Fires (with what changed) on diagnostics, status bar text and messages: wait on this, do not sleep. */
   changes: EventEmitter<string>;
+  treeProviders: Map<string, unknown>;
   /** `workspace.registerTextDocumentContentProvider`, by scheme. */
   contentProviders: Map<string, { provideTextDocumentContent(uri: Uri): unknown }>;
   /** Every `vscode.diff` asked for: [left, right, title]. */
@@ -385,6 +413,7 @@ export function createFakeVscode(packageRoot: string): FakeVscode {
     documents: [],
     diagnostics: new Map(),
     changes: new EventEmitter(),
+    treeProviders: new Map(),
     contentProviders: new Map(),
     diffs: [],
     testItems: new FakeTestItems(),
@@ -411,6 +440,7 @@ export function createFakeVscode(packageRoot: string): FakeVscode {
           passed: tell('passed'),
           failed: tell('failed'),
           errored: tell('errored'),
+          skipped: tell('skipped'),
           end: () => {
             record.ended = true;
             state.changes.fire('test run');
@@ -546,7 +576,10 @@ export function createFakeVscode(packageRoot: string): FakeVscode {
     DiagnosticTag,
     DiagnosticRelatedInformation,
     ThemeColor,
+    TreeItem,
+    ThemeIcon,
     TestMessage,
+    MarkdownString,
     TestRunRequest,
     TestRunProfileKind: { Run: 1, Debug: 2, Coverage: 3 },
     tests: { createTestController },
@@ -597,6 +630,10 @@ export function createFakeVscode(packageRoot: string): FakeVscode {
       onDidChangeActiveTextEditor: activeEditorChanged.event,
       onDidChangeVisibleTextEditors: noop,
       createOutputChannel: outputChannel,
+      registerTreeDataProvider: (id: string, provider: unknown) => {
+        state.treeProviders.set(id, provider);
+        return { dispose: () => undefined };
+      },
       createStatusBarItem: () => {
         let text = '';
         const item = {

@@ -3,8 +3,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 
-import { APPLIES_TEXT, SETTING_APPLIES, keysThatApply, reactToConfigChange } from '../../src/applies';
-import { FINDING_KINDS, defaultSettings } from '../../src/settings';
+import { APPLIES_TEXT, SETTING_APPLIES, keysThatApply, reactToConfigChange } from '../../src/core/applies';
+import { FINDING_KINDS, defaultSettings } from '../../src/core/settings';
 import { PACKAGE_ROOT, readJson } from './helpers';
 
 const props = (readJson('package.json') as { contributes: { configuration: { properties: Record<string, unknown> } } }).contributes
@@ -26,7 +26,7 @@ describe('how each setting applies', () => {
   it('restarts only for a new process; everything the server reads applies live', () => {
     assert.deepEqual(keysThatApply('restart'), ['interpreter']);
     assert.deepEqual(keysThatApply('start'), ['serverPackage']);
-    assert.deepEqual(keysThatApply('client'), ['trace.server']);
+    assert.deepEqual(keysThatApply('client'), ['testResults.inline', 'trace.server']);
     // Every key of the server settings object (what initializationOptions carries) is live.
     const serverKeys = Object.keys(defaultSettings())
       .filter((k) => k !== 'severity')

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import {
+  candidateOfUri,
+  candidateViewTitle,
   CLIENT_COMMANDS,
   SERVER_COMMANDS,
   SERVER_DOWN_ACTIONS,
@@ -13,7 +15,7 @@ import {
   planRunPanel,
   serverDownMessage,
   withDocumentUri,
-} from '../../src/commands';
+} from '../../src/core/commands';
 
 describe('withDocumentUri (prism.runPanel from the palette)', () => {
   it('appends the active editor uri when called without arguments', () => {
@@ -38,6 +40,24 @@ describe('withDocumentUri (prism.runPanel from the palette)', () => {
 
   it('sends nothing extra when there is no active editor', () => {
     assert.deepEqual(withDocumentUri([], undefined), []);
+  });
+});
+
+describe('candidate views', () => {
+  const file = (path: string) => ({ path, line: 3, initial: `prism-candidate:/initial/${path}`, candidate: `prism-candidate:/c/${path}` });
+
+  it('titles one view per candidate with its id and label first, then its file or how many', () => {
+    assert.equal(candidateViewTitle({ id: 'half-even', title: 'half-even (valid)', files: [file('solution.py')] }), 'half-even (valid): solution.py');
+    assert.equal(candidateViewTitle({ id: 'm1', title: 'm1 (invalid)', files: [file('a.py'), file('b.py')] }), 'm1 (invalid): 2 files');
+  });
+
+  it("reads the program and suite of a prism-candidate document (VS Code's decoded path and query)", () => {
+    assert.deepEqual(candidateOfUri('/half-even/pkg/solution.py', 'doc=file:///t/suites/test_x.py'), {
+      program: 'half-even',
+      document: 'file:///t/suites/test_x.py',
+    });
+    assert.equal(candidateOfUri('/half-even/solution.py', ''), undefined);
+    assert.equal(candidateOfUri('/', 'doc=file:///x'), undefined);
   });
 });
 

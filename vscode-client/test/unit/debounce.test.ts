@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { CrashBudget, DebouncedRunner, Timers } from '../../src/debounce';
+import { CrashBudget, DebouncedRunner, Timers } from '../../src/core/debounce';
 
 /** Manual clock: only the surface DebouncedRunner takes. */
 class FakeTimers implements Timers {

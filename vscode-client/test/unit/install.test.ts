@@ -13,7 +13,7 @@ import {
   parseEnvironmentProbe,
   probeEnvironment,
   serverArgs,
-} from '../../src/install';
+} from '../../src/core/install';
 
 const missing: FailedCheck = { ok: false, reason: 'module-missing', detail: "ModuleNotFoundError: No module named 'prism_lsp'" };
 const notFound: FailedCheck = { ok: false, reason: 'interpreter-not-found', detail: 'ENOENT' };

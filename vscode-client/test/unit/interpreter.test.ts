@@ -9,7 +9,7 @@ import {
   resolveInterpreter,
   settingsEditorFor,
   withTimeout,
-} from '../../src/interpreter';
+} from '../../src/core/interpreter';
 
 const never = (): Promise<string | undefined> => {
   throw new Error('the Python extension must not be asked');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { KillMatrix, escapeHtml, matrixHtml, parseClick, parseMatrix } from '../../src/matrixView';
+import { KillMatrix, cellVerdict, escapeHtml, matrixHtml, matrixTitle, parseClick, parseMatrix } from '../../src/core/matrixView';
 
 const MATRIX: KillMatrix = {
   tests: [{ name: 'test_halfway', line: 8 }],
@@ -20,13 +20,30 @@ const MATRIX: KillMatrix = {
 };
 
 describe('kill matrix view', () => {
-  it('colours cells by outcome, outlines wrong verdicts, links cells to lines and candidates to diffs', () => {
-    const html = matrixHtml(MATRIX, 'Kill matrix: test_x.py', 'NONCE');
-    assert.match(html, /<td class="cell fail" data-line="9"/);
-    assert.match(html, /<td class="cell pass" data-line="8"/);
+  it('colours cells by whether the verdict is right, not by pass/fail; links cells to lines and candidates to diffs', () => {
+    const html = matrixHtml(MATRIX, matrixTitle('test_x.py'), 'NONCE');
+    // A failing test is right on the initial program, wrong on a valid candidate: same ✗, other colours.
+    assert.match(html, /<td class="cell right" data-outcome="fail" data-line="9"[^>]*>✗</);
+    assert.match(html, /<td class="cell wrong" data-outcome="fail" data-line="9"[^>]*>✗</);
     assert.match(html, /<th class="program wrong" data-candidate="half-even"/);
-    assert.match(html, /<th class="program" title="initial \(baseline\)">/, 'the initial program is no candidate link');
+    assert.match(html, /<th class="program right" title="initial \(initial\): should fail; right verdict">/, 'the initial program is no candidate link');
+    assert.match(html, /<title>Kill Matrix · test_x\.py<\/title>/);
     assert.match(html, /script-src 'nonce-NONCE'/);
+  });
+
+  it('a pass is right on a valid program, wrong on an invalid one no test kills, neutral where another test kills it', () => {
+    const valid = { id: 'v', label: 'valid', reference: false, correct: true };
+    const survivor = { id: 'm', label: 'invalid', reference: false, correct: false };
+    const killed = { id: 'k', label: 'invalid', reference: false, correct: true };
+    const reference = { id: 'r', label: 'valid', reference: true, correct: false };
+    assert.equal(cellVerdict('pass', valid), 'right');
+    assert.equal(cellVerdict('fail', valid), 'wrong');
+    assert.equal(cellVerdict('fail', reference), 'wrong');
+    assert.equal(cellVerdict('pass', survivor), 'wrong');
+    assert.equal(cellVerdict('pass', killed), 'neutral');
+    assert.equal(cellVerdict('fail', killed), 'right');
+    assert.equal(cellVerdict('error', valid), 'error');
+    assert.equal(cellVerdict('pass', { id: 'initial', label: 'baseline', reference: false, correct: false }), 'wrong');
   });
 
   it('never reads a name as markup', () => {

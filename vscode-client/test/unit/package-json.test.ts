@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { CLIENT_COMMANDS, SERVER_COMMANDS } from '../../src/commands';
-import { FINDING_KINDS, LEVELS, REVEAL, RUN_ON, SANDBOX, defaultSettings } from '../../src/settings';
+import { CLIENT_COMMANDS, SERVER_COMMANDS } from '../../src/core/commands';
+import { FINDING_KINDS, LEVELS, REVEAL, RUN_ON, SANDBOX, defaultSettings } from '../../src/core/settings';
 import { readJson } from './helpers';
 
 interface Prop {
@@ -35,6 +35,28 @@ describe('package.json contributions agree with the code', () => {
     }
   });
 
+  it('a description with code in backticks is markdown (plain descriptions show the backticks raw)', () => {
+    for (const [key, prop] of Object.entries(props)) {
+      assert.ok(!(prop.description ?? '').includes('`'), `${key}: backticks in a plain description`);
+      for (const text of (prop as { enumDescriptions?: string[] }).enumDescriptions ?? []) {
+        assert.ok(!text.includes('`'), `${key}: backticks in a plain enum description`);
+      }
+    }
+  });
+
+  it("prism.runOn says that code-server autosaves (so `save` runs about as often as `type` there)", () => {
+    assert.match(props['prism.runOn']?.markdownDescription ?? '', /code-server[^.]*autosaves/);
+    assert.match(props['prism.runOn']?.markdownDescription ?? '', /files\.autoSave/);
+  });
+
+  it('contributes the Prism view and a getting-started walkthrough whose steps run real commands', () => {
+    const raw = readJson('package.json') as { contributes: { views?: Record<string, { id: string }[]>; walkthroughs?: { steps: { description: string }[] }[] } };
+    assert.deepEqual(raw.contributes.views?.explorer?.map((v) => v.id), ['prism.panel']);
+    const steps = raw.contributes.walkthroughs?.[0]?.steps ?? [];
+    assert.ok(steps.length >= 4);
+    assert.ok(steps.some((s) => s.description.includes('command:prism.buildPanel')));
+  });
+
   it('contributes exactly the documented settings', () => {
     assert.deepEqual(
       Object.keys(props).sort(),
@@ -47,6 +69,7 @@ describe('package.json contributions agree with the code', () => {
         'prism.sandbox',
         'prism.timeoutSeconds',
         ...FINDING_KINDS.map((k) => `prism.severity.${k}`),
+        'prism.testResults.inline',
         'prism.trace.server',
       ].sort(),
     );

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as path from 'path';
 import { describe, it } from 'node:test';
 
-import { cannotSee, panelCommandLine, panelOutcome, taskRootOf } from '../../src/panel';
+import { cannotSee, panelCommandLine, panelOutcome, taskRootOf } from '../../src/core/panel';
 
 describe('Build Panel / Check Panel', () => {
   it('finds the nearest task folder above the open file', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { FINDING_KINDS, defaultSettings, fromFlatSettings, toServerSettings } from '../../src/settings';
+import { FINDING_KINDS, defaultSettings, fromFlatSettings, toServerSettings } from '../../src/core/settings';
 import { readJson } from './helpers';
 
 const DESIGN_DEFAULTS = {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { StatusParams, StatusStore, formatStatus, parseStatus, runPanelMessage } from '../../src/status';
+import { StatusParams, StatusStore, formatStatus, parseStatus, runPanelMessage } from '../../src/core/status';
 
 const base: StatusParams = {
   uri: 'file:///w/tests/test_minutes.py',
@@ -14,14 +14,22 @@ const base: StatusParams = {
   message: null,
   unjudged: [],
   stale: false,
+  summary: null,
 };
 
 const metrics = { detects_baseline: true, rar: true, jsf: false, valid_acceptance: 0.75, invalid_rejection: 1, h: 0.8571 };
 
 describe('formatStatus', () => {
   it('idle with results: JSF ✗ and the counts', () => {
-    const v = formatStatus({ ...base, metrics, valid: { accepted: 3, total: 4 }, invalid: { rejected: 5, total: 5 } });
-    assert.equal(v.text, 'Prism: JSF ✗ · valid 3/4 · invalid 5/5');
+    const v = formatStatus({
+      ...base,
+      metrics,
+      valid: { accepted: 3, total: 4 },
+      invalid: { rejected: 5, total: 5 },
+      summary: 'valid 3/4 besides the reference · invalid 5/5',
+    });
+    assert.equal(v.text, 'Prism: JSF ✗ · valid 3/4 besides the reference · invalid 5/5');
+    assert.match(v.tooltip, /3 of 4 \(the reference not counted/);
     assert.match(v.tooltip, /Reference accepted \(RAR\): yes/);
     assert.match(v.tooltip, /H: 0\.86/);
     assert.match(v.tooltip, /Valid acceptance: 75%/);
@@ -34,8 +42,24 @@ describe('formatStatus', () => {
       metrics: { ...metrics, jsf: true, valid_acceptance: 1, h: 1 },
       valid: { accepted: 4, total: 4 },
       invalid: { rejected: 5, total: 5 },
+      summary: 'valid 4/4 besides the reference · invalid 5/5',
     });
-    assert.equal(v.text, 'Prism: JSF ✓ · valid 4/4 · invalid 5/5');
+    assert.equal(v.text, 'Prism: JSF ✓ · valid 4/4 besides the reference · invalid 5/5');
+  });
+
+  it("shows the server's summary as it is (the one wording of lenses and quick fixes), not counts of its own", () => {
+    const wire = parseStatus({
+      uri: base.uri,
+      state: 'idle',
+      metrics,
+      valid: { accepted: 1, total: 4 },
+      invalid: { rejected: 3, total: 5 },
+      summary: 'valid 1/4 besides the reference · invalid 3/5',
+    });
+    assert.ok(wire);
+    assert.equal(formatStatus(wire).text, 'Prism: JSF ✗ · valid 1/4 besides the reference · invalid 3/5');
+    // Without one (an older server) the counts still say the reference is left out.
+    assert.equal(formatStatus({ ...wire, summary: null }).text, 'Prism: JSF ✗ · valid 1/4 besides the reference · invalid 3/5');
   });
 
   it('a reference-only panel: no tick, says what it cannot judge, and clicking builds a panel', () => {
@@ -45,8 +69,9 @@ describe('formatStatus', () => {
       valid: { accepted: 0, total: 0 },
       invalid: { rejected: 0, total: 0 },
       unjudged: ['under-assertion (no invalid candidate)'],
+      summary: 'valid 0/0 besides the reference · invalid 0/0',
     });
-    assert.equal(v.text, '$(warning) Prism: JSF ? · valid 0/0 · invalid 0/0 · panel too small');
+    assert.equal(v.text, '$(warning) Prism: JSF ? · valid 0/0 besides the reference · invalid 0/0 · panel too small');
     assert.doesNotMatch(v.text, /✓/);
     assert.match(v.tooltip, /cannot judge under-assertion \(no invalid candidate\)/);
     assert.match(v.tooltip, /Build Panel/);
@@ -61,9 +86,10 @@ describe('formatStatus', () => {
       valid: { accepted: 1, total: 4 },
       invalid: { rejected: 3, total: 5 },
       stale: true,
+      summary: 'valid 1/4 besides the reference · invalid 3/5',
       message: 'not run: a syntax error; the counts are from the last run (version 3)',
     });
-    assert.equal(v.text, '$(history) Prism (last run): JSF ✗ · valid 1/4 · invalid 3/5');
+    assert.equal(v.text, '$(history) Prism (last run): JSF ✗ · valid 1/4 besides the reference · invalid 3/5');
     assert.match(v.tooltip, /^These counts are from an earlier version/);
   });
 
@@ -149,8 +175,9 @@ describe('runPanelMessage', () => {
       done: null,
       total: null,
       message: '0 test(s) run, 3 from cache',
+      summary: 'valid 1/4 besides the reference · invalid 3/5',
     };
-    assert.equal(runPanelMessage(answer), 'Prism: JSF ✗ · valid 1/4 · invalid 3/5 (0 test(s) run, 3 from cache)');
+    assert.equal(runPanelMessage(answer), 'Prism: JSF ✗ · valid 1/4 besides the reference · invalid 3/5 (0 test(s) run, 3 from cache)');
   });
 
   it('shows nothing for an answer that is not a status', () => {

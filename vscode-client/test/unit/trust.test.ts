@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { toServerSettings } from '../../src/settings';
-import { Inspection, RESTRICTED_KEYS, trustedSettings, untrustedNotice } from '../../src/trust';
+import { toServerSettings } from '../../src/core/settings';
+import { Inspection, RESTRICTED_KEYS, trustedSettings, untrustedNotice } from '../../src/core/trust';
 import { readJson } from './helpers';
 
 /** A `prism` section as VS Code layers it: user (global) settings under the folder's settings. */

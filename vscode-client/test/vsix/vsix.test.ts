@@ -117,11 +117,13 @@ describe(`packaged ${path.basename(vsixPath)}`, () => {
       'prism.severity.misses-baseline',
       'prism.severity.rejects-valid',
       'prism.severity.weak-assertion',
+      'prism.testResults.inline',
       'prism.timeoutSeconds',
       'prism.trace.server',
     ]);
     for (const [key, prop] of Object.entries(manifest.contributes.configuration.properties)) {
-      assert.ok(prop.description, `${key} has no description`);
+      const p = prop as { description?: string; markdownDescription?: string };
+      assert.ok(p.description ?? p.markdownDescription, `${key} has no description`);
     }
   });
 

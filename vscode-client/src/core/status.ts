@@ -28,6 +28,11 @@ export interface StatusParams {
   unjudged: string[];
   /** The counts are an older version's (a syntax error now, or an edit since the run). */
   stale: boolean;
+  /**
+   * The server's one wording of the counts (`valid 1/4 besides the reference · invalid 3/5`),
+   * as its lenses and quick fixes say them: shown as it is, never rebuilt here.
+   */
+  summary: string | null;
 }
 
 export interface StatusView {
@@ -87,6 +92,7 @@ export function parseStatus(raw: unknown): StatusParams | undefined {
     total: num(raw.total),
     message: str(raw.message),
     stale: raw.stale === true,
+    summary: str(raw.summary),
     unjudged: Array.isArray(raw.unjudged) ? raw.unjudged.filter((u): u is string => typeof u === 'string') : [],
   };
 }
@@ -143,11 +149,16 @@ export function formatStatus(s: StatusParams): StatusView {
         // A pass on a panel with nothing to fail is no pass: `?`, never a tick.
         parts.push(`JSF ${s.metrics.jsf ? (small ? '?' : '✓') : '✗'}`);
       }
-      if (s.valid) {
-        parts.push(`valid ${s.valid.accepted}/${s.valid.total}`);
-      }
-      if (s.invalid) {
-        parts.push(`invalid ${s.invalid.rejected}/${s.invalid.total}`);
+      if (s.summary !== null && s.summary.trim() !== '') {
+        parts.push(s.summary.trim());
+      } else {
+        // An older server without `summary`: its numbers, said as it says them.
+        if (s.valid) {
+          parts.push(`valid ${s.valid.accepted}/${s.valid.total} besides the reference`);
+        }
+        if (s.invalid) {
+          parts.push(`invalid ${s.invalid.rejected}/${s.invalid.total}`);
+        }
       }
       if (small) {
         parts.push('panel too small');
@@ -181,7 +192,7 @@ export function formatStatus(s: StatusParams): StatusView {
         lines.push('Prism: no results yet.');
       }
       if (s.valid) {
-        lines.push(`Valid candidates accepted: ${s.valid.accepted} of ${s.valid.total}`);
+        lines.push(`Valid candidates accepted: ${s.valid.accepted} of ${s.valid.total} (the reference not counted: RAR says whether it passed)`);
       }
       if (s.invalid) {
         lines.push(`Invalid candidates rejected: ${s.invalid.rejected} of ${s.invalid.total}`);

@@ -199,6 +199,16 @@ export function parseCandidateView(raw: unknown): CandidateView | undefined {
   return { id: r.id, title: r.title, files };
 }
 
+/** One test's outcome on one program (`prism/programs` at reveal `full`); `line` is 1-based. */
+export interface ProgramTest {
+  name: string;
+  outcome: string;
+  line: number | null;
+  message: string;
+  expected: string | null;
+  actual: string | null;
+}
+
 /** One program of the panel as a Test Explorer item (`prism/programs`); `line` is 1-based. */
 export interface ProgramItem {
   id: string;
@@ -208,7 +218,13 @@ export interface ProgramItem {
   message: string;
   expected: string | null;
   actual: string | null;
+  /** initial, reference, valid or invalid (unknown from an older server: taken from the label). */
+  kind?: string;
+  durationMs?: number | null;
+  tests?: ProgramTest[];
 }
+
+const MAX_PROGRAM_TESTS = 500;
 
 /** Validates the `prism/programs` answer; drops malformed items. */
 export function parsePrograms(raw: unknown): ProgramItem[] {
@@ -226,15 +242,42 @@ export function parsePrograms(raw: unknown): ProgramItem[] {
       continue;
     }
     const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+    const line = (v: unknown): number | null => (typeof v === 'number' && v >= 1 ? v : null);
+    const tests: ProgramTest[] = [];
+    for (const t of (Array.isArray(x.tests) ? (x.tests as unknown[]) : []).slice(0, MAX_PROGRAM_TESTS)) {
+      const r = typeof t === 'object' && t !== null ? (t as Record<string, unknown>) : {};
+      if (typeof r.name === 'string' && typeof r.outcome === 'string') {
+        tests.push({ name: r.name, outcome: r.outcome, line: line(r.line), message: text(r.message) ?? '', expected: text(r.expected), actual: text(r.actual) });
+      }
+    }
     out.push({
       id: x.id,
       label: x.label,
       passed: x.passed,
-      line: typeof x.line === 'number' && x.line >= 1 ? x.line : null,
+      line: line(x.line),
       message: text(x.message) ?? '',
       expected: text(x.expected),
       actual: text(x.actual),
+      kind: text(x.kind) ?? undefined,
+      durationMs: typeof x.duration_ms === 'number' && x.duration_ms > 0 ? x.duration_ms : null,
+      tests,
     });
   }
   return out;
+}
+
+/**
+ * The program and suite document a `prism-candidate:/<program>/<path>?doc=<uri>` document belongs
+ * to (VS Code's decoded `path` and `query`), or undefined for another shape.
+ */
+export function candidateOfUri(path: string, query: string): { program: string; document: string } | undefined {
+  const program = path.replace(/^\/+/, '').split('/')[0] ?? '';
+  const document = new URLSearchParams(query).get('doc') ?? '';
+  return program !== '' && document !== '' ? { program, document } : undefined;
+}
+
+/** The one title of a candidate's view: its id and label first, then the file(s). */
+export function candidateViewTitle(view: CandidateView): string {
+  const only = view.files.length === 1 ? view.files[0] : undefined;
+  return only ? `${view.title}: ${only.path}` : `${view.title}: ${view.files.length} files`;
 }

@@ -35,6 +35,7 @@ export const SETTING_APPLIES: Readonly<Record<string, Applies>> = {
   'severity.misses-baseline': 'server',
   'severity.execution-error': 'server',
   'severity.weak-assertion': 'server',
+  'testResults.inline': 'client',
   'trace.server': 'client',
 };
 
