@@ -29,7 +29,7 @@ from prism_lsp.panel.write import NewCandidate, candidates_folder, replace_mutan
 from prism_lsp.witness import Witness
 
 MIN_MUTANT_TIMEOUT_S = 2.0
-BATCH = 40  # mutants labelled and probed together; the budget is checked between batches
+BATCH = 40  # mutants labelled and probed together
 DEFAULT_BUDGET_S = 60.0
 
 
@@ -44,8 +44,9 @@ class BuildOptions:
     # line of the files it changed, "auto" = "changed" for a task made by `prism init` (a real fix in a
     # real file, most of which is not about the bug), else "all" (a function-level task).
     mutate: str = "auto"
-    # Seconds the build may take: checked between batches (the first batch always runs), so a
-    # large change gives the mutants kept so far, with a note, instead of hours of silence.
+    # Seconds the build may take: checked between batches and, inside one, between the entry points
+    # the witness search probes, so a large change gives the mutants kept so far, with a note,
+    # instead of hours of silence.
     budget_s: float = DEFAULT_BUDGET_S
     progress: Callable[[str], None] | None = field(default=None, compare=False)
 
@@ -182,6 +183,7 @@ def build_panel(session: EngineSession, task: Task, options: BuildOptions = Buil
     after `max_tried` mutants, when twice `max_invalid` are kept (enough to choose from for
     diversity), or past `budget_s`."""
     start = time.perf_counter()
+    deadline = time.monotonic() + options.budget_s
     # A rebuild replaces the generated mutants: they must not count as the panel it builds on.
     generated = (task.root / candidates_folder(task) / "mutants").resolve()
     task = replace(
@@ -214,7 +216,7 @@ def build_panel(session: EngineSession, task: Task, options: BuildOptions = Buil
     files = {rel for rel, _, _ in source.sites}
     batch_no = 0
     while result.tried < options.max_tried and len(kept) < 2 * options.max_invalid:
-        if batch_no and time.perf_counter() - start > options.budget_s:
+        if batch_no and time.monotonic() > deadline:
             result.notes.append(
                 f"stopped at the time budget ({options.budget_s:g} s) after {result.tried} mutants: "
                 "the panel has the mutants kept so far (raise it with --budget-s)"
@@ -229,8 +231,23 @@ def build_panel(session: EngineSession, task: Task, options: BuildOptions = Buil
         result.tried += len(batch)
         ids = _ids(made, files)[-len(batch) :]
         _judge_batch(
-            session, task, options, timeout_s, dict(zip(ids, batch)), source.texts, result, kept, seen_signatures
+            session,
+            task,
+            options,
+            timeout_s,
+            dict(zip(ids, batch)),
+            source.texts,
+            result,
+            kept,
+            seen_signatures,
+            deadline,
         )
+        if result.dropped.get(_OUT_OF_TIME):
+            result.notes.append(
+                f"stopped at the time budget ({options.budget_s:g} s) inside batch {batch_no}: "
+                "the panel has the mutants kept so far (raise it with --budget-s)"
+            )
+            break
         _say(
             options,
             f"batch {batch_no}: {result.tried} mutants tried, {len(kept)} kept, dropped: {_dropped(result)} "
@@ -251,8 +268,10 @@ def _judge_batch(
     result: BuildResult,
     kept: list[Kept],
     seen_signatures: set,
+    deadline: float,
 ) -> None:
-    """Label (with the verifier) and probe one batch of mutants; add the keepers to `kept`."""
+    """Label (with the verifier) and probe one batch of mutants; add the keepers to `kept`. Past
+    `deadline`, a mutant without a witness yet is not judged (not dropped as equivalent)."""
     tried = {cid: tree_diff(task.initial, {**texts, m.file: m.source}) for cid, m in by_id.items()}
     failed: dict[str, tuple[str, ...]] = {}
     if task.verifier is not None:
@@ -269,7 +288,7 @@ def _judge_batch(
         tried = {cid: d for cid, d in tried.items() if cid in failed}
     with tempfile.TemporaryDirectory(prefix="prism-build-") as tmp:
         staged = staged_candidates(Path(tmp), tried, "mutant")
-        probing = probe_candidates(session, task, staged, sandbox=options.sandbox)
+        probing = probe_candidates(session, task, staged, sandbox=options.sandbox, deadline=deadline)
     if tried and not probing.entries and not any("no entry point" in n for n in result.notes):
         result.notes.append(
             "no entry point called with literal arguments in the verifier or the task's "
@@ -282,6 +301,8 @@ def _judge_batch(
             result.dropped["could not be probed (does not import, or hangs)"] += 1
         elif cid in probing.crash_only:
             result.dropped["crashes on every one of the suites' own inputs"] += 1
+        elif cid not in probing.witnesses and probing.stopped:
+            result.dropped[_OUT_OF_TIME] += 1
         elif cid not in probing.witnesses:
             result.dropped["no witness (open dimension or equivalent)"] += 1
         elif sig is not None and (sig in panel_signatures or sig in seen_signatures):
@@ -289,6 +310,9 @@ def _judge_batch(
         else:
             seen_signatures.add(sig)
             kept.append(Kept(cid, by_id[cid], tried[cid], probing.witnesses[cid], failed.get(cid, ())))
+
+
+_OUT_OF_TIME = "not judged: the time budget ran out while probing"
 
 
 def _note(k: Kept) -> str:

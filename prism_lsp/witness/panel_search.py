@@ -7,6 +7,7 @@ baseline needs a witness between it and the valid candidates).
 from __future__ import annotations
 
 import threading
+import time
 import weakref
 from dataclasses import dataclass, field
 
@@ -65,6 +66,7 @@ class PanelSearch:
     calls: list[SuiteCall]
     result: SearchResult
     programs: dict[str, Program] = field(default_factory=dict)
+    stopped: bool = False  # the deadline came before every entry point was searched
 
 
 def seeded_entries(task: Task, suite_text: str) -> tuple[list[Entry], list[SuiteCall]]:
@@ -90,10 +92,26 @@ def entry_inputs(task: Task, entry: Entry, seeds: list[tuple], dictionary: dict)
     return [a for a in generate(seeds, dictionary, extra=drawn) if entry.accepts(a)]
 
 
+def calls_by_entry(calls: list[SuiteCall]) -> dict[str, list[tuple]]:
+    """Each entry's call arguments, in source order: grouped once (not one scan of every call
+    per entry, quadratic on a repository's test modules)."""
+    out: dict[str, list[tuple]] = {}
+    for c in calls:
+        out.setdefault(c.entry, []).append(c.args)
+    return out
+
+
 def search_panel(
-    session: EngineSession, task: Task, suite_text: str, *, sandbox: str | None = None, targets: set[str] | None = None
+    session: EngineSession,
+    task: Task,
+    suite_text: str,
+    *,
+    sandbox: str | None = None,
+    targets: set[str] | None = None,
+    deadline: float | None = None,
 ) -> PanelSearch:
-    """Witnesses for the initial program and the invalid candidates (or only `targets`)."""
+    """Witnesses for the initial program and the invalid candidates (or only `targets`); past
+    `deadline` (a `time.monotonic()` value) no further entry is searched."""
     entries, calls = seeded_entries(task, suite_text)
     programs = programs_of(task, session.cache)
     valid = [p for p in programs if p.valid]
@@ -104,10 +122,15 @@ def search_panel(
     pool = session.pool_for(task, sandbox)
     prober = prober_for(pool, task)
     dictionary = program_literals(task.initial)
+    by_entry = calls_by_entry(calls)
+    stopped = False
     for entry in entries:
-        seeds = [c.args for c in calls if c.entry == entry.spec]
+        seeds = by_entry.get(entry.spec, [])
         if not seeds:
             continue
+        if deadline is not None and time.monotonic() > deadline:
+            stopped = True
+            break
         found = find_witnesses(
             prober,
             entry,
@@ -118,4 +141,4 @@ def search_panel(
         result.witnesses.update(found.witnesses)
         result.open_inputs += found.open_inputs
         result.inputs += found.inputs
-    return PanelSearch(entries, calls, result, {p.id: p for p in programs})
+    return PanelSearch(entries, calls, result, {p.id: p for p in programs}, stopped)

@@ -45,3 +45,13 @@ def test_every_call_read_with_its_source_and_the_text_split_once():
     nodes = [n for n in ast.walk(ast.parse(text)) if isinstance(n, ast.Call)][::40]
     assert {ast.get_source_segment(text, n) for n in nodes} <= {c.source for c in calls}
     assert splits <= 1
+
+
+def test_the_calls_grouped_by_entry_once_in_source_order():
+    """The panel search and the build's probing take each entry's seeds from one grouping of the
+    calls (a scan of every call per entry point was entries × calls on a repository's tests)."""
+    from prism_lsp.witness.panel_search import calls_by_entry
+
+    text = "from m import f, g\n\ndef test_a():\n    f(1)\n    g(2)\n    f(3)\n"
+    entries = [Entry("m", "f", ("f",)), Entry("m", "g", ("g",))]
+    assert calls_by_entry(suite_calls(text, entries, forms=True)) == {"m:f": [(1,), (3,)], "m:g": [(2,)]}
