@@ -170,11 +170,18 @@ def setup(case: Case, where: Path) -> Path:
     _git("-C", str(repo), "branch", "-q", "base", "origin/base")
     _git("-C", str(repo), "config", "user.email", "bench@example.invalid")
     _git("-C", str(repo), "config", "user.name", "bench")
-    venv = [sys.executable if sys.base_prefix == sys.prefix else f"{sys.base_prefix}/bin/python3", "-m", "venv", ".venv"]
+    venv = [
+        sys.executable if sys.base_prefix == sys.prefix else f"{sys.base_prefix}/bin/python3",
+        "-m",
+        "venv",
+        ".venv",
+    ]
     made = _sandboxed(repo, venv)
     if made.returncode:
         raise RuntimeError(f"{case.id}: venv: {made.stderr[-2000:]}")
-    pip = _sandboxed(repo, [".venv/bin/python", "-m", "pip", "install", "-q", "pytest", *case.deps, "-e", "."], net=True)
+    pip = _sandboxed(
+        repo, [".venv/bin/python", "-m", "pip", "install", "-q", "pytest", *case.deps, "-e", "."], net=True
+    )
     if pip.returncode:
         raise RuntimeError(f"{case.id}: pip install: {pip.stderr[-2000:]}")
     return repo
@@ -187,7 +194,9 @@ def _plain(repo: Path, test: str) -> str:
 
 def plain_verdicts(case: Case, repo: Path) -> tuple[str, str]:
     """Plain pytest on the base's library with the fix's test files, then on the fix."""
-    library = [r for r in _git("-C", str(repo), "diff", "--name-only", "base", "main").splitlines() if not _is_test_file(r)]
+    library = [
+        r for r in _git("-C", str(repo), "diff", "--name-only", "base", "main").splitlines() if not _is_test_file(r)
+    ]
     if library:
         _git("-C", str(repo), "checkout", "base", "--", *library)
     try:
@@ -215,7 +224,9 @@ def _timed(argv: list[str], cwd: Path) -> tuple[subprocess.CompletedProcess, flo
 
 
 def prism_verdicts(case: Case, repo: Path) -> tuple[str, str]:
-    init = subprocess.run([str(PRISM), "init", "--base", "base", "--fix", "main"], cwd=repo, capture_output=True, text=True)
+    init = subprocess.run(
+        [str(PRISM), "init", "--base", "base", "--fix", "main"], cwd=repo, capture_output=True, text=True
+    )
     if init.returncode:
         raise RuntimeError(f"{case.id}: prism init: {init.stdout[-1000:]}{init.stderr[-1000:]}")
     run = subprocess.run(
@@ -230,15 +241,27 @@ def prism_verdicts(case: Case, repo: Path) -> tuple[str, str]:
 
 
 def _outcome(report: dict, program: str) -> str:
-    for p in report.get("programs", []):
-        if p.get("id") == program or (program == "reference" and p.get("reference")):
-            return str(p.get("outcome"))
+    if program == "initial":
+        return str((report.get("baseline") or {}).get("outcome", "?"))
+    for c in report.get("candidates", []):
+        if c.get("reference") or c.get("id") == "reference":
+            return str(c.get("outcome"))
     return "?"
 
 
 def build(repo: Path, budget_s: float) -> tuple[int, float, float, str]:
     done, seconds, rss = _timed(
-        [str(PRISM), "panel", "build", ".", "--budget-s", f"{budget_s:g}", "--json", "--out", str(repo.parent / f"{repo.name}-panel")],
+        [
+            str(PRISM),
+            "panel",
+            "build",
+            ".",
+            "--budget-s",
+            f"{budget_s:g}",
+            "--json",
+            "--out",
+            str(repo.parent / f"{repo.name}-panel"),
+        ],
         cwd=repo,
     )
     try:
@@ -293,7 +316,10 @@ def main() -> int:
     rows = []
     try:
         for case in chosen:
-            row = run_case(case, where, args.budget_s)
+            try:
+                row = run_case(case, where, args.budget_s)
+            except (RuntimeError, subprocess.SubprocessError, OSError, json.JSONDecodeError) as e:
+                row = Row(case.id, notes=[f"{type(e).__name__}: {str(e)[-500:]}"])
             rows.append(row)
             print(table([row]).splitlines()[-1], *row.notes, flush=True, file=sys.stderr)
     finally:
