@@ -10,6 +10,7 @@ lines first, in an order drawn from `seed`, so the same seed gives the same pane
 
 from __future__ import annotations
 
+import ast
 import random
 import tempfile
 import time
@@ -27,6 +28,7 @@ from prism_lsp.panel.verifier import reference_seconds
 from prism_lsp.panel.witnessing import probe_candidates
 from prism_lsp.panel.write import NewCandidate, candidates_folder, replace_mutants
 from prism_lsp.witness import Witness
+from prism_lsp.witness.panel_search import Reach, probe_roots
 
 MIN_MUTANT_TIMEOUT_S = 2.0
 BATCH = 40  # mutants labelled and probed together
@@ -124,6 +126,35 @@ def _sites(session: EngineSession, task: Task, changed_only: bool) -> _Source:
     return _Source(texts, initial, sites)
 
 
+def _reach(task: Task, source: _Source) -> Reach:
+    """The changed files' modules and the top-level functions and classes holding a mutation site:
+    the entry points the witness search tries first."""
+    roots = sorted({r.strip("/") for r in probe_roots(task) if r.strip("/") not in ("", ".")}, key=len, reverse=True)
+    modules: set[str] = set()
+    names: set[str] = set()
+    firsts: dict[str, set[int]] = {}  # file -> first lines of the top-level statements with sites
+    for rel, chunk, _ in source.sites:
+        firsts.setdefault(rel, set()).add(chunk.first)
+    for rel, wanted in firsts.items():
+        module = rel.removesuffix(".py")
+        for root in roots:
+            if module.startswith(root + "/"):
+                module = module[len(root) + 1 :]
+                break
+        modules.add(module.removesuffix("/__init__").replace("/", "."))
+        try:
+            tree = ast.parse(source.texts[rel])
+        except (SyntaxError, ValueError):
+            continue
+        for node in tree.body:
+            first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and (
+                first in wanted or node.lineno in wanted
+            ):
+                names.add(node.name)
+    return Reach(frozenset(modules), frozenset(names))
+
+
 def _mutants(source: _Source, order: list[int]) -> Iterator[Mutant]:
     """The mutants of the sites in `order`: each distinct, compiling, and not the initial program
     (a mutant that undoes the fix is the bug itself, not a new invalid candidate)."""
@@ -207,6 +238,7 @@ def build_panel(session: EngineSession, task: Task, options: BuildOptions = Buil
         f"{result.sites} mutation sites on {'the lines the fix changed' if changed_only else 'the changed files'} "
         f"of {', '.join(sorted(source.texts)) or 'no file'} ({time.perf_counter() - start:.1f} s)",
     )
+    reach = _reach(task, source)
     order = list(range(len(source.sites)))
     random.Random(options.seed).shuffle(order)
     mutants = _mutants(source, order)
@@ -241,6 +273,12 @@ def build_panel(session: EngineSession, task: Task, options: BuildOptions = Buil
             kept,
             seen_signatures,
             deadline,
+            reach,
+        )
+        _say(
+            options,
+            f"batch {batch_no}: {result.tried} mutants tried, {len(kept)} kept, dropped: {_dropped(result)} "
+            f"({time.perf_counter() - start:.1f} s)",
         )
         if result.dropped.get(_OUT_OF_TIME):
             result.notes.append(
@@ -248,11 +286,6 @@ def build_panel(session: EngineSession, task: Task, options: BuildOptions = Buil
                 "the panel has the mutants kept so far (raise it with --budget-s)"
             )
             break
-        _say(
-            options,
-            f"batch {batch_no}: {result.tried} mutants tried, {len(kept)} kept, dropped: {_dropped(result)} "
-            f"({time.perf_counter() - start:.1f} s)",
-        )
     result.kept = _choose(kept, options.max_invalid)
     result.elapsed_s = time.perf_counter() - start
     return result
@@ -269,6 +302,7 @@ def _judge_batch(
     kept: list[Kept],
     seen_signatures: set,
     deadline: float,
+    reach: Reach,
 ) -> None:
     """Label (with the verifier) and probe one batch of mutants; add the keepers to `kept`. Past
     `deadline`, a mutant without a witness yet is not judged (not dropped as equivalent)."""
@@ -288,7 +322,7 @@ def _judge_batch(
         tried = {cid: d for cid, d in tried.items() if cid in failed}
     with tempfile.TemporaryDirectory(prefix="prism-build-") as tmp:
         staged = staged_candidates(Path(tmp), tried, "mutant")
-        probing = probe_candidates(session, task, staged, sandbox=options.sandbox, deadline=deadline)
+        probing = probe_candidates(session, task, staged, sandbox=options.sandbox, deadline=deadline, reach=reach)
     if tried and not probing.entries and not any("no entry point" in n for n in result.notes):
         result.notes.append(
             "no entry point called with literal arguments in the verifier or the task's "

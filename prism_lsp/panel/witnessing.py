@@ -16,7 +16,7 @@ from prism_lsp.engine.session import EngineSession
 from prism_lsp.model.task import Candidate, Task
 from prism_lsp.witness import BASELINE, Witness, prober_for, programs_of, search_panel
 from prism_lsp.witness.inputs import program_literals
-from prism_lsp.witness.panel_search import calls_by_entry, entry_inputs, seeded_entries
+from prism_lsp.witness.panel_search import Reach, calls_by_entry, entry_inputs, seeded_entries
 
 Signature = tuple
 
@@ -87,10 +87,16 @@ SCREEN_CALLS = 3
 
 
 def _screen(
-    session: EngineSession, panel: Task, new: list[Candidate], text: str, sandbox: str | None, deadline: float | None
+    session: EngineSession,
+    panel: Task,
+    new: list[Candidate],
+    text: str,
+    sandbox: str | None,
+    deadline: float | None,
+    reach: Reach | None,
 ) -> dict[str, str]:
     """New candidates that fail every one of the suites' smallest calls: id -> the error."""
-    entries, calls = seeded_entries(panel, text)
+    entries, calls = seeded_entries(panel, text, reach)
     programs = [p for p in programs_of(panel, session.cache) if p.id in {c.id for c in new}]
     if not calls or not programs:
         return {}
@@ -108,6 +114,8 @@ def _screen(
                 failing.setdefault(pid, errors[0])
             else:
                 failing.pop(pid, None)
+        if not failing:
+            break  # every new candidate answered a call: none can fail them all any more
     return failing
 
 
@@ -118,15 +126,18 @@ def probe_candidates(
     *,
     sandbox: str | None = None,
     deadline: float | None = None,
+    reach: Reach | None = None,
 ) -> Probing:
     """Witnesses, crash-only verdicts and signatures for `new` (and signatures for the panel).
     Past `deadline` (`time.monotonic()`), no further entry point is searched or probed: the
     candidates get what was found so far."""
     text = seed_text(task)
-    unprobed = _screen(session, replace(task, candidates=(*task.candidates, *new)), new, text, sandbox, deadline)
+    unprobed = _screen(session, replace(task, candidates=(*task.candidates, *new)), new, text, sandbox, deadline, reach)
     new = [c for c in new if c.id not in unprobed]
     panel = replace(task, candidates=(*task.candidates, *new))
-    search = search_panel(session, panel, text, sandbox=sandbox, targets={c.id for c in new}, deadline=deadline)
+    search = search_panel(
+        session, panel, text, sandbox=sandbox, targets={c.id for c in new}, deadline=deadline, reach=reach
+    )
     out = Probing(
         witnesses=dict(search.result.witnesses),
         entries=[e.spec for e in search.entries],
