@@ -328,9 +328,14 @@ def _judge_batch(
             "no entry point called with literal arguments in the verifier or the task's "
             "suites: witness search has no inputs, so no mutant can be kept"
         )
-    panel_signatures = {probing.signatures.get(c.id) for c in task.candidates}
+    panel_signatures = set() if probing.stopped else {probing.signatures.get(c.id) for c in task.candidates}
     for cid in tried:  # in the seeded order
         sig = probing.signatures.get(cid)
+        if probing.stopped and cid in probing.witnesses:
+            # Signatures cut short by the deadline match on what was probed alone: tell candidates
+            # apart by their witnesses instead.
+            w = probing.witnesses[cid]
+            sig = ("witness", w.call, tuple(sorted(w.got.values())))
         if cid in probing.unprobed:
             result.dropped["could not be probed (does not import, or hangs)"] += 1
         elif cid in probing.crash_only:
