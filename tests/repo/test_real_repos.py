@@ -3,8 +3,8 @@ exclusions by hand, then Prism's verdicts on the initial program and the referen
 pytest's, and `prism panel build` keeps mutants, each proven by a witness.
 
 Each case clones its bundle, makes a `.venv` with pip (the network, for PyPI) and runs the real
-sandbox: minutes, so these run only with PRISM_REAL_REPOS set (.ci/run sets it): `1` runs the two
-smallest cases, `all` every case of bench/real_repos/cases.toml.
+sandbox: minutes, so these run only with PRISM_REAL_REPOS set (.ci/run sets it): `1` runs two
+cases that keep 5 mutants (toolz, boltons), `all` every case of bench/real_repos/cases.toml.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 import real_repos  # noqa: E402
 
 WHICH = os.environ.get("PRISM_REAL_REPOS", "")
-QUICK = ("toolz-partition-all-length", "tabulate-escape-pipe")
+QUICK = ("toolz-partition-all-length", "boltons-bits-length")
 CASES = [c for c in real_repos.load_cases() if WHICH == "all" or c.id in QUICK]
 
 pytestmark = [
