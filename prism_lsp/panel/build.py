@@ -10,6 +10,7 @@ lines first, in an order drawn from `seed`, so the same seed gives the same pane
 
 from __future__ import annotations
 
+import ast
 import random
 import tempfile
 import time
@@ -27,9 +28,10 @@ from prism_lsp.panel.verifier import reference_seconds
 from prism_lsp.panel.witnessing import probe_candidates
 from prism_lsp.panel.write import NewCandidate, candidates_folder, replace_mutants
 from prism_lsp.witness import Witness
+from prism_lsp.witness.panel_search import Reach, probe_roots
 
 MIN_MUTANT_TIMEOUT_S = 2.0
-BATCH = 40  # mutants labelled and probed together; the budget is checked between batches
+BATCH = 40  # mutants labelled and probed together
 DEFAULT_BUDGET_S = 60.0
 
 
@@ -44,8 +46,9 @@ class BuildOptions:
     # line of the files it changed, "auto" = "changed" for a task made by `prism init` (a real fix in a
     # real file, most of which is not about the bug), else "all" (a function-level task).
     mutate: str = "auto"
-    # Seconds the build may take: checked between batches (the first batch always runs), so a
-    # large change gives the mutants kept so far, with a note, instead of hours of silence.
+    # Seconds the build may take: checked between batches and, inside one, between the entry points
+    # the witness search probes, so a large change gives the mutants kept so far, with a note,
+    # instead of hours of silence.
     budget_s: float = DEFAULT_BUDGET_S
     progress: Callable[[str], None] | None = field(default=None, compare=False)
 
@@ -123,6 +126,35 @@ def _sites(session: EngineSession, task: Task, changed_only: bool) -> _Source:
     return _Source(texts, initial, sites)
 
 
+def _reach(task: Task, source: _Source) -> Reach:
+    """The changed files' modules and the top-level functions and classes holding a mutation site:
+    the entry points the witness search tries first."""
+    roots = sorted({r.strip("/") for r in probe_roots(task) if r.strip("/") not in ("", ".")}, key=len, reverse=True)
+    modules: set[str] = set()
+    names: set[str] = set()
+    firsts: dict[str, set[int]] = {}  # file -> first lines of the top-level statements with sites
+    for rel, chunk, _ in source.sites:
+        firsts.setdefault(rel, set()).add(chunk.first)
+    for rel, wanted in firsts.items():
+        module = rel.removesuffix(".py")
+        for root in roots:
+            if module.startswith(root + "/"):
+                module = module[len(root) + 1 :]
+                break
+        modules.add(module.removesuffix("/__init__").replace("/", "."))
+        try:
+            tree = ast.parse(source.texts[rel])
+        except (SyntaxError, ValueError):
+            continue
+        for node in tree.body:
+            first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and (
+                first in wanted or node.lineno in wanted
+            ):
+                names.add(node.name)
+    return Reach(frozenset(modules), frozenset(names))
+
+
 def _mutants(source: _Source, order: list[int]) -> Iterator[Mutant]:
     """The mutants of the sites in `order`: each distinct, compiling, and not the initial program
     (a mutant that undoes the fix is the bug itself, not a new invalid candidate)."""
@@ -182,6 +214,7 @@ def build_panel(session: EngineSession, task: Task, options: BuildOptions = Buil
     after `max_tried` mutants, when twice `max_invalid` are kept (enough to choose from for
     diversity), or past `budget_s`."""
     start = time.perf_counter()
+    deadline = time.monotonic() + options.budget_s
     # A rebuild replaces the generated mutants: they must not count as the panel it builds on.
     generated = (task.root / candidates_folder(task) / "mutants").resolve()
     task = replace(
@@ -205,6 +238,7 @@ def build_panel(session: EngineSession, task: Task, options: BuildOptions = Buil
         f"{result.sites} mutation sites on {'the lines the fix changed' if changed_only else 'the changed files'} "
         f"of {', '.join(sorted(source.texts)) or 'no file'} ({time.perf_counter() - start:.1f} s)",
     )
+    reach = _reach(task, source)
     order = list(range(len(source.sites)))
     random.Random(options.seed).shuffle(order)
     mutants = _mutants(source, order)
@@ -214,7 +248,7 @@ def build_panel(session: EngineSession, task: Task, options: BuildOptions = Buil
     files = {rel for rel, _, _ in source.sites}
     batch_no = 0
     while result.tried < options.max_tried and len(kept) < 2 * options.max_invalid:
-        if batch_no and time.perf_counter() - start > options.budget_s:
+        if batch_no and time.monotonic() > deadline:
             result.notes.append(
                 f"stopped at the time budget ({options.budget_s:g} s) after {result.tried} mutants: "
                 "the panel has the mutants kept so far (raise it with --budget-s)"
@@ -229,13 +263,29 @@ def build_panel(session: EngineSession, task: Task, options: BuildOptions = Buil
         result.tried += len(batch)
         ids = _ids(made, files)[-len(batch) :]
         _judge_batch(
-            session, task, options, timeout_s, dict(zip(ids, batch)), source.texts, result, kept, seen_signatures
+            session,
+            task,
+            options,
+            timeout_s,
+            dict(zip(ids, batch)),
+            source.texts,
+            result,
+            kept,
+            seen_signatures,
+            deadline,
+            reach,
         )
         _say(
             options,
             f"batch {batch_no}: {result.tried} mutants tried, {len(kept)} kept, dropped: {_dropped(result)} "
             f"({time.perf_counter() - start:.1f} s)",
         )
+        if result.dropped.get(_OUT_OF_TIME):
+            result.notes.append(
+                f"stopped at the time budget ({options.budget_s:g} s) inside batch {batch_no}: "
+                "the panel has the mutants kept so far (raise it with --budget-s)"
+            )
+            break
     result.kept = _choose(kept, options.max_invalid)
     result.elapsed_s = time.perf_counter() - start
     return result
@@ -251,8 +301,11 @@ def _judge_batch(
     result: BuildResult,
     kept: list[Kept],
     seen_signatures: set,
+    deadline: float,
+    reach: Reach,
 ) -> None:
-    """Label (with the verifier) and probe one batch of mutants; add the keepers to `kept`."""
+    """Label (with the verifier) and probe one batch of mutants; add the keepers to `kept`. Past
+    `deadline`, a mutant without a witness yet is not judged (not dropped as equivalent)."""
     tried = {cid: tree_diff(task.initial, {**texts, m.file: m.source}) for cid, m in by_id.items()}
     failed: dict[str, tuple[str, ...]] = {}
     if task.verifier is not None:
@@ -269,19 +322,26 @@ def _judge_batch(
         tried = {cid: d for cid, d in tried.items() if cid in failed}
     with tempfile.TemporaryDirectory(prefix="prism-build-") as tmp:
         staged = staged_candidates(Path(tmp), tried, "mutant")
-        probing = probe_candidates(session, task, staged, sandbox=options.sandbox)
+        probing = probe_candidates(session, task, staged, sandbox=options.sandbox, deadline=deadline, reach=reach)
     if tried and not probing.entries and not any("no entry point" in n for n in result.notes):
         result.notes.append(
             "no entry point called with literal arguments in the verifier or the task's "
             "suites: witness search has no inputs, so no mutant can be kept"
         )
-    panel_signatures = {probing.signatures.get(c.id) for c in task.candidates}
+    panel_signatures = set() if probing.stopped else {probing.signatures.get(c.id) for c in task.candidates}
     for cid in tried:  # in the seeded order
         sig = probing.signatures.get(cid)
+        if probing.stopped and cid in probing.witnesses:
+            # Signatures cut short by the deadline match on what was probed alone: tell candidates
+            # apart by their witnesses instead.
+            w = probing.witnesses[cid]
+            sig = ("witness", w.call, tuple(sorted(w.got.values())))
         if cid in probing.unprobed:
             result.dropped["could not be probed (does not import, or hangs)"] += 1
         elif cid in probing.crash_only:
             result.dropped["crashes on every one of the suites' own inputs"] += 1
+        elif cid not in probing.witnesses and probing.stopped:
+            result.dropped[_OUT_OF_TIME] += 1
         elif cid not in probing.witnesses:
             result.dropped["no witness (open dimension or equivalent)"] += 1
         elif sig is not None and (sig in panel_signatures or sig in seen_signatures):
@@ -289,6 +349,9 @@ def _judge_batch(
         else:
             seen_signatures.add(sig)
             kept.append(Kept(cid, by_id[cid], tried[cid], probing.witnesses[cid], failed.get(cid, ())))
+
+
+_OUT_OF_TIME = "not judged: the time budget ran out while probing"
 
 
 def _note(k: Kept) -> str:

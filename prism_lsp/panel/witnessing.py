@@ -8,6 +8,7 @@ signature on every probe input (two candidates with the same signature are dupli
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from prism_lsp.engine.session import EngineSession
 from prism_lsp.model.task import Candidate, Task
 from prism_lsp.witness import BASELINE, Witness, prober_for, programs_of, search_panel
 from prism_lsp.witness.inputs import program_literals
-from prism_lsp.witness.panel_search import entry_inputs, seeded_entries
+from prism_lsp.witness.panel_search import Reach, calls_by_entry, entry_inputs, seeded_entries
 
 Signature = tuple
 
@@ -77,6 +78,7 @@ class Probing:
     entries: list[str] = field(default_factory=list)
     inputs: int = 0
     unprobed: dict[str, str] = field(default_factory=dict)  # new candidate id -> why it could not be probed
+    stopped: bool = False  # the deadline came before every entry point was probed
 
 
 # Calls tried first on each new candidate: one that fails all of them (does not import, hangs)
@@ -85,17 +87,26 @@ SCREEN_CALLS = 3
 
 
 def _screen(
-    session: EngineSession, panel: Task, new: list[Candidate], text: str, sandbox: str | None
+    session: EngineSession,
+    panel: Task,
+    new: list[Candidate],
+    text: str,
+    sandbox: str | None,
+    deadline: float | None,
+    reach: Reach | None,
 ) -> dict[str, str]:
     """New candidates that fail every one of the suites' smallest calls: id -> the error."""
-    entries, calls = seeded_entries(panel, text)
+    entries, calls = seeded_entries(panel, text, reach)
     programs = [p for p in programs_of(panel, session.cache) if p.id in {c.id for c in new}]
     if not calls or not programs:
         return {}
     prober = prober_for(session.pool_for(panel, sandbox), panel)
     failing: dict[str, str] = {}
-    for n, entry in enumerate(e for e in entries if any(c.entry == e.spec for c in calls)):
-        smallest = sorted({entry.literal(c.args) for c in calls if c.entry == entry.spec}, key=lambda r: (len(r), r))
+    by_entry = calls_by_entry(calls)
+    for n, entry in enumerate(e for e in entries if e.spec in by_entry):
+        if deadline is not None and time.monotonic() > deadline:
+            break
+        smallest = sorted({entry.literal(a) for a in by_entry[entry.spec]}, key=lambda r: (len(r), r))
         seen = prober.probe(programs, entry.target, smallest[:SCREEN_CALLS])
         for pid, behaviours in seen.items():
             errors = [b.error for b in behaviours if b.error is not None]
@@ -103,19 +114,36 @@ def _screen(
                 failing.setdefault(pid, errors[0])
             else:
                 failing.pop(pid, None)
+        if not failing:
+            break  # every new candidate answered a call: none can fail them all any more
     return failing
 
 
 def probe_candidates(
-    session: EngineSession, task: Task, new: list[Candidate], *, sandbox: str | None = None
+    session: EngineSession,
+    task: Task,
+    new: list[Candidate],
+    *,
+    sandbox: str | None = None,
+    deadline: float | None = None,
+    reach: Reach | None = None,
 ) -> Probing:
-    """Witnesses, crash-only verdicts and signatures for `new` (and signatures for the panel)."""
+    """Witnesses, crash-only verdicts and signatures for `new` (and signatures for the panel).
+    Past `deadline` (`time.monotonic()`), no further entry point is searched or probed: the
+    candidates get what was found so far."""
     text = seed_text(task)
-    unprobed = _screen(session, replace(task, candidates=(*task.candidates, *new)), new, text, sandbox)
+    unprobed = _screen(session, replace(task, candidates=(*task.candidates, *new)), new, text, sandbox, deadline, reach)
     new = [c for c in new if c.id not in unprobed]
     panel = replace(task, candidates=(*task.candidates, *new))
-    search = search_panel(session, panel, text, sandbox=sandbox, targets={c.id for c in new})
-    out = Probing(witnesses=dict(search.result.witnesses), entries=[e.spec for e in search.entries], unprobed=unprobed)
+    search = search_panel(
+        session, panel, text, sandbox=sandbox, targets={c.id for c in new}, deadline=deadline, reach=reach
+    )
+    out = Probing(
+        witnesses=dict(search.result.witnesses),
+        entries=[e.spec for e in search.entries],
+        unprobed=unprobed,
+        stopped=search.stopped,
+    )
     programs = [p for p in programs_of(panel, session.cache) if p.id != BASELINE]
     if not search.entries or not programs:
         return out
@@ -125,8 +153,12 @@ def probe_candidates(
     new_ids = {c.id for c in new}
     crashes: dict[str, list[bool]] = {pid: [] for pid in new_ids}
     signatures: dict[str, list] = {p.id: [] for p in programs}
-    for entry in [e for e in search.entries if any(c.entry == e.spec for c in calls)]:
-        seeds = [c.args for c in calls if c.entry == entry.spec]
+    by_entry = calls_by_entry(calls)
+    for entry in [e for e in search.entries if e.spec in by_entry]:
+        if deadline is not None and time.monotonic() > deadline:
+            out.stopped = True
+            break
+        seeds = by_entry[entry.spec]
         # The same inputs the search drew (so the probe cache answers them): seeds, their
         # mutations, random inputs of their shape and Hypothesis examples.
         inputs = entry_inputs(task, entry, seeds, dictionary)

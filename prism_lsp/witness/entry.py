@@ -119,6 +119,33 @@ def _called_names(tree: ast.Module) -> set[str]:
     return names
 
 
+MAX_ALIASES = 10_000
+
+
+def _aliases(tree: ast.Module) -> dict[str, str]:
+    """`name = m.f` (or `= f`) anywhere in the suite: name -> the dotted name it stands for (a test
+    binding `singularize = strutils.singularize` then calling `singularize('glass')`). A name bound
+    to two different things is left out."""
+    out: dict[str, str] = {}
+    clashes: set[str] = set()
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, (ast.Name, ast.Attribute))
+        ):
+            dotted = dotted_name(node.value)
+            name = node.targets[0].id
+            if dotted is None or dotted == name:
+                continue
+            if out.setdefault(name, dotted) != dotted:
+                clashes.add(name)
+            if len(out) >= MAX_ALIASES:
+                break
+    return {k: v for k, v in out.items() if k not in clashes}
+
+
 def dotted_name(node: ast.AST) -> str | None:
     parts = []
     while isinstance(node, ast.Attribute):
@@ -151,11 +178,14 @@ def entry_points(
                 for alias in node.names:
                     imported[f"{alias.asname or alias.name}.*"] = (alias.name, "*")
     called = _called_names(tree) if tree is not None else set()
+    aliases = _aliases(tree) if tree is not None else {}
+    called |= {aliases[n] for n in called if n in aliases}  # `singularize = strutils.singularize`
 
     def local_names(module: str, function: str) -> tuple[str, ...]:
         names = [n for n, (m, f) in imported.items() if (m, f) == (module, function)]
         names += [f"{n[:-2]}.{function}" for n, (m, f) in imported.items() if f == "*" and m == module]
-        return tuple(n for n in names if n in called)
+        names += [a for a, dotted in aliases.items() if dotted in names]
+        return tuple(dict.fromkeys(n for n in names if n in called))
 
     if declared:
         out = []

@@ -7,6 +7,7 @@ baseline needs a witness between it and the valid candidates).
 from __future__ import annotations
 
 import threading
+import time
 import weakref
 from dataclasses import dataclass, field
 
@@ -65,16 +66,34 @@ class PanelSearch:
     calls: list[SuiteCall]
     result: SearchResult
     programs: dict[str, Program] = field(default_factory=dict)
+    stopped: bool = False  # the deadline came before every entry point was searched
 
 
-def seeded_entries(task: Task, suite_text: str) -> tuple[list[Entry], list[SuiteCall]]:
+@dataclass(frozen=True)
+class Reach:
+    """Where a change is: its modules and the functions and classes around its lines. Entry points
+    there are searched first (a repository's tests call hundreds of functions of other modules)."""
+
+    modules: frozenset[str] = frozenset()
+    names: frozenset[str] = frozenset()
+
+    def rank(self, entry: Entry) -> int:
+        if entry.module not in self.modules:
+            return 2
+        return 0 if entry.function.split(".")[0] in self.names else 1
+
+
+def seeded_entries(task: Task, suite_text: str, reach: Reach | None = None) -> tuple[list[Entry], list[SuiteCall]]:
     """The entry points the suite calls with literal arguments (keyword and method calls included,
-    each an entry of its own call form), and those calls."""
+    each an entry of its own call form), and those calls; those `reach` names first."""
     entries = [
         e for e in entry_points(suite_text, task.initial, task.entry, task.pythonpath) if e.local_names or task.entry
     ]
     calls = suite_calls(suite_text, entries, forms=True)
-    return entries + formed_entries(calls), calls
+    entries = entries + formed_entries(calls)
+    if reach is not None:
+        entries.sort(key=reach.rank)  # stable: the suite's order within a rank
+    return entries, calls
 
 
 def entry_inputs(task: Task, entry: Entry, seeds: list[tuple], dictionary: dict) -> list[tuple]:
@@ -90,11 +109,28 @@ def entry_inputs(task: Task, entry: Entry, seeds: list[tuple], dictionary: dict)
     return [a for a in generate(seeds, dictionary, extra=drawn) if entry.accepts(a)]
 
 
+def calls_by_entry(calls: list[SuiteCall]) -> dict[str, list[tuple]]:
+    """Each entry's call arguments, in source order: grouped once (not one scan of every call
+    per entry, quadratic on a repository's test modules)."""
+    out: dict[str, list[tuple]] = {}
+    for c in calls:
+        out.setdefault(c.entry, []).append(c.args)
+    return out
+
+
 def search_panel(
-    session: EngineSession, task: Task, suite_text: str, *, sandbox: str | None = None, targets: set[str] | None = None
+    session: EngineSession,
+    task: Task,
+    suite_text: str,
+    *,
+    sandbox: str | None = None,
+    targets: set[str] | None = None,
+    deadline: float | None = None,
+    reach: Reach | None = None,
 ) -> PanelSearch:
-    """Witnesses for the initial program and the invalid candidates (or only `targets`)."""
-    entries, calls = seeded_entries(task, suite_text)
+    """Witnesses for the initial program and the invalid candidates (or only `targets`); past
+    `deadline` (a `time.monotonic()` value) no further entry is searched."""
+    entries, calls = seeded_entries(task, suite_text, reach)
     programs = programs_of(task, session.cache)
     valid = [p for p in programs if p.valid]
     others = [p for p in programs if not p.valid and (targets is None or p.id in targets)]
@@ -104,10 +140,17 @@ def search_panel(
     pool = session.pool_for(task, sandbox)
     prober = prober_for(pool, task)
     dictionary = program_literals(task.initial)
+    by_entry = calls_by_entry(calls)
+    stopped = False
     for entry in entries:
-        seeds = [c.args for c in calls if c.entry == entry.spec]
+        seeds = by_entry.get(entry.spec, [])
         if not seeds:
             continue
+        if deadline is not None and time.monotonic() > deadline:
+            stopped = True
+            break
+        if reach is not None and not [p for p in others if p.id not in result.witnesses]:
+            break  # a build's search: every program told apart, no further entry adds a witness
         found = find_witnesses(
             prober,
             entry,
@@ -118,4 +161,4 @@ def search_panel(
         result.witnesses.update(found.witnesses)
         result.open_inputs += found.open_inputs
         result.inputs += found.inputs
-    return PanelSearch(entries, calls, result, {p.id: p for p in programs})
+    return PanelSearch(entries, calls, result, {p.id: p for p in programs}, stopped)

@@ -14,6 +14,7 @@ can relax or extend it.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -85,6 +86,27 @@ def _literals(nodes: Sequence[ast.AST], keywords: list[ast.keyword], env: dict) 
     return values, tuple(k.arg for k in keywords if k.arg is not None)  # none is None: checked above
 
 
+class _Segments:
+    """Source text of nodes, the text split into lines once (`ast.get_source_segment` splits the
+    whole text again for every node: quadratic on a repository's thousand-call test module)."""
+
+    def __init__(self, text: str) -> None:
+        # Lines as the parser counts them: only \r\n, \r and \n end one (str.splitlines also
+        # splits at \f, \x1c, \u2028..., which would shift every later line).
+        self.lines = re.findall(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$", text)
+
+    def of(self, node: ast.expr) -> str:
+        end_line, end_col = node.end_lineno, node.end_col_offset
+        if end_line is None or end_col is None or node.lineno > len(self.lines):
+            return ""
+        first, last = node.lineno - 1, end_line - 1
+        if first == last:
+            return self.lines[first].encode()[node.col_offset : end_col].decode(errors="replace")
+        head = self.lines[first].encode()[node.col_offset :].decode(errors="replace")
+        tail = self.lines[last].encode()[:end_col].decode(errors="replace")
+        return head + "".join(self.lines[first + 1 : last]) + tail
+
+
 def suite_calls(suite_text: str, entries: list[Entry], *, forms: bool = False) -> list[SuiteCall]:
     """Every call of `entries` in the suite whose arguments are all literals, in source order
     (`forms`: keyword and method calls too, see the module's docstring)."""
@@ -94,6 +116,7 @@ def suite_calls(suite_text: str, entries: list[Entry], *, forms: bool = False) -
     env = module_constants(tree)
     by_name = {name: e for e in entries for name in e.local_names}
     passed = _passed_as_argument(tree, by_name)
+    segments = _Segments(suite_text)
     out: list[SuiteCall] = []
 
     def add(entry: Entry, name: str, args: tuple, child: ast.Call, test: str | None, formed: bool) -> None:
@@ -103,7 +126,7 @@ def suite_calls(suite_text: str, entries: list[Entry], *, forms: bool = False) -
                 name,
                 args,
                 child.lineno,
-                ast.get_source_segment(suite_text, child) or "",
+                segments.of(child),
                 test,
                 entry if formed else None,
             )
