@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from prism_lsp.engine.panel import BASELINE, PanelRun, Suite, run_request
 from prism_lsp.engine.pool import RunnerPool
-from prism_lsp.engine.pytest_config import initial_config
+from prism_lsp.tasks.pytest_config import initial_config
 from prism_lsp.engine.results import program_from_runner
 from prism_lsp.engine.stability import HASH_ORDER, OTHER, Instability, differing, outcomes, to_confirm
 from prism_lsp.materialize import ProgramTree

@@ -19,7 +19,7 @@ from prism_lsp.engine.detection import detection
 from prism_lsp.engine.findings import Finding, build_findings
 from prism_lsp.engine.metrics import Verdict, task_metrics
 from prism_lsp.engine.pool import RunnerPool
-from prism_lsp.engine.pytest_config import initial_config
+from prism_lsp.tasks.pytest_config import initial_config
 from prism_lsp.engine.results import program_from_runner, program_out
 from prism_lsp.engine.reveal import LINES_SHOWN_AT, PANEL_SHOWN_AT, anonymous_ids
 from prism_lsp.engine.stability import Instability, settled

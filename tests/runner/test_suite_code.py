@@ -6,7 +6,7 @@ own plugin objects are found as in plain pytest."""
 from __future__ import annotations
 
 from prism_lsp.engine.panel import Suite, run_request
-from prism_lsp.engine.pytest_config import initial_config
+from prism_lsp.tasks.pytest_config import initial_config
 from prism_lsp.engine.session import RunOptions
 from prism_lsp.tasks import load_task
 from tests.conftest import write_task
