@@ -5,7 +5,7 @@ compared; `labels` and `counts` say only how many valid candidates a line reject
 and how many invalid ones a test let through (`counts` also folds the programs an
 error hit into one number). Every level puts findings on the line that judged. With the suite's
 text, a rejected valid candidate reads `expected 3, got 2 from `half-even``
-whenever that is certain (see :mod:`prism_lsp.engine.wording`).
+whenever that is certain (see :mod:`prism_lsp.judge.wording`).
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field, replace
 
 from prism_lsp.analysis.suite_map import parse_suite
-from prism_lsp.engine.stability import Instability
-from prism_lsp.engine.wording import compared
+from prism_lsp.judge.stability import Instability
+from prism_lsp.judge.wording import compared
 from prism_lsp.model.outcome import ProgramResult, TestResult
 from prism_lsp.model.task import Candidate
 
@@ -35,6 +35,8 @@ class Finding:
     tests: list[str] = field(default_factory=list)
     rule: str | None = None
     count: int | None = None  # programs the finding is about (shown at every reveal level)
+    # The candidate ids it is about at every reveal level, never shown: what witnesses are matched by.
+    about: tuple[str, ...] = ()
 
 
 def _plural(n: int, word: str) -> str:
@@ -149,6 +151,7 @@ def accepts_invalid(pairs: list[tuple[Candidate, ProgramResult]], reveal: str) -
                 _ids(cands, reveal),
                 [name, *others],
                 count=len(cands),
+                about=tuple(c.id for c in cands),
             )
         )
     if unreached:
@@ -160,6 +163,7 @@ def accepts_invalid(pairs: list[tuple[Candidate, ProgramResult]], reveal: str) -
                 f"lets {_who(unreached, 'invalid', reveal)} through. {TEACH_UNREACHED}",
                 _ids(unreached, reveal),
                 count=len(unreached),
+                about=tuple(c.id for c in unreached),
             )
         )
     if unknown:
@@ -171,6 +175,7 @@ def accepts_invalid(pairs: list[tuple[Candidate, ProgramResult]], reveal: str) -
                 f"lets {_who(unknown, 'invalid', reveal)} through: no test rejects it.",
                 _ids(unknown, reveal),
                 count=len(unknown),
+                about=tuple(c.id for c in unknown),
             )
         )
     return findings
