@@ -20,9 +20,9 @@ from rich.console import Console
 from rich.markup import escape
 
 from prism_lsp.analysis.suite_map import parse_suite
-from prism_lsp.engine.reveal import PANEL_SHOWN_AT, WITNESSES_SHOWN_AT, strictest
 from prism_lsp.engine.session import EngineSession, RunOptions
 from prism_lsp.engine.static import weak_assertion_findings
+from prism_lsp.judge.reveal import PANEL_SHOWN_AT, WITNESSES_SHOWN_AT, strictest
 from prism_lsp.materialize.cache import default_cache_dir
 from prism_lsp.model.manifest import MAX_TIMEOUT_S, ManifestError
 from prism_lsp.model.reveal import REVEAL_LEVELS
@@ -35,7 +35,7 @@ from prism_lsp.sandbox.select import NAMES as SANDBOXES
 from prism_lsp.tasks import find_task_root, load_task
 
 if TYPE_CHECKING:
-    from prism_lsp.engine.panel import Suite
+    from prism_lsp.model.run import Suite
 
 log = logging.getLogger(__name__)
 
@@ -125,7 +125,7 @@ def _fail(console: Console, message: str) -> int:
 def _suite_for(task, suite_path: Path) -> Suite:
     # Imported here, not at the top: `prism run` starts its runners before it loads the panel
     # and report modules, which then import while the sandboxes come up.
-    from prism_lsp.engine.panel import Suite
+    from prism_lsp.model.run import Suite
 
     return Suite(task.suite_rel(suite_path), suite_path.read_text(encoding="utf-8"))
 

@@ -29,8 +29,8 @@ from collections import Counter
 from dataclasses import replace
 
 from prism_lsp.analysis.suite_map import SuiteMap, TestInfo, parse_suite, test_for_name
-from prism_lsp.engine.panel import PanelRun
 from prism_lsp.model.outcome import AssertionResult, ProgramResult, TestResult
+from prism_lsp.model.run import PanelRun
 
 UNKNOWN_TEST = "(a test the suite text does not define)"
 

@@ -14,7 +14,7 @@ from lsprotocol import types
 from lsprotocol.converters import get_converter
 
 from prism_lsp.document.candidates import changed_target, list_candidates
-from prism_lsp.engine.reveal import anonymous_ids
+from prism_lsp.judge.reveal import anonymous_ids
 from prism_lsp.server.status import state_of, status_params
 
 if TYPE_CHECKING:
