@@ -17,6 +17,7 @@ from prism_lsp.analysis.suite_map import parse_suite
 from prism_lsp.judge.stability import Instability
 from prism_lsp.judge.wording import compared
 from prism_lsp.model.outcome import ProgramResult, TestResult
+from prism_lsp.model.report import FindingKind
 from prism_lsp.model.task import Candidate
 
 TEACH_OVERSPEC = "The statement allows this behaviour; assert only what it requires."
@@ -27,7 +28,7 @@ TEACH_UNSTABLE = "Assert on what the statement fixes (sort before comparing, fre
 
 @dataclass
 class Finding:
-    kind: str
+    kind: FindingKind
     line: int
     end_line: int
     message: str

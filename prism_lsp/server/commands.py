@@ -25,7 +25,6 @@ LIST_CANDIDATES = "prism.listCandidates"
 SHOW_CANDIDATE = "prism.showCandidate"
 APPLY_EDIT = "prism.applyEdit"
 INIT_TASK = "prism.initTask"
-ALL = [RUN_PANEL, LIST_CANDIDATES, SHOW_CANDIDATE, APPLY_EDIT, INIT_TASK]
 
 
 class CommandError(Exception):
