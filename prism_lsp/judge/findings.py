@@ -12,13 +12,16 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from prism_lsp.analysis.suite_map import parse_suite
 from prism_lsp.judge.stability import Instability
 from prism_lsp.judge.wording import compared
 from prism_lsp.model.outcome import ProgramResult, TestResult
-from prism_lsp.model.report import FindingKind
 from prism_lsp.model.task import Candidate
+
+if TYPE_CHECKING:  # the report's models load only when a run needs them (tests/cli/test_startup_imports.py)
+    from prism_lsp.model.report import FindingKind
 
 TEACH_OVERSPEC = "The statement allows this behaviour; assert only what it requires."
 TEACH_REACHED = "It reaches the bug but does not judge it: strengthen this check."
