@@ -28,8 +28,8 @@ from prism_lsp.console.args import (
 from prism_lsp.console.args import fail as _fail
 from prism_lsp.console.args import suite_for as _suite_for
 from prism_lsp.engine.session import EngineSession, RunOptions
-from prism_lsp.engine.static import weak_assertion_findings
 from prism_lsp.judge.reveal import PANEL_SHOWN_AT, WITNESSES_SHOWN_AT, strictest
+from prism_lsp.judge.weak_findings import weak_assertion_findings
 from prism_lsp.model.manifest import ManifestError
 from prism_lsp.model.reveal import REVEAL_LEVELS
 from prism_lsp.panel.errors import VerifierError

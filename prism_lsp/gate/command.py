@@ -112,7 +112,7 @@ def _range(args: argparse.Namespace) -> tuple[str | None, str | None]:
 def _judge_suites(session, change, options) -> list[dict]:
     from prism_lsp.analysis.suite_map import parse_suite
     from prism_lsp.console.args import suite_for as _suite_for
-    from prism_lsp.engine.static import weak_assertion_findings
+    from prism_lsp.judge.weak_findings import weak_assertion_findings
     from prism_lsp.scoring.reports.records import error_of, record_of
     from prism_lsp.witness.report import report_with_witnesses
 

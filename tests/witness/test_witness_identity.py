@@ -15,7 +15,8 @@ import pytest
 
 from prism_lsp.engine.panel import build_report
 from prism_lsp.judge.stability import OTHER, Instability
-from prism_lsp.model.outcome import ProgramResult, TestResult
+from prism_lsp.model import outcome
+from prism_lsp.model.outcome import ProgramResult
 from prism_lsp.model.run import PanelRun, Suite
 from prism_lsp.model.task import Candidate, Task
 from prism_lsp.witness.report import attach_witnesses
@@ -33,7 +34,7 @@ def _candidate(cid: str, label: str, reference: bool = False) -> Candidate:
 
 def _passes(*reached: tuple[str, int, bool]) -> ProgramResult:
     return ProgramResult(
-        "pass", tuple(TestResult(name, "pass", reached_change=r, def_line=line) for name, line, r in reached)
+        "pass", tuple(outcome.TestResult(name, "pass", reached_change=r, def_line=line) for name, line, r in reached)
     )
 
 
@@ -56,7 +57,8 @@ def test_a_witness_names_the_candidate_its_finding_is_about(reveal):
         (ref, shaky, steady),
     )
     baseline = ProgramResult(
-        "fail", (TestResult("test_a", "fail", line=5, def_line=4), TestResult("test_b", "pass", def_line=8))
+        "fail",
+        (outcome.TestResult("test_a", "fail", line=5, def_line=4), outcome.TestResult("test_b", "pass", def_line=8)),
     )
     run = PanelRun(
         baseline,
