@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from pathlib import PurePosixPath
+from typing import Any
 
 from prism_lsp.engine import time_limits
 from prism_lsp.engine.change_coverage import entry_specs
@@ -179,20 +180,10 @@ def run_programs(
     return PanelRun(ready[BASELINE], results, trees, (time.perf_counter() - start) * 1000)
 
 
-def build_report(
-    task: Task,
-    suite: Suite,
-    run: PanelRun,
-    *,
-    reveal: str = "full",
-    extra_findings: list[Finding] | None = None,
-    sandbox: str = "",
-    warnings: list[str] | None = None,
-) -> PanelReport:
-    """The report of DESIGN.md for one run, with messages at the given reveal level (`judge_run`'s)."""
-    return judge_run(
-        task, suite, run, reveal=reveal, extra_findings=extra_findings, sandbox=sandbox, warnings=warnings
-    )[1]
+def build_report(task: Task, suite: Suite, run: PanelRun, **options: Any) -> PanelReport:
+    """The report of DESIGN.md for one run, with messages at the given reveal level (`judge_run`'s,
+    which takes the same options)."""
+    return judge_run(task, suite, run, **options)[1]
 
 
 def judge_run(

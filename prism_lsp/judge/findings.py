@@ -158,30 +158,20 @@ def accepts_invalid(pairs: list[tuple[Candidate, ProgramResult]], reveal: str) -
                 about=tuple(c.id for c in cands),
             )
         )
-    if unreached:
-        findings.append(
-            Finding(
-                "accepts-invalid",
-                first,
-                first,
-                f"lets {_who(unreached, 'invalid', reveal)} through. {TEACH_UNREACHED}",
-                _ids(unreached, reveal),
-                count=len(unreached),
-                about=tuple(c.id for c in unreached),
+    # No test reaches the change (advise an input that does), or its reach is unknown (said plainly).
+    for group, why in ((unreached, f". {TEACH_UNREACHED}"), (unknown, ": no test rejects it.")):
+        if group:
+            findings.append(
+                Finding(
+                    "accepts-invalid",
+                    first,
+                    first,
+                    f"lets {_who(group, 'invalid', reveal)} through{why}",
+                    _ids(group, reveal),
+                    count=len(group),
+                    about=tuple(c.id for c in group),
+                )
             )
-        )
-    if unknown:
-        findings.append(
-            Finding(
-                "accepts-invalid",
-                first,
-                first,
-                f"lets {_who(unknown, 'invalid', reveal)} through: no test rejects it.",
-                _ids(unknown, reveal),
-                count=len(unknown),
-                about=tuple(c.id for c in unknown),
-            )
-        )
     return findings
 
 
