@@ -10,7 +10,6 @@ import argparse
 import logging
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from rich.console import Console
 
@@ -19,7 +18,9 @@ from prism_lsp.console.args import (
     MAX_REPEAT,
     Parser,
     UsageError,
+    add_no_cache,
     add_report_options,
+    cached_session,
     positive_int,
     repeats,
     seconds,
@@ -38,9 +39,6 @@ from prism_lsp.sandbox import SandboxUnavailable
 from prism_lsp.sandbox.base import default_runners
 from prism_lsp.sandbox.select import NAMES as SANDBOXES
 from prism_lsp.tasks import find_task_root, load_task
-
-if TYPE_CHECKING:
-    pass
 
 log = logging.getLogger(__name__)
 
@@ -68,11 +66,12 @@ def cmd_run(args: argparse.Namespace, out: Console, err: Console) -> int:
         return _fail(err, f"suite {suite_path} not run: {problem}")
     cache_dir = usable_cache_dir(args.cache_dir)
     options = RunOptions(sandbox=args.sandbox, timeout_s=args.timeout, reveal=args.reveal, repeat=args.repeat)
-    with EngineSession(cache_dir, args.workers or default_runners(long_lived=False)) as session:
+    with cached_session(cache_dir, args, suite_path, err) as session:
         session.start(task, options.sandbox)  # the sandboxes come up while the rest is imported
         from prism_lsp.witness.report import report_with_witnesses
 
         _, report = report_with_witnesses(session, task, suite, options, weak_assertion_findings(suite.text))
+        report.cache = session.cache_out()
     from prism_lsp.scoring.reports.outputs import write_reports
     from prism_lsp.scoring.reports.records import record_of, source_root
 
@@ -142,7 +141,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     def common(sp: argparse.ArgumentParser) -> None:
         sp.add_argument("--json", action="store_true", help="print the JSON report instead of tables")
-        sp.add_argument("--cache-dir", help="where built program trees are cached (default ~/.cache/prism)")
+        sp.add_argument("--cache-dir", help="where built program trees and results are cached (default ~/.cache/prism)")
 
     def panel_run(sp: argparse.ArgumentParser, suite_help: str) -> None:
         """TASK [SUITE] and the options of one panel run (`run`, `suggest`)."""
@@ -214,6 +213,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--junit", help="write JUnit XML here (one testsuite per pair, one testcase per program)")
     score.add_argument("--sarif", help="write the findings as SARIF 2.1.0 here")
     score.add_argument("--html", help="write one self-contained HTML page here (rates, kill matrices, findings)")
+    add_no_cache(score)
     common(score)
     score.set_defaults(func=cmd_score)
 

@@ -22,9 +22,11 @@ from rich.markup import escape
 from prism_lsp.materialize.cache import default_cache_dir
 from prism_lsp.model.manifest import MAX_TIMEOUT_S
 from prism_lsp.model.untrusted import plain
+from prism_lsp.sandbox.base import default_runners
 
 if TYPE_CHECKING:
     from prism_lsp.model.run import Suite
+    from prism_lsp.scheduler.cached_session import CachedSession
 
 USAGE_ERROR = 2
 
@@ -128,3 +130,23 @@ def add_report_options(sp: argparse.ArgumentParser) -> None:
         help="write the invalid candidates as mutants in Stryker's mutation-testing-report-schema JSON "
         "(mutation-testing-elements, Stryker Dashboard; reveal full only)",
     )
+    add_no_cache(sp)
+
+
+def add_no_cache(sp: argparse.ArgumentParser) -> None:
+    """`--no-cache` of a command whose results last on disk."""
+    sp.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="run every test on every program again, and keep no results on disk (<cache>/results/)",
+    )
+
+
+def cached_session(cache_dir: Path, args: argparse.Namespace, near: Path, err: Console) -> CachedSession:
+    """The session of one command whose results last (`<cache>/results/`, unless `--no-cache`)."""
+    from prism_lsp.scheduler.cached_session import CachedSession, open_results
+
+    results, note = open_results(cache_dir, enabled=not args.no_cache, near=near)
+    if note:
+        err.print(f"note: {escape(note)}", style="yellow", highlight=False)
+    return CachedSession(cache_dir, args.workers or default_runners(long_lived=False), results=results)

@@ -57,6 +57,7 @@ def score_suites(args, out: Console, err: Console, cache_dir: Path) -> int:
         cache_dir=cache_dir,
         out=Path(args.out) if args.out else None,
         force=args.force,
+        result_cache=not args.no_cache,
     )
     bar = _Bar(err)
     with bar.progress:

@@ -27,6 +27,7 @@ from prism_lsp.model.run import Suite
 from prism_lsp.model.task import Task
 from prism_lsp.sandbox import SandboxUnavailable
 from prism_lsp.scheduler import IncrementalScheduler, PanelEngine, SessionEngine
+from prism_lsp.scheduler.cached_session import open_results
 from prism_lsp.tasks import find_task_root, load_task
 from prism_lsp.tasks.suites import not_a_suite
 
@@ -64,9 +65,12 @@ class Checker:
         reuse: bool = True,
     ):
         self.session = EngineSession(cache_root, workers)
-        self.incremental = IncrementalScheduler(engine(self.session), enabled=reuse)
+        # Results kept on disk too (`<cache>/results/`): a restarted editor reruns only what changed.
+        results, self.cache_note = open_results(self.session.cache.root, enabled=reuse)
+        self.incremental = IncrementalScheduler(engine(self.session), results, enabled=reuse)
         self._tasks: dict[Path, tuple[float, Task | str]] = {}
-        self._started: set[int] = set()  # pools whose runners `prepare` started
+        self._starting: dict[int, list[Future]] = {}  # pool id -> its runners' start, whoever began it
+        self._prepared: set[int] = set()  # pools `prepare` has waited for (it says so once)
         self._lock = threading.Lock()
 
     def task_for(self, path: Path | None) -> tuple[Task | None, str | None]:
@@ -157,9 +161,14 @@ class Checker:
         task, _problem = self.task_for(path)
         if task is None:
             return None
-        starting = self._start(task, settings)
-        if starting is None:
+        started = self._start(task, settings)
+        if started is None:
             return None
+        pool_id, starting = started
+        with self._lock:
+            if pool_id in self._prepared:
+                return None
+            self._prepared.add(pool_id)
         if build_trees:
             for program in (None, *task.candidates):
                 try:
@@ -170,18 +179,19 @@ class Checker:
             future.result()
         return task, len(starting)
 
-    def _start(self, task: Task, settings: Settings) -> list[Future] | None:
-        """The one way runners start early (at `initialized`, `didOpen` or a first run): the futures of
-        the pool's runners the first time, None when they were started before or cannot start."""
+    def _start(self, task: Task, settings: Settings) -> tuple[int, list[Future]] | None:
+        """The one way runners start early (at `initialized`, `didOpen` or a first run): the pool's
+        id and its runners' start, begun by the first caller for that pool and shared with the later
+        ones; None when the sandbox cannot start (the run says why)."""
         try:
             pool = self.session.pool_for(task, None if settings.sandbox == "auto" else settings.sandbox)
         except SandboxUnavailable:
             return None
         with self._lock:
-            if id(pool) in self._started:
-                return None
-            self._started.add(id(pool))
-        return list(pool.start())
+            starting = self._starting.get(id(pool))
+            if starting is None:
+                starting = self._starting[id(pool)] = list(pool.start())
+        return id(pool), starting
 
     def tree(self, task: Task, program: str) -> ProgramTree | None:
         """The materialized tree of one program (None when it cannot be built)."""

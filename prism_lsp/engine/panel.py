@@ -90,6 +90,7 @@ def run_programs(
     *,
     timeout_s: float | None = None,
     tests: list[str] | None = None,
+    only: frozenset[str] | None = None,
     progress: Progress | None = None,
     cancel: threading.Event | None = None,
     on_result: OnResult | None = None,
@@ -100,7 +101,8 @@ def run_programs(
     the others still run. `progress(done, total, program_id)` is called as
     programs finish; setting `cancel` stops programs that have not started;
     `on_result(program_id, tree, config, result)` as each program's result is in (a
-    confirmation starts while the rest of the panel runs).
+    confirmation starts while the rest of the panel runs). With `only`, the programs not in it do
+    not run: their trees are built, their results an empty `pass` (whoever asked has them).
     """
     start = time.perf_counter()
     programs: list[tuple[str, Candidate | None]] = [(BASELINE, None), *[(c.id, c) for c in task.candidates]]
@@ -132,6 +134,9 @@ def run_programs(
         if cand is None:
             config = initial_config(tree.path, suite.rel_path)
         trees[program] = tree
+        if only is not None and program not in only:
+            ready[program] = ProgramResult(outcome="pass")
+            continue
         limits[program] = first
         futures[program] = pool.submit(run_request(tree, suite, task, first, tests, config), cancel)
     total = len(programs)
@@ -169,7 +174,7 @@ def run_programs(
     time_limits.settle(
         ready,
         limits,
-        reference,
+        reference if reference in futures else None,  # a reference left out was not measured
         floor,
         pool.reference_seconds,
         limit_key,

@@ -46,6 +46,9 @@ class RunOptions:
     timeout_s: float | None = None
     reveal: str | None = None
     tests: tuple[str, ...] | None = None
+    # Programs to run (ids, the initial state's `initial`); None: all. The others are left out of the
+    # run, with an empty `pass` in their place (the incremental scheduler has their results).
+    programs: frozenset[str] | None = None
     # Verdicts that hold from run to run (judge/stability.py): the first hash seed, how many
     # seeds every program runs under, and whether a valid candidate's failure is confirmed first.
     hash_seed: int = 0
@@ -163,6 +166,15 @@ class EngineSession:
         for pool in pools:
             pool.close()
 
+    def resolved_backend(self, task: Task, sandbox: str | None = None) -> str | None:
+        """The backend runs of `task` got in this session (None before `auto` was resolved); starts nothing."""
+        try:
+            name = chosen_sandbox(sandbox, task.sandbox, task.manifest)
+        except SandboxUnavailable:
+            return None
+        with self._lock:
+            return self._auto.get(bool(task.image or task.dockerfile)) if name == "auto" else name
+
     def start(self, task: Task, sandbox: str | None = None) -> None:
         """Begin starting the runners `task` will run in, without waiting (raises `SandboxUnavailable`
         now rather than at the first run)."""
@@ -207,6 +219,7 @@ class EngineSession:
                 self.cache,
                 timeout_s=options.timeout_s,
                 tests=list(options.tests) if options.tests else None,
+                only=options.programs,
                 progress=progress,
                 cancel=cancel,
                 on_result=on_result,
@@ -237,9 +250,8 @@ class EngineSession:
         cancel: threading.Event | None = None,
         extra_findings: list[Finding] | None = None,
     ) -> PanelReport:
-        """Run the panel and build its report (what `prism run` prints)."""
-        with self._lease(task, options.sandbox, options.hash_seed) as pool:
-            run = self._run(task, suite, options, pool, progress, cancel)
+        """Run the panel (`run`, whatever a subclass makes of it) and build its report (what `prism run` prints)."""
+        run = self.run(task, suite, options, progress=progress, cancel=cancel)
         return self.report_of(task, suite, run, options, extra_findings=extra_findings)
 
     def report_of(

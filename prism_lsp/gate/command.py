@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import time
 from pathlib import Path
 
 from rich.console import Console
@@ -128,7 +129,14 @@ def _judge_suites(session, change, options) -> list[dict]:
     return records
 
 
-def _print(out: Console, change, records: list[dict], verdict) -> None:
+def _cache_line(cache: dict[str, int]) -> str:
+    return (
+        f"results: {cache['programs_run']} program(s) run, {cache['programs_cached']} from cache "
+        f"({cache['tests_run']} test(s) run, {cache['tests_cached']} from cache)"
+    )
+
+
+def _print(out: Console, change, records: list[dict], verdict, cache: dict[str, int]) -> None:
     said = lambda text, style=None: out.print(escape(text), style=style, highlight=False, soft_wrap=True)  # noqa: E731
     cands = change.task.candidates
     built = "" if change.mutants_built is None else f", {change.mutants_built} of them mutants of the changed lines"
@@ -151,18 +159,18 @@ def _print(out: Console, change, records: list[dict], verdict) -> None:
         )
         for f in report["findings"]:
             said(f"    line {f['line']} [{f['kind']}] {f['message']}")
+    said("  " + _cache_line(cache))
     for check in verdict.checks:
         said(("  pass: " if check.passed else "  FAIL: ") + check.text, None if check.passed else "red")
     said("gate: passed" if verdict.passed else "gate: failed", "bold green" if verdict.passed else "bold red")
 
 
 def cmd_gate(args: argparse.Namespace, out: Console, err: Console) -> int:
-    from prism_lsp.console.args import UsageError, usable_cache_dir
-    from prism_lsp.engine.session import EngineSession, RunOptions
+    from prism_lsp.console.args import UsageError, cached_session, usable_cache_dir
+    from prism_lsp.engine.session import RunOptions
     from prism_lsp.gate.change import prepare
     from prism_lsp.gate.checks import BaselineError, Thresholds, judge, load_baseline
     from prism_lsp.model.project_config import apply_defaults, project_config
-    from prism_lsp.sandbox.base import default_runners
     from prism_lsp.scoring.reports.outputs import write_reports
     from prism_lsp.scoring.reports.records import SCHEMA_VERSION
 
@@ -180,7 +188,8 @@ def cmd_gate(args: argparse.Namespace, out: Console, err: Console) -> int:
     )
     base, fix = _range(args)
     options = RunOptions(sandbox=args.sandbox, timeout_s=args.timeout, repeat=args.repeat)
-    with EngineSession(usable_cache_dir(args.cache_dir), args.workers or default_runners(long_lived=False)) as session:
+    started = time.perf_counter()
+    with cached_session(usable_cache_dir(args.cache_dir), args, Path(args.path), err) as session:
         change = prepare(
             Path(args.path),
             session,
@@ -192,7 +201,14 @@ def cmd_gate(args: argparse.Namespace, out: Console, err: Console) -> int:
             max_invalid=_given(args.max_invalid, 5),
             mutate=_given(args.mutate, "changed"),
         )
+        judged = session.counts.as_dict()
+        prepared = time.perf_counter()
         records = _judge_suites(session, change, options)
+        ms = lambda since: round((time.perf_counter() - since) * 1000)  # noqa: E731
+        # The task and its mutants (`prepare`), and the suites judged on the panel (what the cache saves).
+        timing = {"prepare": round((prepared - started) * 1000), "judge": ms(prepared), "total": ms(started)}
+        # The suites' runs only (not the panel build's): programs and tests run, and from the cache.
+        cache = {k: v - judged[k] for k, v in session.counts.as_dict().items()}
     verdict = judge(records, thresholds, baseline)
     write_reports(
         records,
@@ -200,7 +216,7 @@ def cmd_gate(args: argparse.Namespace, out: Console, err: Console) -> int:
         command="gate",
         root=change.init.root,
         title="prism gate",
-        checks=verdict.lines(),
+        checks=[*verdict.lines(), _cache_line(cache)],
         task=change.task,
         cache=session.cache,
     )
@@ -221,6 +237,8 @@ def cmd_gate(args: argparse.Namespace, out: Console, err: Console) -> int:
                         "mutants_built": change.mutants_built,
                     },
                     "checks": [{"passed": c.passed, "text": c.text} for c in verdict.checks],
+                    "cache": cache,
+                    "timing_ms": timing,
                     "summary": verdict.summary,
                     "notes": change.notes,
                     "suites": records,
@@ -229,5 +247,5 @@ def cmd_gate(args: argparse.Namespace, out: Console, err: Console) -> int:
             )
         )
     else:
-        _print(out, change, records, verdict)
+        _print(out, change, records, verdict, cache)
     return 0 if verdict.passed else 1

@@ -157,6 +157,15 @@ class CoverageOut(_Out):
     missed: dict[str, list[int]] = Field(default_factory=dict)  # file -> lines no test reaches
 
 
+class CacheOut(_Out):
+    """How many programs and tests of the run(s) were run, and how many came from the result cache."""
+
+    programs_run: int = 0
+    programs_cached: int = 0
+    tests_run: int = 0
+    tests_cached: int = 0
+
+
 class PanelReport(_Out):
     schema_version: int = SCHEMA_VERSION
     task: str
@@ -179,6 +188,7 @@ class PanelReport(_Out):
     # The paper's ΔC and entry coverage on the reference; None at `sealed` or when it did not run.
     change_coverage: CoverageOut | None = None
     entry_coverage: CoverageOut | None = None
+    cache: CacheOut | None = None  # `prism run`: what came from the result cache (None: not asked)
 
     def panel_counts(self) -> tuple[int, int, int, int]:
         """(valid accepted, valid, invalid rejected, invalid) over the non-reference candidates,

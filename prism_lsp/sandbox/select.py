@@ -25,6 +25,15 @@ def chosen_sandbox(requested: str | None, task_sandbox: str, manifest: Path) -> 
     return task_sandbox
 
 
+def planned_backend(name: str, image: str | None, dockerfile: Path | None) -> str:
+    """The backend `name` means before anything is tried: `auto` is Docker for a task that brings its
+    own image or Dockerfile, else bubblewrap (`resolve_backend`'s first choice). Pure: no backend is
+    made, no pool started, the same answer in every process (the result cache's keys use it)."""
+    if name != "auto":
+        return name
+    return "docker" if image or dockerfile else "bubblewrap"
+
+
 def _docker(cache_root: Path, image: str | None, dockerfile: Path | None) -> Backend:
     try:
         from prism_lsp.sandbox.docker_backend import DockerBackend

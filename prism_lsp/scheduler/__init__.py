@@ -2,12 +2,14 @@
 
 Pure of LSP: :class:`Scheduler` decides *when* a document is checked and whether a
 result may still be published; :class:`IncrementalScheduler` decides *what* must run,
-reusing per-test results cached by (program tree digest, test hash).
+reusing per-test results cached by (program tree digest, test hash), in memory and on disk
+(:mod:`prism_lsp.scheduler.result_store`); :class:`CachedSession` is an engine session
+whose runs do the same (`prism run`, `prism gate`, `prism score`).
 """
 
 from prism_lsp.scheduler.incremental import IncrementalScheduler, PanelEngine, RunStats, SessionEngine
+from prism_lsp.scheduler.result_cache import ResultCache, test_key
 from prism_lsp.scheduler.scheduler import Job, Scheduler
-from prism_lsp.scheduler.test_cache import TestResultCache, test_key
 
 __all__ = [
     "IncrementalScheduler",
@@ -16,6 +18,6 @@ __all__ = [
     "RunStats",
     "Scheduler",
     "SessionEngine",
-    "TestResultCache",
+    "ResultCache",
     "test_key",
 ]

@@ -40,7 +40,10 @@ def pair_row(record: dict) -> dict:
 def summary_json(records: list[dict], hashseed: str) -> dict:
     """What `prism score --json` prints: the same bytes whatever engine scored the pairs."""
     summary = summarize(records)
+    from prism_lsp.model.report import SCHEMA_VERSION
+
     return {
+        "schema_version": SCHEMA_VERSION,
         "hashseed": hashseed,
         "pairs": [pair_row(r) for r in records],
         "summary": summary["overall"],

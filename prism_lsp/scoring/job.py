@@ -149,6 +149,13 @@ def run_job(
     return record, (time.perf_counter() - start) * 1000
 
 
-def open_session(cache_dir: Path | str | None, workers: int | None) -> EngineSession:
-    """The engine session a scorer keeps for all its pairs (warm runners, one tree cache)."""
-    return EngineSession(Path(cache_dir) if cache_dir else None, workers)
+def open_session(cache_dir: Path | str | None, workers: int | None, *, result_cache: bool = False) -> EngineSession:
+    """The engine session a scorer keeps for all its pairs (warm runners, one tree cache); with
+    `result_cache`, one whose per-test results last on disk (`<cache>/results/`)."""
+    if not result_cache:
+        return EngineSession(Path(cache_dir) if cache_dir else None, workers)
+    from prism_lsp.materialize.cache import default_cache_dir
+    from prism_lsp.scheduler.cached_session import CachedSession, open_results
+
+    root = Path(cache_dir) if cache_dir else default_cache_dir()
+    return CachedSession(root, workers, results=open_results(root)[0])

@@ -21,9 +21,16 @@ class LocalEngine:
 
     name = "local"
 
-    def __init__(self, options: JobOptions, cache_dir: Path | None = None, workers: int | None = None):
+    def __init__(
+        self,
+        options: JobOptions,
+        cache_dir: Path | None = None,
+        workers: int | None = None,
+        *,
+        result_cache: bool = False,
+    ):
         self.options = options
-        self.session = open_session(cache_dir, workers)
+        self.session = open_session(cache_dir, workers, result_cache=result_cache)
         # Two pairs per runner: while one pair's results are turned into a report, the next one runs.
         self.pairs_at_once = 2 * self.session.workers
         self._cancel = threading.Event()

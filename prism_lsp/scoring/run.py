@@ -33,6 +33,7 @@ class ScoreOptions:
     cache_dir: Path | None = None
     out: Path | None = None
     force: bool = False
+    result_cache: bool = False  # per-test results kept on disk (local engine; `prism score` unless --no-cache)
 
 
 @dataclass
@@ -58,7 +59,7 @@ def _engine(options: ScoreOptions):
         return RayEngine(options.job, options.cache_dir, options.workers, options.ray_address)
     from prism_lsp.scoring.local import LocalEngine
 
-    return LocalEngine(options.job, options.cache_dir, options.workers)
+    return LocalEngine(options.job, options.cache_dir, options.workers, result_cache=options.result_cache)
 
 
 def score(pairs: list[Pair], options: ScoreOptions, progress: Progress | None = None) -> ScoreRun:

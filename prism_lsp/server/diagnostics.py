@@ -19,6 +19,7 @@ from prism_lsp.analysis.ignores import is_ignored
 from prism_lsp.analysis.suite_map import assertion_at_line, test_at_line
 from prism_lsp.document.candidate_documents import CandidateUri
 from prism_lsp.document.check import Check
+from prism_lsp.findings_doc import finding_uri
 from prism_lsp.model.report import SUITE_LEVEL_KINDS, FindingOut
 from prism_lsp.server.diagnostic_data import DiagnosticData
 from prism_lsp.server.positions import Lines
@@ -46,14 +47,9 @@ class Options:
     )
 
 
-# Each kind's explanation: a section of a document shipped inside the package, so the link works
-# wherever the server is installed (Prism has no public web page to point at).
-FINDINGS_DOC = Path(__file__).resolve().parent.parent / "docs" / "findings.md"
-
-
 def explanation(kind: str) -> types.CodeDescription:
-    """The link to `kind`'s section of the findings document (its heading is the kind's name)."""
-    return types.CodeDescription(href=f"{FINDINGS_DOC.as_uri()}#{kind}")
+    """The link to `kind`'s section of the findings document shipped in the package (`findings_doc`)."""
+    return types.CodeDescription(href=finding_uri(kind))
 
 
 def build_diagnostics(check: Check, settings: Settings, options: Options = Options()) -> list[types.Diagnostic]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from urllib.parse import unquote, urlparse
 
 import jsonschema
 import pytest
@@ -41,6 +42,10 @@ def test_weak_test_fails_the_gate_strong_test_passes_and_git_status_is_unchanged
     assert location["region"]["startLine"] == 4  # the weak test's `def` line
     assert all(r["partialFingerprints"]["prismFinding/v1"] for r in run["results"])
     assert all(rule["help"]["text"] and rule["helpUri"] for rule in run["tool"]["driver"]["rules"])
+    for rule in run["tool"]["driver"]["rules"]:  # a real page: the shipped document's section of the kind
+        url = urlparse(rule["helpUri"])
+        assert url.scheme == "file" and url.fragment == rule["id"]
+        assert f"\n## {rule['id']}\n" in Path(unquote(url.path)).read_text()
     # The annotation is on the test's line, and the step summary has the table.
     annotations = [line for line in err.splitlines() if line.startswith("::")]
     assert any(line.startswith("::notice file=tests/test_util.py,line=4,endLine=") for line in annotations), err

@@ -23,6 +23,7 @@ PASS, FAIL = (0xC8, 0xF0, 0xC8), (0xF6, 0xC6, 0xC6)  # the matrix's cell colours
 def test_rates_per_suite_and_overall(reference):
     _, data, _ = reference
     assert data["hashseed"] == "0" and data["errors"] == 0
+    assert data["schema_version"] == 1  # every JSON report says its version (issue 25)
     assert [(p["task"], p["suite"]) for p in data["pairs"]] == [(t.name, f"suites/{s.name}") for t, s in PAIRS]
     strong = data["by_suite"]["suites/test_strong.py"]
     # Every fixture task has a strong suite: the seven with full panels, and top-tags.

@@ -146,7 +146,9 @@ def server_config(cache_dir: Path, env: dict[str, str] | None = None) -> ClientS
     return ClientServerConfig(
         server_command=[sys.executable, "-m", "prism_lsp"],
         client_factory=make_client,
-        server_env={**os.environ, "PRISM_CACHE_DIR": str(cache_dir), **(env or {})},
+        # Results not kept on disk between the tests' servers (they share the tree cache), unless a
+        # test says so (`PRISM_NO_CACHE: ""`, a restarted server reading its results back).
+        server_env={**os.environ, "PRISM_CACHE_DIR": str(cache_dir), "PRISM_NO_CACHE": "1", **(env or {})},
     )
 
 

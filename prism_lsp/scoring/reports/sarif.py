@@ -6,7 +6,9 @@ on the file in the checkout whatever folder CI cloned into; each result has a
 `partialFingerprints` entry that does not move with line numbers (rule, file, the line's text,
 tests, candidates), so a rerun after an edit above it updates the alert instead of adding one;
 the run has an `automationDetails.id` (`prism/<command>/`), so the reports of `prism run`,
-`prism gate` and `prism score` are separate categories; every rule has `help` and a `helpUri`.
+`prism gate` and `prism score` are separate categories; every rule has `help` and a `helpUri`: the
+`file:` URI of its section of the findings document shipped in the package (Prism has no public
+web page; the driver has no `informationUri` for that reason).
 Levels follow the server's default severities (DESIGN.md). Records that could not be scored are
 tool execution notifications of the run (and make it `executionSuccessful: false`), not results:
 they say nothing about a line of a suite.
@@ -20,12 +22,11 @@ from collections import Counter
 from pathlib import Path
 
 from prism_lsp import __version__
+from prism_lsp.findings_doc import finding_uri
 from prism_lsp.scoring.text import clean
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 SRCROOT = "%SRCROOT%"
-# Where each rule is explained: the package's page on the index, which shows the README.
-HELP_URI = "https://pypi.org/project/prism-lsp/"
 FINGERPRINT = "prismFinding/v1"
 # kind -> (SARIF level, one-line description, what to do about it)
 RULES = {
@@ -135,14 +136,15 @@ def sarif_log(records: list[dict], *, root: Path | None = None, command: str = "
             "shortDescription": {"text": text},
             "fullDescription": {"text": text},
             "help": {"text": f"{text} {advice}", "markdown": f"**{text}**\n\n{advice}"},
-            "helpUri": HELP_URI,
+            # The kind's section of the findings document shipped in the package (`findings_doc`).
+            "helpUri": finding_uri(kind),
             "defaultConfiguration": {"level": level},
         }
         for kind, (level, text, advice) in RULES.items()
     ]
     invocation = {"executionSuccessful": not notifications, "toolExecutionNotifications": notifications}
     run = {
-        "tool": {"driver": {"name": "prism", "version": __version__, "informationUri": HELP_URI, "rules": rules}},
+        "tool": {"driver": {"name": "prism", "version": __version__, "rules": rules}},
         "automationDetails": {"id": f"prism/{command}/"},
         "invocations": [invocation],
         "results": results,
