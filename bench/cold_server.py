@@ -13,8 +13,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from prism_lsp.document.checker import Checker  # noqa: E402
-from prism_lsp.engine.panel import PanelRun, Progress, Suite  # noqa: E402
+from prism_lsp.engine.panel import Progress  # noqa: E402
 from prism_lsp.engine.session import EngineSession, RunOptions  # noqa: E402
+from prism_lsp.model.run import PanelRun, Suite  # noqa: E402
 from prism_lsp.model.task import Task  # noqa: E402
 from prism_lsp.scheduler import SessionEngine  # noqa: E402
 

@@ -23,8 +23,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from prism_lsp.analysis.suite_map import parse_suite  # noqa: E402
-from prism_lsp.engine.panel import Suite  # noqa: E402
 from prism_lsp.engine.session import EngineSession, RunOptions  # noqa: E402
+from prism_lsp.model.run import Suite  # noqa: E402
 from prism_lsp.scheduler.incremental import IncrementalScheduler, SessionEngine  # noqa: E402
 from prism_lsp.tasks import load_task  # noqa: E402
 

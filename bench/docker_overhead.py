@@ -20,8 +20,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from prism_lsp.engine.panel import Suite
 from prism_lsp.engine.session import EngineSession, RunOptions
+from prism_lsp.model.run import Suite
 from prism_lsp.sandbox.docker_stage import StageRoot
 from prism_lsp.tasks import load_task
 

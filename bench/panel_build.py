@@ -26,8 +26,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from prism_lsp.engine.panel import Suite  # noqa: E402
 from prism_lsp.engine.session import EngineSession, RunOptions  # noqa: E402
+from prism_lsp.model.run import Suite  # noqa: E402
 from prism_lsp.panel.build import BuildOptions, build_panel, write_panel  # noqa: E402
 from prism_lsp.tasks import load_task  # noqa: E402
 

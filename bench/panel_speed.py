@@ -25,9 +25,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from prism_lsp.engine.panel import Suite  # noqa: E402
 from prism_lsp.engine.session import EngineSession, RunOptions  # noqa: E402
 from prism_lsp.materialize.cache import remove_tree  # noqa: E402
+from prism_lsp.model.run import Suite  # noqa: E402
 from prism_lsp.tasks import load_task  # noqa: E402
 
 

@@ -35,9 +35,9 @@ sys.path.insert(0, str(ROOT / "bench"))
 from panel_speed import naive_panel  # noqa: E402
 from table import naive_env  # noqa: E402
 
-from prism_lsp.engine.panel import Suite  # noqa: E402
 from prism_lsp.engine.session import EngineSession, RunOptions  # noqa: E402
 from prism_lsp.materialize.cache import remove_tree  # noqa: E402
+from prism_lsp.model.run import Suite  # noqa: E402
 from prism_lsp.tasks import load_task  # noqa: E402
 
 

@@ -33,8 +33,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.panel_speed import naive_panel  # noqa: E402
-from prism_lsp.engine.panel import Suite  # noqa: E402
 from prism_lsp.materialize import TreeCache  # noqa: E402
+from prism_lsp.model.run import Suite  # noqa: E402
 from prism_lsp.tasks import load_task  # noqa: E402
 
 TOTAL = 300

@@ -35,8 +35,8 @@ from bench import lsp_latency, server_start  # noqa: E402
 from bench.panel50 import generate  # noqa: E402
 from bench.panel_speed import cold_cli, naive_panel  # noqa: E402
 from bench.runner_phases import PHASES, cpu_per_program, phases_of  # noqa: E402
-from prism_lsp.engine.panel import Suite  # noqa: E402
 from prism_lsp.engine.session import EngineSession, RunOptions  # noqa: E402
+from prism_lsp.model.run import Suite  # noqa: E402
 from prism_lsp.tasks import load_task  # noqa: E402
 
 TARGETS = {

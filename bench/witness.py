@@ -18,9 +18,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from prism_lsp.engine.findings import build_findings
-from prism_lsp.engine.panel import Suite
 from prism_lsp.engine.session import EngineSession
+from prism_lsp.judge.findings import build_findings
+from prism_lsp.model.run import Suite
 from prism_lsp.suggest import suggest
 from prism_lsp.tasks import load_task
 

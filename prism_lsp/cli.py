@@ -8,25 +8,30 @@ from __future__ import annotations
 
 import argparse
 import logging
-import math
-import os
-import shutil
 import sys
-import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from rich.console import Console
-from rich.markup import escape
 
 from prism_lsp.analysis.suite_map import parse_suite
-from prism_lsp.engine.reveal import PANEL_SHOWN_AT, WITNESSES_SHOWN_AT, strictest
+from prism_lsp.console.args import (
+    MAX_REPEAT,
+    Parser,
+    UsageError,
+    add_report_options,
+    cached_session,
+    positive_int,
+    repeats,
+    seconds,
+    usable_cache_dir,
+)
+from prism_lsp.console.args import fail as _fail
+from prism_lsp.console.args import suite_for as _suite_for
 from prism_lsp.engine.session import EngineSession, RunOptions
-from prism_lsp.engine.static import weak_assertion_findings
-from prism_lsp.materialize.cache import default_cache_dir
-from prism_lsp.model.manifest import MAX_TIMEOUT_S, ManifestError
+from prism_lsp.judge.reveal import PANEL_SHOWN_AT, WITNESSES_SHOWN_AT, strictest
+from prism_lsp.judge.weak_findings import weak_assertion_findings
+from prism_lsp.model.manifest import ManifestError
 from prism_lsp.model.reveal import REVEAL_LEVELS
-from prism_lsp.model.untrusted import plain
 from prism_lsp.panel.errors import VerifierError
 from prism_lsp.repo.errors import InitError
 from prism_lsp.sandbox import SandboxUnavailable
@@ -34,111 +39,7 @@ from prism_lsp.sandbox.base import default_runners
 from prism_lsp.sandbox.select import NAMES as SANDBOXES
 from prism_lsp.tasks import find_task_root, load_task
 
-if TYPE_CHECKING:
-    from prism_lsp.engine.panel import Suite
-    from prism_lsp.scheduler.cached_session import CachedSession
-
 log = logging.getLogger(__name__)
-
-USAGE_ERROR = 2
-
-
-class UsageError(Exception):
-    """A command-line value that cannot be used; `prism_main` prints it and exits 2."""
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line, `error: ...`, like every other error of `prism`."""
-
-    def error(self, message: str):
-        # argparse would print the whole usage block first; one line is what CI logs and scripts grep.
-        self.exit(USAGE_ERROR, f"error: {message} (see `{self.prog} --help`)\n")
-
-
-def seconds(text: str) -> float:
-    """argparse type of `--timeout`: a finite number of seconds, > 0 and at most the manifest's limit."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    # 0 would silently mean "the manifest's value", a negative one times out every program,
-    # nan and inf crash the runner's clock: all are mistakes to report before running.
-    if not (0 < value <= MAX_TIMEOUT_S):
-        raise argparse.ArgumentTypeError(
-            f"expected a number of seconds greater than 0 and at most {MAX_TIMEOUT_S}, got {text!r}"
-        )
-    return value
-
-
-MAX_REPEAT = 20  # each seed is a whole panel run (and its own warm runners)
-
-
-def repeats(text: str) -> int:
-    """argparse type of `--repeat`: a whole number from 1 to MAX_REPEAT."""
-    value = positive_int(text)
-    if value > MAX_REPEAT:
-        raise argparse.ArgumentTypeError(f"expected at most {MAX_REPEAT} runs, got {text!r}")
-    return value
-
-
-def positive_int(text: str) -> int:
-    """argparse type of `--workers`: a whole number, at least 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number, at least 1, got {text!r}")
-    return value
-
-
-def usable_cache_dir(value: str | None) -> Path:
-    """The cache folder to use (`--cache-dir`, else $PRISM_CACHE_DIR, else the default), checked.
-
-    Creates it and writes in it once, so an unusable folder is one clear `UsageError`
-    naming the folder and the reason, rather than a failed build for every program.
-    """
-    path = Path(value) if value else default_cache_dir()
-    origin = "--cache-dir" if value else "PRISM_CACHE_DIR" if os.environ.get("PRISM_CACHE_DIR") else "default"
-    where = f"cache folder {path} ({origin})"
-    if path.exists() and not path.is_dir():
-        raise UsageError(f"{where} is a file, not a folder")
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise UsageError(f"cannot create the {where}: {exc.strerror or exc}") from None
-    try:
-        # A folder, as the cache builds trees in temporary folders; os.access would not do, as root passes it.
-        probe = tempfile.mkdtemp(prefix=".prism-write-check-", dir=path)
-    except OSError as exc:
-        raise UsageError(f"cannot write in the {where}: {exc.strerror or exc}") from None
-    shutil.rmtree(probe, ignore_errors=True)
-    return path
-
-
-def cached_session(cache_dir: Path, args: argparse.Namespace, near: Path, err: Console) -> CachedSession:
-    """The session of one command whose results last (`<cache>/results/`, unless `--no-cache`)."""
-    from prism_lsp.scheduler.cached_session import CachedSession, open_results
-
-    results, note = open_results(cache_dir, enabled=not args.no_cache, near=near)
-    if note:
-        err.print(f"note: {escape(note)}", style="yellow", highlight=False)
-    return CachedSession(cache_dir, args.workers or default_runners(long_lived=False), results=results)
-
-
-def _fail(console: Console, message: str) -> int:
-    # The message may hold paths, TOML keys (`[tool.prism]`) or a task folder's text: never markup,
-    # never control sequences.
-    console.print(f"[bold red]error:[/] {escape(plain(message))}", highlight=False)
-    return USAGE_ERROR
-
-
-def _suite_for(task, suite_path: Path) -> Suite:
-    # Imported here, not at the top: `prism run` starts its runners before it loads the panel
-    # and report modules, which then import while the sandboxes come up.
-    from prism_lsp.engine.panel import Suite
-
-    return Suite(task.suite_rel(suite_path), suite_path.read_text(encoding="utf-8"))
 
 
 def _task_and_suite(args: argparse.Namespace):
@@ -232,32 +133,9 @@ def cmd_doctor(args: argparse.Namespace, out: Console, err: Console) -> int:
     return run_doctor(out, as_json=args.json)
 
 
-def add_report_options(sp: argparse.ArgumentParser) -> None:
-    """`--sarif`, `--junit`, `--mutation-report` of one run (`prism run`, `prism gate`); written by
-    `scoring.reports.outputs` (imported only when a run writes them)."""
-    sp.add_argument("--sarif", metavar="FILE", help="write the findings as SARIF 2.1.0 here (GitHub code scanning)")
-    sp.add_argument("--junit", metavar="FILE", help="write JUnit XML here (one testcase per program)")
-    sp.add_argument(
-        "--mutation-report",
-        metavar="FILE",
-        help="write the invalid candidates as mutants in Stryker's mutation-testing-report-schema JSON "
-        "(mutation-testing-elements, Stryker Dashboard; reveal full only)",
-    )
-    add_no_cache(sp)
-
-
-def add_no_cache(sp: argparse.ArgumentParser) -> None:
-    """`--no-cache` of the commands whose per-test results last on disk (run, gate)."""
-    sp.add_argument(
-        "--no-cache",
-        action="store_true",
-        help="run every test on every program again, and keep no results on disk (<cache>/results/)",
-    )
-
-
 def build_parser() -> argparse.ArgumentParser:
     # Sub-parsers inherit the class, so every sub-command reports usage errors the same way.
-    p = _Parser(prog="prism", description="Judge a pytest suite against a panel of implementations.")
+    p = Parser(prog="prism", description="Judge a pytest suite against a panel of implementations.")
     sub = p.add_subparsers(dest="command", required=True)
 
     def common(sp: argparse.ArgumentParser) -> None:

@@ -43,14 +43,6 @@ class RawTest:
     asserts: tuple[RawAssert, ...]
 
 
-@dataclass(frozen=True)
-class RawHelper:
-    """A module-level non-test function (fixture, helper) that contains asserts."""
-
-    name: str
-    asserts: tuple[RawAssert, ...]
-
-
 @dataclass
 class Discovered:
     """Everything :func:`discover` found in one buffer."""

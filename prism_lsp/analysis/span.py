@@ -22,8 +22,3 @@ class Span:
     def contains_line(self, line: int) -> bool:
         """True when ``line`` (1-based) is one of the lines this span touches."""
         return self.start_line <= line <= self.end_line
-
-    @property
-    def line_count(self) -> int:
-        """Number of lines touched (at least 1)."""
-        return self.end_line - self.start_line + 1

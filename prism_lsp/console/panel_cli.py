@@ -11,7 +11,9 @@ from pathlib import Path
 
 from rich.console import Console
 
-from prism_lsp.cli import UsageError, _fail, _suite_for, positive_int, seconds, usable_cache_dir
+from prism_lsp.console.args import UsageError, positive_int, seconds, usable_cache_dir
+from prism_lsp.console.args import fail as _fail
+from prism_lsp.console.args import suite_for as _suite_for
 from prism_lsp.sandbox.select import NAMES as SANDBOXES
 from prism_lsp.tasks import load_task
 

@@ -9,8 +9,8 @@ from rich.console import Console
 from rich.table import Table
 
 from prism_lsp.engine.session import EngineSession, RunOptions
+from prism_lsp.judge.sensitivity import Counts, as_data, counts_of, curves, expected_jsf
 from prism_lsp.model.report import PanelReport
-from prism_lsp.panel.sensitivity import Counts, as_data, counts_of, curves, expected_jsf
 
 
 def _pct(v) -> str:

@@ -13,8 +13,8 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
-from prism_lsp.engine.panel import Suite
 from prism_lsp.engine.session import EngineSession, RunOptions
+from prism_lsp.model.run import Suite
 from prism_lsp.model.task import Task
 from prism_lsp.suggest import apply_all, apply_edits, suggest, unified_diff
 from prism_lsp.suggest.data import as_data

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from prism_lsp.engine.reveal import anonymous_ids
+from prism_lsp.judge.reveal import anonymous_ids
 from prism_lsp.materialize import ProgramTree
 from prism_lsp.model.task import Candidate, Task
 

@@ -16,9 +16,9 @@ from typing import Literal
 from prism_lsp.analysis.ignores import Ignores
 from prism_lsp.analysis.suite_map import SuiteMap
 from prism_lsp.analysis.weak_assertions import StaticFinding
-from prism_lsp.engine.panel import PanelRun, Suite, build_report
-from prism_lsp.engine.redact import redact_run
+from prism_lsp.engine.panel import judge_run
 from prism_lsp.model.report import PanelReport
+from prism_lsp.model.run import PanelRun, Suite
 from prism_lsp.model.task import Task
 from prism_lsp.scheduler import RunStats
 
@@ -73,10 +73,9 @@ def finished(base: Check, run: PanelRun, stats: RunStats | None = None, *, sandb
     """`base` (a runnable analysis) with the panel's `run` and the report built from it."""
     assert base.task is not None and base.path is not None, "only a suite of a task runs"
     suite = Suite(base.task.suite_rel(base.path), base.text)
-    # The report from the raw run (build_report redacts it itself, after counting what only the raw
-    # run holds: the reference's coverage); below `full`, what hover, lenses and status may see.
-    report = build_report(base.task, suite, run, reveal=base.reveal, sandbox=sandbox or base.task.sandbox)
-    run = redact_run(run, base.reveal, base.text)
+    # The report from the raw run (judge_run redacts it, once, after counting what only the raw run
+    # holds: the reference's coverage) and the redacted run: what hover, lenses and status may see.
+    run, report = judge_run(base.task, suite, run, reveal=base.reveal, sandbox=sandbox or base.task.sandbox)
     return replace(base, state=CheckState("finished"), run=run, report=report, stats=stats)
 
 

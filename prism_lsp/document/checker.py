@@ -18,11 +18,12 @@ from prism_lsp.analysis.ignores import ignored_kinds
 from prism_lsp.analysis.suite_map import SuiteMap, parse_suite
 from prism_lsp.analysis.weak_assertions import static_findings
 from prism_lsp.document.check import NO_TASK, RUNNING, Check, CheckState, failed, finished
-from prism_lsp.engine.panel import Progress, Suite
-from prism_lsp.engine.reveal import panel_to_run
+from prism_lsp.engine.panel import Progress
 from prism_lsp.engine.session import EngineSession, RunOptions
+from prism_lsp.judge.reveal import panel_to_run
 from prism_lsp.materialize import MaterializeError, ProgramTree
 from prism_lsp.model.manifest import ManifestError
+from prism_lsp.model.run import Suite
 from prism_lsp.model.task import Task
 from prism_lsp.sandbox import SandboxUnavailable
 from prism_lsp.scheduler import IncrementalScheduler, PanelEngine, SessionEngine

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from prism_lsp.analysis.suite_map import SuiteMap, TestInfo, same_test, test_at_line, test_for_name
 from prism_lsp.document.check import Check
-from prism_lsp.engine.reveal import anonymous_ids
+from prism_lsp.judge.reveal import anonymous_ids
 from prism_lsp.model.outcome import ProgramResult, TestResult
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from prism_lsp.document.check import Check
-from prism_lsp.engine.reveal import PANEL_SHOWN_AT
+from prism_lsp.judge.reveal import PANEL_SHOWN_AT
 from prism_lsp.model.outcome import ProgramResult
 from prism_lsp.model.report import CandidateOut, ProgramOut, TestOut
 

@@ -24,7 +24,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from prism_lsp.engine.reveal import LINES_SHOWN_AT, PANEL_SHOWN_AT
+from prism_lsp.judge.reveal import LINES_SHOWN_AT, PANEL_SHOWN_AT
 from prism_lsp.model.outcome import ProgramResult, TestResult
 from prism_lsp.model.report import CoverageOut, PanelReport
 from prism_lsp.model.task import Task
@@ -32,7 +32,7 @@ from prism_lsp.runner._prism_lines import source_lines
 from prism_lsp.runner._prism_protocol import RunRequest
 
 if TYPE_CHECKING:  # engine/panel.py imports this module
-    from prism_lsp.engine.panel import PanelRun, Suite
+    from prism_lsp.model.run import PanelRun, Suite
 
 # Files of the reference read to count lines: a change touching more is counted on its first ones.
 MAX_FILES = 64
@@ -142,7 +142,8 @@ def _out(wanted: Lines, tests: list[tuple[str, TestResult]], reveal: str) -> Cov
 def trusted_lines(task: Task, run: PanelRun, submit: Callable[[RunRequest], ProgramResult]) -> PanelRun:
     """`run` with the reference's executable changed lines its verifier runs (`trusted_lines`),
     when the task has a verifier and the reference ran; `submit` runs one request to its result."""
-    from prism_lsp.engine.panel import Suite, run_request
+    from prism_lsp.engine.panel import run_request
+    from prism_lsp.model.run import Suite
 
     ref = next((c for c, _ in run.results if c.reference), None)
     if task.verifier is None or ref is None or ref.id not in run.trees:
@@ -179,7 +180,7 @@ def coverage_fields(task: Task, suite: Suite, run: PanelRun, reveal: str) -> dic
     names = [t.name for t in tests]
     if reveal == "labels":
         # The names the suite text gives (a program may name its tests anything): redact's.
-        from prism_lsp.engine.redact import redact_run
+        from prism_lsp.judge.redact import redact_run
 
         shown = redact_run(replace(run, results=[ref]), reveal, suite.text).results[0][1]
         names = [t.name for t in shown.tests]

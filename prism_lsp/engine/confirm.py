@@ -12,14 +12,15 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import replace
 
-from prism_lsp.engine.panel import BASELINE, PanelRun, Suite, run_request
+from prism_lsp.engine.panel import BASELINE, run_request
 from prism_lsp.engine.pool import RunnerPool
-from prism_lsp.engine.pytest_config import initial_config
 from prism_lsp.engine.results import program_from_runner
-from prism_lsp.engine.stability import HASH_ORDER, OTHER, Instability, differing, outcomes, to_confirm
+from prism_lsp.judge.stability import HASH_ORDER, OTHER, Instability, differing, outcomes, to_confirm
 from prism_lsp.materialize import ProgramTree
 from prism_lsp.model.outcome import ProgramResult
+from prism_lsp.model.run import PanelRun, Suite
 from prism_lsp.model.task import Task
+from prism_lsp.tasks.pytest_config import initial_config
 
 PoolFor = Callable[[int], RunnerPool]  # hash seed -> a warm pool whose runners started with it
 # A panel with more valid candidates failing than this is confirmed on the first ones only: the

@@ -10,54 +10,31 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
-from dataclasses import dataclass
 from pathlib import PurePosixPath
+from typing import Any
 
 from prism_lsp.engine import time_limits
 from prism_lsp.engine.change_coverage import entry_specs
-from prism_lsp.engine.detection import detection
-from prism_lsp.engine.findings import Finding, build_findings
-from prism_lsp.engine.metrics import Verdict, task_metrics
 from prism_lsp.engine.pool import RunnerPool
-from prism_lsp.engine.pytest_config import initial_config
 from prism_lsp.engine.results import program_from_runner, program_out
-from prism_lsp.engine.reveal import LINES_SHOWN_AT, PANEL_SHOWN_AT, anonymous_ids
-from prism_lsp.engine.stability import Instability, settled
+from prism_lsp.judge.detection import detection
+from prism_lsp.judge.findings import Finding, build_findings
+from prism_lsp.judge.metrics import Verdict, task_metrics
+from prism_lsp.judge.redact import redact_run
+from prism_lsp.judge.reveal import LINES_SHOWN_AT, PANEL_SHOWN_AT, anonymous_ids
+from prism_lsp.judge.stability import settled
 from prism_lsp.materialize import MaterializeError, ProgramTree, TreeCache
 from prism_lsp.model.outcome import ProgramResult
 from prism_lsp.model.report import CandidateOut, FindingOut, Metrics, PanelCounts, PanelReport
+from prism_lsp.model.run import PanelRun, Suite
 from prism_lsp.model.task import Candidate, Task
 from prism_lsp.runner._prism_protocol import RunRequest
+from prism_lsp.tasks.pytest_config import initial_config
 
 BASELINE = "initial"
+_VERDICT = {"pass": "accepted", "fail": "rejected"}  # a program's outcome as a verdict; else none
 Progress = Callable[[int, int, str], None]
 OnResult = Callable[[str, ProgramTree, "tuple[str, str] | None", ProgramResult], None]
-
-
-@dataclass(frozen=True)
-class Suite:
-    """The suite being judged: where it runs inside each tree, and its (unsaved) text."""
-
-    rel_path: str
-    text: str
-
-
-@dataclass
-class PanelRun:
-    """Raw results of one panel run, before they are turned into a report."""
-
-    baseline: ProgramResult
-    results: list[tuple[Candidate, ProgramResult]]
-    trees: dict[str, ProgramTree]
-    elapsed_ms: float
-    # Verdicts from run to run (engine/stability.py): tests seen with two outcomes, the hash seeds
-    # every program ran under, those failures were confirmed under, and how many test reruns it took.
-    unstable: tuple[Instability, ...] = ()
-    seeds: tuple[int, ...] = (0,)
-    confirmed_with: tuple[int, ...] = ()
-    reruns: int = 0
-    # The reference's changed lines its verifier runs (engine/change_coverage.py); None: no verifier.
-    trusted_lines: dict[str, tuple[int, ...]] | None = None
 
 
 def run_request(
@@ -208,7 +185,13 @@ def run_programs(
     return PanelRun(ready[BASELINE], results, trees, (time.perf_counter() - start) * 1000)
 
 
-def build_report(
+def build_report(task: Task, suite: Suite, run: PanelRun, **options: Any) -> PanelReport:
+    """The report of DESIGN.md for one run, with messages at the given reveal level (`judge_run`'s,
+    which takes the same options)."""
+    return judge_run(task, suite, run, **options)[1]
+
+
+def judge_run(
     task: Task,
     suite: Suite,
     run: PanelRun,
@@ -217,15 +200,15 @@ def build_report(
     extra_findings: list[Finding] | None = None,
     sandbox: str = "",
     warnings: list[str] | None = None,
-) -> PanelReport:
-    """The report of DESIGN.md for one run, with messages at the given reveal level.
+) -> tuple[PanelRun, PanelReport]:
+    """The run as the author may see it (redacted once, here) and the report of DESIGN.md built
+    from it, with messages at the given reveal level.
 
     Below `full` the candidates' results are first reduced to what the level promises
-    (:mod:`prism_lsp.engine.redact`); at `counts` the report lists no candidate and no finding
+    (:mod:`prism_lsp.judge.redact`); at `counts` the report lists no candidate and no finding
     of a candidate's run, only `panel`'s numbers; at `sealed` not even those (nor any metric
     but `detects_baseline`)."""
     from prism_lsp.engine.change_coverage import coverage_fields
-    from prism_lsp.engine.redact import redact_run
 
     # What the metrics may credit, from the raw run (redaction renames parametrized cases): a
     # verdict resting on an unstable test is neither an acceptance nor a rejection.
@@ -258,7 +241,7 @@ def build_report(
     names = anonymous_ids([c for c, _ in run.results], reveal)
     candidates = []
     for c, r in per_line:
-        verdict = {"pass": "accepted", "fail": "rejected"}.get(effective[c.id])
+        verdict = _VERDICT.get(effective[c.id])
         correct = verdict == ("accepted" if c.valid else "rejected")
         out = program_out(r, with_values).model_dump()
         candidates.append(
@@ -273,7 +256,7 @@ def build_report(
                 unstable=effective[c.id] == "unstable",
             )
         )
-    return PanelReport(
+    return run, PanelReport(
         task=task.id,
         suite=suite.rel_path,
         baseline=program_out(run.baseline, True),
@@ -289,7 +272,7 @@ def build_report(
                 tests=f.tests,
                 rule=f.rule,
                 count=f.count,
-            )
+            ).about_candidates(f.about)
             for f in findings
         ],
         timing_ms={"total": round(run.elapsed_ms, 1)},
@@ -309,14 +292,8 @@ def build_report(
 
 def panel_counts(run: PanelRun, effective: dict[str, str] | None = None) -> PanelCounts:
     """The panel's numbers (non-reference valid accepted, invalid rejected, errors) of one run;
-    `effective` outcomes (engine/stability.py `settled`) when some verdicts rest on unstable tests."""
+    `effective` outcomes (judge/stability.py `settled`) when some verdicts rest on unstable tests."""
     outcome = {c.id: (effective or {}).get(c.id, r.outcome) for c, r in run.results}
-    valid = [outcome[c.id] for c, _ in run.results if c.valid and not c.reference]
-    invalid = [outcome[c.id] for c, _ in run.results if not c.valid]
-    return PanelCounts(
-        valid_accepted=valid.count("pass"),
-        valid=len(valid),
-        invalid_rejected=invalid.count("fail"),
-        invalid=len(invalid),
-        errors=sum(r.outcome == "error" for _, r in run.results),
+    return PanelCounts.tally(
+        (c.valid, c.reference, _VERDICT.get(outcome[c.id]), r.outcome == "error") for c, r in run.results
     )

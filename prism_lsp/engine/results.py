@@ -14,7 +14,7 @@ import re
 from prism_lsp.model.outcome import AssertionResult, Outcome, ProgramResult, TestResult
 from prism_lsp.model.report import AssertionOut, ProgramOut, TestOut
 from prism_lsp.model.untrusted import NAME_LIMIT, plain
-from prism_lsp.runner._prism_protocol import Result
+from prism_lsp.runner._prism_protocol import Result, program_rule
 
 _REASON = re.compile(r"[a-z][a-z-]{0,31}")
 _OUTCOMES = ("pass", "fail", "error")
@@ -106,12 +106,10 @@ def outcome_of(tests: list[TestResult] | tuple[TestResult, ...]) -> tuple[Outcom
     """
     if not tests:
         return "error", "no-tests", "no tests were collected from the suite", None
-    if any(t.outcome == "fail" for t in tests):
-        return "fail", None, "", None
-    for t in tests:
-        if t.outcome == "error":
-            return "error", t.reason, t.message, t.line
-    return "pass", None, "", None
+    verdict, errored = program_rule(tests)
+    if errored is not None:
+        return "error", errored.reason, errored.message, errored.line
+    return "fail" if verdict == "fail" else "pass", None, "", None
 
 
 def merge_results(cached: dict[str, TestResult], fresh: ProgramResult, keep: list[str]) -> ProgramResult:

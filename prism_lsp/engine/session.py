@@ -20,16 +20,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from prism_lsp.engine.pool import RunnerPool
-from prism_lsp.engine.reveal import after_writing, panel_to_run, strictest
+from prism_lsp.judge.reveal import after_writing, panel_to_run, strictest
 from prism_lsp.materialize import TreeCache
 from prism_lsp.materialize.cache import default_cache_dir
 from prism_lsp.sandbox import Limits, chosen_sandbox, resolve_backend
 from prism_lsp.sandbox.base import SandboxUnavailable, default_runners
 
 if TYPE_CHECKING:
-    from prism_lsp.engine.findings import Finding
-    from prism_lsp.engine.panel import PanelRun, Progress, Suite
+    from prism_lsp.engine.panel import Progress
+    from prism_lsp.judge.findings import Finding
     from prism_lsp.model.report import PanelReport
+    from prism_lsp.model.run import PanelRun, Suite
     from prism_lsp.model.task import Task
 
 
@@ -48,7 +49,7 @@ class RunOptions:
     # Programs to run (ids, the initial state's `initial`); None: all. The others are left out of the
     # run, with an empty `pass` in their place (the incremental scheduler has their results).
     programs: frozenset[str] | None = None
-    # Verdicts that hold from run to run (engine/stability.py): the first hash seed, how many
+    # Verdicts that hold from run to run (judge/stability.py): the first hash seed, how many
     # seeds every program runs under, and whether a valid candidate's failure is confirmed first.
     hash_seed: int = 0
     repeat: int = 1

@@ -13,8 +13,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from prism_lsp.engine.metrics import aggregate
 from prism_lsp.gate import DEFAULT_INVALID_REJECTION, DEFAULT_VALID_ACCEPTANCE
+from prism_lsp.judge.metrics import aggregate
 
 RATES = ("detects_baseline", "rar", "valid_acceptance", "invalid_rejection", "jsf")
 RATE_NAMES = {

@@ -32,7 +32,7 @@ def percent(text: str) -> float:
 
 
 def add_gate_parser(sub, common) -> None:
-    from prism_lsp.cli import MAX_REPEAT, add_report_options, positive_int, repeats, seconds
+    from prism_lsp.console.args import MAX_REPEAT, add_report_options, positive_int, repeats, seconds
     from prism_lsp.gate import DEFAULT_INVALID_REJECTION, DEFAULT_VALID_ACCEPTANCE
 
     g = sub.add_parser("gate", help="judge a change's test modules on the panel of its fix; exit 1 below the gate")
@@ -112,8 +112,8 @@ def _range(args: argparse.Namespace) -> tuple[str | None, str | None]:
 
 def _judge_suites(session, change, options) -> list[dict]:
     from prism_lsp.analysis.suite_map import parse_suite
-    from prism_lsp.cli import _suite_for
-    from prism_lsp.engine.static import weak_assertion_findings
+    from prism_lsp.console.args import suite_for as _suite_for
+    from prism_lsp.judge.weak_findings import weak_assertion_findings
     from prism_lsp.scoring.reports.records import error_of, record_of
     from prism_lsp.witness.report import report_with_witnesses
 
@@ -166,7 +166,7 @@ def _print(out: Console, change, records: list[dict], verdict, cache: dict[str, 
 
 
 def cmd_gate(args: argparse.Namespace, out: Console, err: Console) -> int:
-    from prism_lsp.cli import UsageError, cached_session, usable_cache_dir
+    from prism_lsp.console.args import UsageError, cached_session, usable_cache_dir
     from prism_lsp.engine.session import RunOptions
     from prism_lsp.gate.change import prepare
     from prism_lsp.gate.checks import BaselineError, Thresholds, judge, load_baseline

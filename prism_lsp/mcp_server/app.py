@@ -81,7 +81,7 @@ def build_server(config: judge.JudgeConfig, session: EngineSession):
 
 
 def cmd_mcp(args: argparse.Namespace, out, err) -> int:
-    from prism_lsp.cli import UsageError, usable_cache_dir
+    from prism_lsp.console.args import UsageError, usable_cache_dir
 
     roots = tuple(Path(r).resolve() for r in (args.root or ["."]))
     for root in roots:

@@ -11,7 +11,7 @@ from prism_lsp.model.reveal import REVEAL_LEVELS
 
 def _runs(text: str) -> int:
     """argparse type of `--budget`: a whole number of runs, at least 1."""
-    from prism_lsp.cli import positive_int
+    from prism_lsp.console.args import positive_int
 
     return positive_int(text)
 

@@ -14,14 +14,14 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from prism_lsp.engine.findings import TEACH_UNREACHED
-from prism_lsp.engine.panel import Suite
-from prism_lsp.engine.reveal import PANEL_SHOWN_AT, WITNESSES_SHOWN_AT, strictest
 from prism_lsp.engine.session import EngineSession, RunOptions
-from prism_lsp.engine.static import weak_assertion_findings
+from prism_lsp.judge.findings import TEACH_UNREACHED
+from prism_lsp.judge.reveal import PANEL_SHOWN_AT, WITNESSES_SHOWN_AT, strictest
+from prism_lsp.judge.weak_findings import weak_assertion_findings
 from prism_lsp.mcp_server.budget import BudgetSpent, RunBudget
 from prism_lsp.model.report import CoverageOut, Metrics, PanelReport, WitnessOut
 from prism_lsp.model.reveal import RevealLevel
+from prism_lsp.model.run import Suite
 from prism_lsp.model.task import Task
 from prism_lsp.tasks import load_task
 from prism_lsp.witness.report import report_with_witnesses

@@ -6,9 +6,10 @@ fields (reason, def_line, reached_change, assertions, note) only add detail.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from prism_lsp.model.reveal import RevealLevel
 
@@ -87,6 +88,31 @@ class PanelCounts(_Out):
     invalid: int
     errors: int
 
+    @classmethod
+    def tally(cls, members: Iterable[tuple[bool, bool, str | None, bool]]) -> PanelCounts:
+        """The one way a panel is counted: each member is (valid, reference, verdict, error), the
+        verdict "accepted", "rejected" or None (an error or an unstable verdict is neither)."""
+        valid = invalid = valid_accepted = invalid_rejected = errors = 0
+        for is_valid, reference, verdict, error in members:
+            errors += error
+            if is_valid and not reference:
+                valid += 1
+                valid_accepted += verdict == "accepted"
+            elif not is_valid:
+                invalid += 1
+                invalid_rejected += verdict == "rejected"
+        return cls(
+            valid_accepted=valid_accepted,
+            valid=valid,
+            invalid_rejected=invalid_rejected,
+            invalid=invalid,
+            errors=errors,
+        )
+
+    def as_tuple(self) -> tuple[int, int, int, int]:
+        """(valid accepted, valid, invalid rejected, invalid)."""
+        return self.valid_accepted, self.valid, self.invalid_rejected, self.invalid
+
 
 class WitnessOut(_Out):
     """An input that tells the finding's candidates apart from every valid one (reveal full/labels only)."""
@@ -106,6 +132,17 @@ class FindingOut(_Out):
     rule: str | None = None
     count: int | None = None
     witness: WitnessOut | None = None  # accepts-invalid only, and never at reveal `counts`
+    # The candidate ids the finding is about, at every reveal level; never serialised (below `full`
+    # `candidates` is empty): what a witness is attached by.
+    _about: tuple[str, ...] = PrivateAttr(default=())
+
+    def about(self) -> tuple[str, ...]:
+        return self._about
+
+    def about_candidates(self, ids: tuple[str, ...]) -> FindingOut:
+        """This finding, knowing which candidates it is about (in place)."""
+        self._about = ids
+        return self
 
 
 class CoverageOut(_Out):
@@ -157,13 +194,11 @@ class PanelReport(_Out):
         """(valid accepted, valid, invalid rejected, invalid) over the non-reference candidates,
         as `valid_acceptance` counts them; the reference has its own flag, RAR."""
         if self.panel is not None:
-            p = self.panel
-            return p.valid_accepted, p.valid, p.invalid_rejected, p.invalid
-        valid = [c for c in self.candidates if c.label == "valid" and not c.reference]
-        invalid = [c for c in self.candidates if c.label == "invalid"]
-        return (
-            sum(c.verdict == "accepted" for c in valid),
-            len(valid),
-            sum(c.verdict == "rejected" for c in invalid),
-            len(invalid),
+            return self.panel.as_tuple()
+        return self.tally_candidates().as_tuple()
+
+    def tally_candidates(self) -> PanelCounts:
+        """The counts of the candidates this report lists (by their verdicts)."""
+        return PanelCounts.tally(
+            (c.label == "valid", c.reference, c.verdict, c.outcome == "error") for c in self.candidates
         )

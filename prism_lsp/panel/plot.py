@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from prism_lsp.panel.sensitivity import Counts, curves
+from prism_lsp.judge.sensitivity import Counts, curves
 
 
 def write_plot(c: Counts, path: Path, title: str) -> None:

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from prism_lsp.engine.panel import PanelRun, Suite
 from prism_lsp.engine.session import EngineSession, RunOptions
 from prism_lsp.model.outcome import ProgramResult
+from prism_lsp.model.run import PanelRun, Suite
 from prism_lsp.model.task import Candidate, Task
 from prism_lsp.panel.errors import VerifierError
 

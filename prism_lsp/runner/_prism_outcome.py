@@ -22,6 +22,7 @@ from _prism_protocol import (
     TestStart,
     decode,
     error_result,
+    program_rule,
 )
 
 
@@ -123,11 +124,10 @@ def interpret(req: RunRequest, lines: list[bytes], status: int | None, timed_out
         return _with(base, reason="exited", message="pytest's session did not complete")
     if not tests:
         return _with(base, reason="no-tests", message="no tests were collected from the suite")
-    if any(t.outcome == "fail" for t in tests):
+    verdict, e = program_rule(tests)
+    if verdict == "fail":
         return _with(base, outcome="fail")
-    errors = [t for t in tests if t.outcome == "error"]
-    if errors:
-        e = errors[0]
+    if e is not None:
         return _with(base, reason=e.reason, line=e.line, message=e.message)
     if data.exit_code not in (0, 5):
         return _with(base, reason="pytest", message=f"pytest exited with status {data.exit_code}")

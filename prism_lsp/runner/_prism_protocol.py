@@ -17,12 +17,31 @@ wrong type raises `ProtocolError` naming it; the host turns that into an `error`
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 PROTOCOL_VERSION = 2
 # A line longer than this from a runner is not an answer (the host stops reading and replaces the runner).
 MAX_LINE = 64 << 20
+
+
+class _Judged(Protocol):
+    @property
+    def outcome(self) -> str: ...
+
+
+_T = TypeVar("_T", bound=_Judged)
+
+
+def program_rule(tests: Sequence[_T]) -> tuple[str, _T | None]:
+    """The program-outcome rule, said once for the runner and the host: any failing test rejects
+    (`fail`); else the first erroring test makes the program an `error` (returned, for its reason);
+    else `pass`. Whether there are tests at all is the caller's to say."""
+    if any(t.outcome == "fail" for t in tests):
+        return "fail", None
+    errored = next((t for t in tests if t.outcome == "error"), None)
+    return ("error", errored) if errored is not None else ("pass", None)
 
 
 class ProtocolError(ValueError):

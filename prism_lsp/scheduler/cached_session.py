@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from prism_lsp.engine.reveal import panel_to_run
 from prism_lsp.engine.session import EngineSession, RunOptions
+from prism_lsp.judge.reveal import panel_to_run
 from prism_lsp.scheduler.result_cache import ResultCache
 from prism_lsp.scheduler.result_store import DiskStore
 

@@ -8,7 +8,7 @@ rates: they are counted and left out of every mean, and every report says how ma
 
 from __future__ import annotations
 
-from prism_lsp.engine.metrics import aggregate
+from prism_lsp.judge.metrics import aggregate
 
 
 def summarize(records: list[dict]) -> dict:

@@ -21,12 +21,12 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from prism_lsp.engine.panel import Suite
 from prism_lsp.engine.session import EngineSession, RunOptions
-from prism_lsp.engine.static import weak_assertion_findings
+from prism_lsp.judge.weak_findings import weak_assertion_findings
 from prism_lsp.materialize import MaterializeError
 from prism_lsp.materialize.digest import tree_digest
 from prism_lsp.model.manifest import ManifestError
+from prism_lsp.model.run import Suite
 from prism_lsp.sandbox import SandboxUnavailable
 from prism_lsp.sandbox.base import runner_environment
 from prism_lsp.scoring.pairs import Pair

@@ -14,7 +14,6 @@ from prism_lsp.scoring.job import Job, JobOptions, identify
 from prism_lsp.scoring.pairs import Pair
 from prism_lsp.scoring.store import ResultStore
 
-ENGINES = ("local", "ray")
 # (pairs done, pairs in all, error rows so far)
 Progress = Callable[[int, int, int], None]
 

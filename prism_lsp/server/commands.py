@@ -14,7 +14,7 @@ from lsprotocol import types
 from lsprotocol.converters import get_converter
 
 from prism_lsp.document.candidates import changed_target, list_candidates
-from prism_lsp.engine.reveal import anonymous_ids
+from prism_lsp.judge.reveal import anonymous_ids
 from prism_lsp.server.status import state_of, status_params
 
 if TYPE_CHECKING:
@@ -25,7 +25,6 @@ LIST_CANDIDATES = "prism.listCandidates"
 SHOW_CANDIDATE = "prism.showCandidate"
 APPLY_EDIT = "prism.applyEdit"
 INIT_TASK = "prism.initTask"
-ALL = [RUN_PANEL, LIST_CANDIDATES, SHOW_CANDIDATE, APPLY_EDIT, INIT_TASK]
 
 
 class CommandError(Exception):

@@ -15,7 +15,7 @@ from __future__ import annotations
 from prism_lsp.analysis.suite_map import SuiteMap, assertion_at_line
 from prism_lsp.document.check import Check
 from prism_lsp.document.outcomes import AssertionRow, anchor, assertion_rows
-from prism_lsp.engine.reveal import LINES_SHOWN_AT
+from prism_lsp.judge.reveal import LINES_SHOWN_AT
 
 MARK = {"pass": "pass ✓", "fail": "fail ✗", "error": "error ⚠"}
 

@@ -17,7 +17,7 @@ from prism_lsp.document.check import Check
 from prism_lsp.document.counts import REFERENCE_ASIDE, panel_line
 from prism_lsp.document.outcomes import test_summary
 from prism_lsp.engine.change_coverage import reach_text
-from prism_lsp.engine.reveal import LINES_SHOWN_AT, PANEL_SHOWN_AT
+from prism_lsp.judge.reveal import LINES_SHOWN_AT, PANEL_SHOWN_AT
 from prism_lsp.server.commands import RUN_PANEL
 from prism_lsp.server.positions import Lines
 from prism_lsp.server.status import cannot_judge

@@ -22,9 +22,9 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from prism_lsp import __version__
-from prism_lsp.document.carry import with_last_findings
 from prism_lsp.document.check import Check, CheckState
 from prism_lsp.document.checker import Checker
+from prism_lsp.document.kept_findings import with_last_findings
 from prism_lsp.repo.offer import MESSAGE as OFFER_MESSAGE
 from prism_lsp.repo.offer import InitOffers
 from prism_lsp.scheduler import Job, Scheduler
@@ -258,7 +258,7 @@ class PrismServer(LanguageServer):
 
     def publish_diagnostics(self, uri: str, check: Check, *, pending: bool = False) -> None:
         """The diagnostics of `check` (with the last run's findings that still hold), when its version is
-        current; `pending`: a run of this version follows at once (see `document.carry`)."""
+        current; `pending`: a run of this version follows at once (see `document.kept_findings`)."""
         if not self.current(uri, check.version):
             return
         shown = with_last_findings(check, self.record(uri).last_run, pending=pending)

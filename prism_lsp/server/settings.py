@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from prism_lsp.engine.reveal import strictest
+from prism_lsp.judge.reveal import strictest
 from prism_lsp.model.report import FINDING_KINDS
 from prism_lsp.model.reveal import RevealLevel
 

@@ -11,7 +11,7 @@ from lsprotocol import types
 
 from prism_lsp.document.check import Check
 from prism_lsp.document.counts import panel_line
-from prism_lsp.engine.reveal import PANEL_SHOWN_AT
+from prism_lsp.judge.reveal import PANEL_SHOWN_AT
 
 log = logging.getLogger(__name__)
 

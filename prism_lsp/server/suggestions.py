@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 from lsprotocol.converters import get_converter
 
-from prism_lsp.engine.panel import Suite
-from prism_lsp.engine.reveal import WITNESSES_SHOWN_AT as SHOWN_AT
 from prism_lsp.engine.session import RunOptions
+from prism_lsp.judge.reveal import WITNESSES_SHOWN_AT as SHOWN_AT
+from prism_lsp.model.run import Suite
 from prism_lsp.server.actions import APPLY_EDIT
 from prism_lsp.server.diagnostics import SOURCE
 from prism_lsp.server.positions import Lines

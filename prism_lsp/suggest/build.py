@@ -19,10 +19,10 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from prism_lsp.engine.findings import build_findings
-from prism_lsp.engine.panel import PanelRun, Suite
 from prism_lsp.engine.session import EngineSession, RunOptions
+from prism_lsp.judge.findings import build_findings
 from prism_lsp.model.outcome import ProgramResult
+from prism_lsp.model.run import PanelRun, Suite
 from prism_lsp.model.task import Task
 from prism_lsp.suggest.edits import (
     Edit,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from prism_lsp.engine.panel import Suite
+from prism_lsp.model.run import Suite
 from prism_lsp.suggest.build import Suggestion
 from prism_lsp.suggest.edits import apply_edits, unified_diff
 from prism_lsp.suggest.titles import title

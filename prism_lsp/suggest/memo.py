@@ -10,9 +10,9 @@ import hashlib
 import threading
 from collections import OrderedDict
 
-from prism_lsp.engine.panel import PanelRun, Suite
-from prism_lsp.engine.reveal import WITNESSES_SHOWN_AT as SHOWN_AT
 from prism_lsp.engine.session import EngineSession, RunOptions
+from prism_lsp.judge.reveal import WITNESSES_SHOWN_AT as SHOWN_AT
+from prism_lsp.model.run import PanelRun, Suite
 from prism_lsp.model.task import Task
 from prism_lsp.suggest.build import Suggestion, suggest
 

@@ -11,7 +11,7 @@ parsed still wins, with no options, as in pytest (whose run then reports its own
 
 This is the one table of configuration files (as pytest's `findpaths.py` keeps its own): what a
 program tree collects, what goes on `sys.path`, and the file every program is judged with
-(`engine/pytest_config.py`, pytest's `-c`) all come from it. A link or a file over `_MAX_BYTES`
+(`initial_config`, pytest's `-c`) all come from it. A link or a file over `_MAX_BYTES`
 is never pytest's configuration here.
 """
 
@@ -114,3 +114,18 @@ def nearest_config(tree: Path, rel: str) -> PytestConfig:
         if config.file is not None or folder == tree or tree not in folder.parents:
             return config
         folder = folder.parent
+
+
+def initial_config(tree: Path, suite_rel: str) -> tuple[str, str] | None:
+    """(relative path, text) of the pytest configuration file of `tree` for the suite at
+    `suite_rel`, or None when there is none: the file every program is judged with.
+
+    pytest reads its options (`addopts = -p plugin` among them) from the first configuration file
+    it finds from the suite's folder up; a candidate that adds or edits one could load a plugin that
+    passes every test. So the host finds that file in the initial tree and the runner runs every
+    program with exactly it (`pytest -c`), or with an empty one when the initial state has none: a
+    candidate's configuration files are never read."""
+    config = nearest_config(tree, suite_rel)
+    if config.file is None:
+        return None
+    return config.file.relative_to(tree).as_posix(), config.text

@@ -1,18 +1,18 @@
 """Witnesses in the panel report: accepts-invalid findings gain `witness` at reveal full and labels.
 
-Below `full` the report's findings carry no candidate ids, so the raw findings of
-the same run (grouped the same way at every level) say which candidates each one is
-about; the witness then names them as the reveal level does (`invalid-2` at labels).
+Below `full` the report's findings show no candidate ids, but each still knows (unserialised,
+`FindingOut.about`) which candidates it is about: witnesses are matched to findings by that, never
+by position; the witness then names them as the reveal level does (`invalid-2` at labels).
 """
 
 from __future__ import annotations
 
-from prism_lsp.engine.findings import Finding, build_findings
-from prism_lsp.engine.panel import PanelRun, Suite
-from prism_lsp.engine.reveal import WITNESSES_SHOWN_AT as SHOWN_AT
-from prism_lsp.engine.reveal import anonymous_ids, strictest
 from prism_lsp.engine.session import EngineSession, RunOptions
+from prism_lsp.judge.findings import Finding
+from prism_lsp.judge.reveal import WITNESSES_SHOWN_AT as SHOWN_AT
+from prism_lsp.judge.reveal import anonymous_ids, strictest
 from prism_lsp.model.report import PanelReport, WitnessOut
+from prism_lsp.model.run import PanelRun, Suite
 from prism_lsp.model.task import Task
 from prism_lsp.witness.search import SearchResult, Witness
 
@@ -25,17 +25,16 @@ def expected_text(w: Witness) -> str:
     return w.expected
 
 
-def attach_witnesses(
-    report: PanelReport, task: Task, run: PanelRun, suite_text: str, found: SearchResult, reveal: str
-) -> PanelReport:
+def attach_witnesses(report: PanelReport, task: Task, found: SearchResult, reveal: str) -> PanelReport:
     """Fill `witness` on the report's accepts-invalid findings (in place; nothing below labels)."""
     if reveal not in SHOWN_AT:
         return report
-    raw = [f for f in build_findings(run.baseline, run.results, "full", suite_text) if f.kind == "accepts-invalid"]
-    shown = [f for f in report.findings if f.kind == "accepts-invalid"]
     names = anonymous_ids(task.candidates, reveal)
-    for out, f in zip(shown, raw):
-        ws = [found.witnesses[c] for c in f.candidates if c in found.witnesses]
+    for out in report.findings:
+        if out.kind != "accepts-invalid":
+            continue
+        # By identity: the candidates this finding is about (kept at every level), not its position.
+        ws = [found.witnesses[c] for c in out.about() if c in found.witnesses]
         if not ws:
             continue
         first = ws[0]
@@ -65,5 +64,5 @@ def report_with_witnesses(
 
         accepted = {c.id for c, r in run.results if not c.valid and r.outcome == "pass"}
         found = search_panel(session, task, suite.text, sandbox=options.sandbox, targets=accepted)
-        attach_witnesses(report, task, run, suite.text, found.result, reveal)
+        attach_witnesses(report, task, found.result, reveal)
     return run, report

@@ -12,9 +12,9 @@ import time
 
 import pytest
 
-from prism_lsp.engine.panel import Suite
 from prism_lsp.engine.pool import RunnerPool
 from prism_lsp.engine.session import RunOptions
+from prism_lsp.model.run import Suite
 from prism_lsp.sandbox import Limits, SandboxUnavailable, resolve_backend
 from prism_lsp.sandbox import docker_image as docker_image_module
 from prism_lsp.sandbox.docker_backend import HOST_LABEL, OWNER_LABEL, DockerBackend, remove_stale

@@ -11,8 +11,8 @@ import json
 import os
 import subprocess
 
-from prism_lsp.engine.panel import Suite
 from prism_lsp.engine.session import EngineSession, RunOptions
+from prism_lsp.model.run import Suite
 from prism_lsp.sandbox.base import Limits
 from prism_lsp.sandbox.docker_backend import OWNER_LABEL
 from prism_lsp.tasks import load_task

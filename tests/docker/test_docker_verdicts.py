@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from prism_lsp.engine.panel import Suite
 from prism_lsp.engine.session import RunOptions
+from prism_lsp.model.run import Suite
 from prism_lsp.sandbox.bubblewrap import probe
 from prism_lsp.tasks import load_task
 from tests.conftest import FIXTURES

@@ -23,10 +23,11 @@ from pathlib import Path
 
 from prism_lsp.document.check import Check, finished
 from prism_lsp.document.checker import Checker
-from prism_lsp.engine.panel import BASELINE, PanelRun, Suite, build_report
-from prism_lsp.engine.redact import redact_run
+from prism_lsp.engine.panel import BASELINE, build_report
 from prism_lsp.engine.results import program_from_runner
+from prism_lsp.judge.redact import redact_run
 from prism_lsp.model.outcome import ProgramResult
+from prism_lsp.model.run import PanelRun, Suite
 from prism_lsp.runner._prism_protocol import Result
 from prism_lsp.server.settings import Settings
 

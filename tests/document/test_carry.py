@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 from prism_lsp.analysis.suite_map import parse_suite
-from prism_lsp.document.carry import still_holding, with_last_findings
+from prism_lsp.document.kept_findings import still_holding, with_last_findings
 from prism_lsp.server.diagnostics import build_diagnostics
 from prism_lsp.server.settings import Settings
 from tests.document.recorded import TEXT, at_reveal

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import json
 
-from prism_lsp.engine.detection import detection
-from prism_lsp.engine.findings import build_findings
-from prism_lsp.engine.panel import Suite
+from prism_lsp.judge.detection import detection
+from prism_lsp.judge.findings import build_findings
 from prism_lsp.model import outcome as model
 from prism_lsp.model.outcome import ProgramResult
+from prism_lsp.model.run import Suite
 from prism_lsp.tasks import load_task
 from tests.conftest import write_task
 from tests.repo.gitrepo import make_repo, prism, run_json, write

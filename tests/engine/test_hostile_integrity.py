@@ -11,8 +11,8 @@ import re
 
 import pytest
 
-from prism_lsp.engine.panel import Suite
 from prism_lsp.engine.session import EngineSession, RunOptions
+from prism_lsp.model.run import Suite
 from prism_lsp.tasks import load_task
 from tests.conftest import write_task
 

@@ -11,11 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from prism_lsp.engine.panel import PanelRun, Suite, build_report
-from prism_lsp.engine.redact import UNKNOWN_TEST, redact_run
-from prism_lsp.engine.reveal import LEVELS, after_writing, panel_to_run, strictest
+from prism_lsp.engine.panel import build_report
+from prism_lsp.judge.redact import UNKNOWN_TEST, redact_run
+from prism_lsp.judge.reveal import LEVELS, after_writing, panel_to_run, strictest
 from prism_lsp.model.outcome import AssertionResult, ProgramResult
 from prism_lsp.model.outcome import TestResult as Ran  # not collected as a test class
+from prism_lsp.model.run import PanelRun, Suite
 from prism_lsp.model.task import Candidate, Task
 
 SUITE = "from solution import f\n\n\ndef test_one():\n    assert f(1) == 2\n"  # assert on line 5

@@ -7,8 +7,8 @@ from __future__ import annotations
 import time
 
 from prism_lsp.engine import time_limits
-from prism_lsp.engine.panel import Suite
 from prism_lsp.engine.session import RunOptions
+from prism_lsp.model.run import Suite
 from prism_lsp.tasks import load_task
 from tests.conftest import write_task
 

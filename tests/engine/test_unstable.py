@@ -11,9 +11,9 @@ import subprocess
 import sys
 import time
 
-from prism_lsp.engine.panel import Suite
-from prism_lsp.engine.stability import settled
+from prism_lsp.judge.stability import settled
 from prism_lsp.model import outcome as model
+from prism_lsp.model.run import Suite
 from prism_lsp.tasks import load_task
 from tests.conftest import write_task
 from tests.repo.gitrepo import run_json

@@ -2,7 +2,7 @@
 
 import pytest
 
-from prism_lsp.engine.reveal import strictest
+from prism_lsp.judge.reveal import strictest
 
 
 @pytest.mark.parametrize(

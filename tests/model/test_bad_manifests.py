@@ -1,37 +1,12 @@
 """Every manifest mistake is a `ManifestError` naming the file, the key and what was expected."""
 
 import hashlib
-import textwrap
 
 import pytest
 
 from prism_lsp.model.manifest import ManifestError
 from prism_lsp.tasks import find_task_root, load_task
-
-GOOD_CANDIDATES = """
-[[candidate]]
-id = "reference"
-label = "valid"
-reference = true
-patch = "ref.diff"
-
-[[candidate]]
-id = "bad"
-label = "invalid"
-overlay = "bad"
-"""
-
-
-def make(tmp_path, toml: str, *, files=("ref.diff",), dirs=("initial", "bad")):
-    for d in dirs:
-        (tmp_path / d).mkdir(exist_ok=True)
-    for f in files:
-        (tmp_path / f).write_text("--- a/x.py\n+++ b/x.py\n@@ -0,0 +1 @@\n+x = 1\n")
-    (tmp_path / "prism.toml").write_text(textwrap.dedent(toml))
-    return tmp_path
-
-
-TASK = '[task]\nid = "ok-task"\ninitial = "initial"\n'
+from tests.model.manifests import GOOD_CANDIDATES, TASK, make
 
 CASES = [
     ("not toml", "[task\nid = 1", "", "invalid TOML"),

@@ -8,7 +8,7 @@ from prism_lsp.panel.diffs import tree_diff
 from prism_lsp.panel.write import NewCandidate, append_candidates
 from prism_lsp.tasks import load_task
 from tests.conftest import FIXTURES
-from tests.panel.test_label import GOOD
+from tests.panel.top_tags import GOOD
 
 
 def _check(root, capsys, cache_dir):

@@ -6,13 +6,8 @@ import json
 from prism_lsp.cli import prism_main
 from prism_lsp.tasks import load_task
 from tests.conftest import FIXTURES
+from tests.panel.top_tags import GOOD
 
-GOOD = (
-    "def top_tags(posts, k):\n    counts = {}\n    for post in posts:\n"
-    "        for tag in {t.strip().lower() for t in post.split(',')} - {''}:\n"
-    "            counts[tag] = counts.get(tag, 0) + 1\n"
-    "    return sorted(counts, key=lambda t: (-counts[t], t))[:k]\n"
-)
 ROWS = [
     {"id": "good", "code": GOOD},
     {"id": "no-lower", "code": GOOD.replace(".strip().lower()", ".strip()")},

@@ -4,7 +4,7 @@ import pytest
 
 from prism_lsp.model.manifest import ManifestError
 from prism_lsp.tasks import load_task
-from tests.model.test_bad_manifests import GOOD_CANDIDATES, TASK, make
+from tests.model.manifests import GOOD_CANDIDATES, TASK, make
 
 
 def test_verifier_and_origin_load(tmp_path):

@@ -86,7 +86,7 @@ SUITE = (
 def test_the_configuration_pytest_reads_is_the_one_programs_are_judged_with(tmp_path, capsys, config):
     """pytest 9 collects `check_*` functions by `pytest.toml` (or native `[tool.pytest]`); every program is
     judged with that file, as plain pytest would judge it: initial fail, reference pass, invalid fail."""
-    from prism_lsp.engine.pytest_config import initial_config
+    from prism_lsp.tasks.pytest_config import initial_config
     from tests.conftest import write_task
     from tests.repo.gitrepo import run_json
 

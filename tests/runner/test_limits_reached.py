@@ -4,8 +4,8 @@ start new thread" and tell its author to weaken a correct assertion)."""
 
 from __future__ import annotations
 
-from prism_lsp.engine.panel import Suite
 from prism_lsp.engine.session import RunOptions
+from prism_lsp.model.run import Suite
 from prism_lsp.tasks import load_task
 from tests.conftest import write_task
 

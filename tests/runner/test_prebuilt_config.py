@@ -4,8 +4,8 @@ configuration file, exactly as a fresh `pytest.main` would."""
 
 from __future__ import annotations
 
-from prism_lsp.engine.panel import Suite
 from prism_lsp.engine.session import RunOptions
+from prism_lsp.model.run import Suite
 from prism_lsp.tasks import load_task
 from tests.conftest import write_task
 

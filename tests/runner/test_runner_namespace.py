@@ -11,8 +11,9 @@ import time
 
 import pytest
 
-from prism_lsp.engine.panel import Suite, run_request
+from prism_lsp.engine.panel import run_request
 from prism_lsp.engine.session import EngineSession
+from prism_lsp.model.run import Suite
 from prism_lsp.runner._prism_protocol import Seal
 from prism_lsp.sandbox.base import Limits
 from prism_lsp.sandbox.bubblewrap import probe

@@ -2,8 +2,8 @@
 
 import pytest
 
-from prism_lsp.engine.panel import Suite
 from prism_lsp.engine.session import RunOptions
+from prism_lsp.model.run import Suite
 from prism_lsp.tasks import load_task
 from tests.conftest import write_task
 

@@ -5,10 +5,11 @@ own plugin objects are found as in plain pytest."""
 
 from __future__ import annotations
 
-from prism_lsp.engine.panel import Suite, run_request
-from prism_lsp.engine.pytest_config import initial_config
+from prism_lsp.engine.panel import run_request
 from prism_lsp.engine.session import RunOptions
+from prism_lsp.model.run import Suite
 from prism_lsp.tasks import load_task
+from prism_lsp.tasks.pytest_config import initial_config
 from tests.conftest import write_task
 
 CALC = "def half(x):\n    return x // 2\n"

@@ -9,8 +9,8 @@ import os
 
 import pytest
 
-from prism_lsp.engine.panel import Suite
 from prism_lsp.engine.session import EngineSession, RunOptions
+from prism_lsp.model.run import Suite
 from prism_lsp.sandbox.base import Limits
 from prism_lsp.tasks import load_task
 from tests.conftest import write_task

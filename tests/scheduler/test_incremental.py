@@ -10,7 +10,7 @@ import pytest
 from bench.cold_server import cold_checker
 from prism_lsp.analysis.suite_map import parse_suite
 from prism_lsp.document.checker import Checker
-from prism_lsp.engine.panel import Suite
+from prism_lsp.model.run import Suite
 from prism_lsp.server.settings import Settings
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from tests.server.harness import open_doc
 from tests.surface.forger import SUITE, forger_task
-from tests.surface.test_hostile_input import _deep, _many_tests
+from tests.surface.hostile_suites import deep as _deep
+from tests.surface.hostile_suites import many_tests as _many_tests
 
 
 async def test_a_document_too_large_and_one_nested_too_deeply(client, tmp_path):

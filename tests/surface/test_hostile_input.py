@@ -16,6 +16,8 @@ from prism_lsp.server.diagnostics import build_diagnostics
 from prism_lsp.server.settings import Settings
 from tests.conftest import ROOT
 from tests.surface.forger import SUITE, forger_task
+from tests.surface.hostile_suites import deep as _deep
+from tests.surface.hostile_suites import many_tests as _many_tests
 
 PRISM = [sys.executable, "-c", "from prism_lsp.cli import prism_main; prism_main()"]
 
@@ -24,20 +26,6 @@ def prism(*args: str, cache) -> subprocess.CompletedProcess:
     return subprocess.run(
         [*PRISM, *args, "--cache-dir", str(cache)], capture_output=True, text=True, cwd=ROOT, timeout=300
     )
-
-
-def _many_tests(size: int) -> str:
-    """A suite of `size` bytes or a little more (up to one test more), of many small tests."""
-    parts, total, i = ["from solution import f\n\n"], 0, 0
-    while total < size:
-        parts.append(f"def test_{i}():\n    assert f({i}) == {i}\n\n")
-        total += len(parts[-1])
-        i += 1
-    return "".join(parts)
-
-
-def _deep(levels: int) -> str:
-    return "from solution import f\n\n\ndef test_deep():\n    assert " + "not " * levels + "f(1) == 2\n"
 
 
 def test_a_deeply_nested_manifest_is_a_clear_error(tmp_path):

@@ -1,9 +1,9 @@
-"""Below `full`, a candidate's result keeps only what the author already knows (engine/redact.py)."""
+"""Below `full`, a candidate's result keeps only what the author already knows (judge/redact.py)."""
 
 from __future__ import annotations
 
 from prism_lsp.analysis.suite_map import parse_suite
-from prism_lsp.engine.redact import UNKNOWN_TEST, redact_result
+from prism_lsp.judge.redact import UNKNOWN_TEST, redact_result
 from prism_lsp.model import outcome
 from prism_lsp.model.outcome import AssertionResult, ProgramResult
 

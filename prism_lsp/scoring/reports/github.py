@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TextIO
 
-from prism_lsp.engine.metrics import aggregate
+from prism_lsp.judge.metrics import aggregate
 from prism_lsp.scoring.reports.sarif import RULES
 from prism_lsp.scoring.text import clean
 

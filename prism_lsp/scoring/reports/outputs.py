@@ -24,7 +24,7 @@ def write_reports(
     `--json` report on stdout stays JSON) and add a table to the step summary. `task` and `cache`
     (its TreeCache) place the mutants of `--mutation-report`."""
     if getattr(args, "mutation_report", None):
-        from prism_lsp.cli import UsageError
+        from prism_lsp.console.args import UsageError
         from prism_lsp.scoring.reports.stryker import (
             MutationReportError,
             mutation_report_of_task,

@@ -5,19 +5,23 @@ compared; `labels` and `counts` say only how many valid candidates a line reject
 and how many invalid ones a test let through (`counts` also folds the programs an
 error hit into one number). Every level puts findings on the line that judged. With the suite's
 text, a rejected valid candidate reads `expected 3, got 2 from `half-even``
-whenever that is certain (see :mod:`prism_lsp.engine.wording`).
+whenever that is certain (see :mod:`prism_lsp.judge.wording`).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from prism_lsp.analysis.suite_map import parse_suite
-from prism_lsp.engine.stability import Instability
-from prism_lsp.engine.wording import compared
+from prism_lsp.judge.stability import Instability
+from prism_lsp.judge.wording import compared
 from prism_lsp.model.outcome import ProgramResult, TestResult
 from prism_lsp.model.task import Candidate
+
+if TYPE_CHECKING:  # the report's models load only when a run needs them (tests/cli/test_startup_imports.py)
+    from prism_lsp.model.report import FindingKind
 
 TEACH_OVERSPEC = "The statement allows this behaviour; assert only what it requires."
 TEACH_REACHED = "It reaches the bug but does not judge it: strengthen this check."
@@ -27,7 +31,7 @@ TEACH_UNSTABLE = "Assert on what the statement fixes (sort before comparing, fre
 
 @dataclass
 class Finding:
-    kind: str
+    kind: FindingKind
     line: int
     end_line: int
     message: str
@@ -35,6 +39,8 @@ class Finding:
     tests: list[str] = field(default_factory=list)
     rule: str | None = None
     count: int | None = None  # programs the finding is about (shown at every reveal level)
+    # The candidate ids it is about at every reveal level, never shown: what witnesses are matched by.
+    about: tuple[str, ...] = ()
 
 
 def _plural(n: int, word: str) -> str:
@@ -149,30 +155,23 @@ def accepts_invalid(pairs: list[tuple[Candidate, ProgramResult]], reveal: str) -
                 _ids(cands, reveal),
                 [name, *others],
                 count=len(cands),
+                about=tuple(c.id for c in cands),
             )
         )
-    if unreached:
-        findings.append(
-            Finding(
-                "accepts-invalid",
-                first,
-                first,
-                f"lets {_who(unreached, 'invalid', reveal)} through. {TEACH_UNREACHED}",
-                _ids(unreached, reveal),
-                count=len(unreached),
+    # No test reaches the change (advise an input that does), or its reach is unknown (said plainly).
+    for group, why in ((unreached, f". {TEACH_UNREACHED}"), (unknown, ": no test rejects it.")):
+        if group:
+            findings.append(
+                Finding(
+                    "accepts-invalid",
+                    first,
+                    first,
+                    f"lets {_who(group, 'invalid', reveal)} through{why}",
+                    _ids(group, reveal),
+                    count=len(group),
+                    about=tuple(c.id for c in group),
+                )
             )
-        )
-    if unknown:
-        findings.append(
-            Finding(
-                "accepts-invalid",
-                first,
-                first,
-                f"lets {_who(unknown, 'invalid', reveal)} through: no test rejects it.",
-                _ids(unknown, reveal),
-                count=len(unknown),
-            )
-        )
     return findings
 
 

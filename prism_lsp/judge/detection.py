@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from prism_lsp.engine.metrics import SUITE_ERRORS, detects_initial
+from prism_lsp.judge.metrics import SUITE_ERRORS, detects_initial
 from prism_lsp.model.outcome import ProgramResult
 
 _CANNOT_IMPORT = re.compile(r"ImportError: cannot import name '([\w.]+)'")

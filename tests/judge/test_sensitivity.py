@@ -6,7 +6,7 @@ from fractions import Fraction
 import pytest
 
 from prism_lsp.cli import prism_main
-from prism_lsp.panel.sensitivity import Counts, as_data, curves, expected_jsf, grid
+from prism_lsp.judge.sensitivity import Counts, as_data, curves, expected_jsf, grid
 from tests.conftest import FIXTURES
 
 

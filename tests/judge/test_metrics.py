@@ -2,7 +2,7 @@
 
 import pytest
 
-from prism_lsp.engine.metrics import Verdict, aggregate, harmonic, panel_sensitivity, task_metrics
+from prism_lsp.judge.metrics import Verdict, aggregate, harmonic, panel_sensitivity, task_metrics
 
 
 def panel(ref="pass", valid=("pass",) * 4, invalid=("fail",) * 5):

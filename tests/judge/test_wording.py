@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from prism_lsp.engine.findings import TEACH_OVERSPEC, rejects_valid
-from prism_lsp.engine.wording import Compared, compared
+from prism_lsp.judge.findings import TEACH_OVERSPEC, rejects_valid
+from prism_lsp.judge.wording import Compared, compared
 from prism_lsp.model import outcome
 from prism_lsp.model.task import Candidate
 
@@ -157,7 +157,7 @@ def test_no_values_and_no_ids_below_full():
 
 
 def test_counts_reveal_says_only_how_many(tmp_path):
-    from prism_lsp.engine.findings import build_findings
+    from prism_lsp.judge.findings import build_findings
 
     baseline = outcome.ProgramResult("fail", (outcome.TestResult("test_x", "fail", 5, "assert 1 == 3", def_line=4),))
     pairs = [(HALF_EVEN, _failing(("test_x", 5, "assert 2 == 3")))]
@@ -171,7 +171,7 @@ def _cand(cid: str, label: str) -> Candidate:
 
 
 def test_an_error_on_many_programs_is_counted_per_label_below_full():
-    from prism_lsp.engine.findings import execution_errors
+    from prism_lsp.judge.findings import execution_errors
 
     def broken():
         return outcome.ProgramResult("error", (), reason="collection", message="SyntaxError: bad", line=3)
@@ -190,7 +190,7 @@ def test_an_error_on_many_programs_is_counted_per_label_below_full():
 
 
 def test_a_parametrized_test_that_lets_an_invalid_candidate_through_is_one_finding():
-    from prism_lsp.engine.findings import accepts_invalid
+    from prism_lsp.judge.findings import accepts_invalid
 
     cases = tuple(outcome.TestResult(f"test_p[{i}]", "pass", reached_change=True, def_line=7) for i in range(3))
     (finding,) = accepts_invalid([(_cand("bad", "invalid"), outcome.ProgramResult("pass", cases))], "full")

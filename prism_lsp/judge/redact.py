@@ -16,7 +16,7 @@ the author already knows or the level promises:
 At `counts` a candidate's result keeps its outcome only (no test, line, assertion, reason or
 duration): a suite whose test k fails only on the program whose source hash starts with k
 would otherwise name the valid candidates' hashes by which lines flag them. At `sealed` no
-candidate result is left at all (the panel does not run: :func:`engine.reveal.panel_to_run`).
+candidate result is left at all (the panel does not run: :func:`judge.reveal.panel_to_run`).
 
 The initial program is no secret (the author has it), so its result is kept whole. At
 `full` nothing is removed. The per-test cache keeps the raw results; only what leaves
@@ -29,8 +29,8 @@ from collections import Counter
 from dataclasses import replace
 
 from prism_lsp.analysis.suite_map import SuiteMap, TestInfo, parse_suite, test_for_name
-from prism_lsp.engine.panel import PanelRun
 from prism_lsp.model.outcome import AssertionResult, ProgramResult, TestResult
+from prism_lsp.model.run import PanelRun
 
 UNKNOWN_TEST = "(a test the suite text does not define)"
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
+from typing import Any
 
 from prism_lsp.model.report import PanelReport
 
@@ -32,13 +33,12 @@ class Counts:
 
 def counts_of(report: PanelReport) -> Counts:
     """The counts of a panel report (its verdicts, with errors as not correct)."""
-    others = [c for c in report.candidates if c.label == "valid" and not c.reference]
-    invalid = [c for c in report.candidates if c.label == "invalid"]
+    counts = report.tally_candidates()
     return Counts(
-        n_valid=len(others),
-        n_invalid=len(invalid),
-        s_valid=sum(c.verdict == "accepted" for c in others),
-        s_invalid=sum(c.verdict == "rejected" for c in invalid),
+        n_valid=counts.valid,
+        n_invalid=counts.invalid,
+        s_valid=counts.valid_accepted,
+        s_invalid=counts.invalid_rejected,
         f=bool(report.metrics.rar),
     )
 
@@ -75,10 +75,10 @@ def curves(c: Counts) -> dict[str, list[tuple[int, int, Fraction]]]:
     return {name: [(a, b, expected_jsf(c, a, b)) for a, b in points] for name, points in shapes.items()}
 
 
-def as_data(c: Counts) -> dict:
+def as_data(c: Counts) -> dict[str, Any]:
     """The whole table as JSON-ready data: each value as an exact fraction and a float."""
 
-    def row(a: int, b: int, v: Fraction) -> dict:
+    def row(a: int, b: int, v: Fraction) -> dict[str, Any]:
         return {"a": a, "b": b, "size": a + b, "expected_jsf": round(float(v), 6), "exact": str(v)}
 
     return {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from math import comb
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,9 @@ def _reference_outcome(verdicts: Sequence[Verdict]) -> str | None:
     return next((v.outcome for v in verdicts if v.reference), None)
 
 
-def task_metrics(baseline_outcome: str, verdicts: Sequence[Verdict], baseline_reason: str | None = None) -> dict:
+def task_metrics(
+    baseline_outcome: str, verdicts: Sequence[Verdict], baseline_reason: str | None = None
+) -> dict[str, Any]:
     """detects_baseline, rar, jsf, valid_acceptance, invalid_rejection, h for one task.
 
     `baseline_reason` is the reason of an `error` on the initial program (see `detects_initial`)."""
@@ -82,7 +84,7 @@ def task_metrics(baseline_outcome: str, verdicts: Sequence[Verdict], baseline_re
     }
 
 
-def aggregate(per_task: Iterable[dict]) -> dict:
+def aggregate(per_task: Iterable[dict[str, Any]]) -> dict[str, Any]:
     """Mean of per-task rates with equal weight, as percentages rounded to two decimals.
 
     Undefined (None) rates are left out of their mean. H is computed from the
@@ -110,23 +112,17 @@ def aggregate(per_task: Iterable[dict]) -> dict:
 def panel_sensitivity(
     baseline_outcome: str, verdicts: Sequence[Verdict], a: int, b: int, baseline_reason: str | None = None
 ) -> float:
-    """Expected jsf over every sub-panel of `a` valid (the reference among them) and `b` invalid.
+    """Expected jsf over every sub-panel of `a` valid (the reference among them) and `b` invalid:
+    the one formula of judge/sensitivity.py (`expected_jsf`, which counts `a` without the reference)."""
+    from prism_lsp.judge.sensitivity import Counts, expected_jsf
 
-    Computed exactly by counting: a sub-panel succeeds when all its members are
-    judged correctly, so the count is C(good valid, a-1) * C(good invalid, b).
-    """
     others = [v for v in verdicts if v.valid and not v.reference]
     invalid = [v for v in verdicts if not v.valid]
-    if a < 1 or a - 1 > len(others) or b < 0 or b > len(invalid):
-        raise ValueError(
-            f"no sub-panel with {a} valid and {b} invalid in a panel of "
-            f"{len(others) + 1} valid and {len(invalid)} invalid"
-        )
-    reference = [v for v in verdicts if v.reference]
-    detects = detects_initial(baseline_outcome, baseline_reason, _reference_outcome(verdicts))
-    if not detects or not reference or not reference[0].accepted:
-        return 0.0
-    good_valid = sum(v.accepted for v in others)
-    good_invalid = sum(v.rejected for v in invalid)
-    total = comb(len(others), a - 1) * comb(len(invalid), b)
-    return comb(good_valid, a - 1) * comb(good_invalid, b) / total
+    counts = Counts(
+        n_valid=len(others),
+        n_invalid=len(invalid),
+        s_valid=sum(v.accepted for v in others),
+        s_invalid=sum(v.rejected for v in invalid),
+        f=bool(task_metrics(baseline_outcome, verdicts, baseline_reason)["rar"]),
+    )
+    return float(expected_jsf(counts, a - 1, b))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from prism_lsp.analysis.suite_map import parse_suite
 from prism_lsp.analysis.weak_assertions import static_findings
-from prism_lsp.engine.findings import Finding
+from prism_lsp.judge.findings import Finding
 
 
 def weak_assertion_findings(text: str) -> list[Finding]:
