@@ -1,7 +1,7 @@
 """Writing the task of `prism init`: the manifest, candidates kept from before, the atomic swap.
 
 A task already at the repository root is updated only when `prism init` made it (the marker
-on its first line) and it still loads; its hand-made candidates (every one but `reference`)
+on its first line, after the `#:schema` line) and it still loads; its hand-made candidates (every one but `reference`)
 and a statement the author wrote are kept, their files under `.prism/` carried over. Anything else there is a
 conflict, reported, never overwritten.
 """
@@ -14,6 +14,7 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from prism_lsp.model.json_schemas import render, schemas
 from prism_lsp.model.manifest import ManifestError, parse_manifest
 from prism_lsp.repo import git
 from prism_lsp.repo.errors import InitError
@@ -24,6 +25,10 @@ MARKER = "# Made by `prism init`"
 # author wrote (--statement, or an edit of prism.toml), which is kept.
 AUTO_STATEMENT = ".prism/statement-from-git.txt"
 EXCLUDES = ["/prism.toml", "/.prism/"]
+# TOML editors (Taplo, Even Better TOML) complete and check prism.toml from this line; the schema is
+# written beside the task's other files, so it matches the Prism that made the task.
+SCHEMA_FILE = ".prism/prism.toml.schema.json"
+SCHEMA_LINE = f"#:schema ./{SCHEMA_FILE}"
 
 
 @dataclass
@@ -55,6 +60,7 @@ def write_manifest(staging: Path, m: Manifest) -> None:
         "pythonpath": m.pythonpath or None,
     }
     lines = [
+        SCHEMA_LINE,
         f"{MARKER} ({m.origin}); run it again to update this task.",
         "# Candidates added below (files under .prism/candidates/) are kept by `prism init`.",
         "[task]",
@@ -72,16 +78,20 @@ def write_manifest(staging: Path, m: Manifest) -> None:
     for cand in m.kept:
         lines += ["", "[[candidate]]"] + [f"{k} = {_value(v)}" for k, v in cand.items() if v not in (None, "")]
     (staging / MANIFEST).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (staging / SCHEMA_FILE).parent.mkdir(parents=True, exist_ok=True)
+    (staging / SCHEMA_FILE).write_text(render(schemas()["prism.toml.schema.json"]), encoding="utf-8")
     if m.statement_from_git:
         (staging / AUTO_STATEMENT).write_text(m.statement, encoding="utf-8")
     load_task(staging)  # what was written must load as a task
 
 
 def made_by_init(manifest: Path) -> bool:
-    """Whether `prism init` wrote this manifest (its first line is the marker)."""
+    """Whether `prism init` wrote this manifest (the marker on its first line, or on the second
+    after the `#:schema` line)."""
     try:
         with open(manifest, encoding="utf-8", errors="replace") as fh:
-            return fh.readline().startswith(MARKER)
+            first = fh.readline()
+            return (fh.readline() if first.startswith("#:schema") else first).startswith(MARKER)
     except OSError:
         return False
 

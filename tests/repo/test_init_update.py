@@ -75,3 +75,23 @@ def test_hand_made_overlay_and_patch_candidates_are_kept(tmp_path, capsys):
         ("zero", "invalid", "patch"),
     ]
     assert (repo / ".prism" / "candidates" / "product" / "calc.py").read_text().endswith("a * b\n")
+
+
+def test_the_manifest_names_its_schema_for_toml_editors_and_validates_against_it(tmp_path, capsys):
+    import json
+    import tomllib
+
+    import jsonschema
+
+    from tests.repo.gitrepo import status
+
+    repo = make_repo(tmp_path / "r", CODE)
+    write(repo, FIXED)
+    assert prism(capsys, "init", str(repo))[0] == 0
+    text = (repo / "prism.toml").read_text()
+    assert text.startswith("#:schema ./.prism/prism.toml.schema.json\n# Made by `prism init`")
+    schema = json.loads((repo / ".prism" / "prism.toml.schema.json").read_text())
+    jsonschema.validate(tomllib.loads(text), schema, cls=jsonschema.Draft202012Validator)
+    assert ".prism" not in status(repo) and "prism.toml" not in status(repo)  # excluded, as the task is
+    write(repo, {"README": "calc\n"})
+    assert prism(capsys, "init", str(repo))[0] == 0  # still recognised as its own: updated, not refused
