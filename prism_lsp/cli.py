@@ -7,7 +7,6 @@ Thin: parse arguments, call the engine, print. Exit status of `prism run`:
 from __future__ import annotations
 
 import argparse
-import logging
 import sys
 from pathlib import Path
 
@@ -38,8 +37,6 @@ from prism_lsp.sandbox import SandboxUnavailable
 from prism_lsp.sandbox.base import default_runners
 from prism_lsp.sandbox.select import NAMES as SANDBOXES
 from prism_lsp.tasks import find_task_root, load_task
-
-log = logging.getLogger(__name__)
 
 
 def _task_and_suite(args: argparse.Namespace):
@@ -230,12 +227,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_gate_parser(sub, common)
 
-    try:
-        from prism_lsp.tasks.importers.cli import add_import_parser
-    except ImportError as exc:
-        log.debug("`prism import` is unavailable: %r", exc)
-    else:
-        add_import_parser(sub)
+    from prism_lsp.tasks.importers.cli import add_import_parser  # first-party: a failure here is a bug, shown
+
+    add_import_parser(sub)
     from prism_lsp.mcp_server.command import add_mcp_parser
 
     add_mcp_parser(sub)

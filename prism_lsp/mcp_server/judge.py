@@ -19,6 +19,7 @@ from prism_lsp.judge.findings import TEACH_UNREACHED
 from prism_lsp.judge.reveal import PANEL_SHOWN_AT, WITNESSES_SHOWN_AT, strictest
 from prism_lsp.judge.weak_findings import weak_assertion_findings
 from prism_lsp.mcp_server.budget import BudgetSpent, RunBudget
+from prism_lsp.model.manifest import ManifestError
 from prism_lsp.model.report import CoverageOut, Metrics, PanelReport, WitnessOut
 from prism_lsp.model.reveal import RevealLevel
 from prism_lsp.model.run import Suite
@@ -309,7 +310,7 @@ def list_tasks(config: JudgeConfig) -> list[TaskInfo]:
         for manifest in sorted(m for m in manifests if m.is_file()):
             try:
                 task = load_task(manifest.parent)
-            except Exception:  # a broken task is not listed; naming it in run_suite says why
+            except (ManifestError, OSError, ValueError):  # a broken task is not listed; run_suite says why
                 continue
             reveal = strictest(config.reveal, task.reveal)
             shown = reveal in PANEL_SHOWN_AT

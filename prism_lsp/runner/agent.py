@@ -142,7 +142,7 @@ def main() -> None:
         import ctypes
 
         ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-    except Exception:
+    except (OSError, AttributeError):  # no libc or no prctl: the sandbox's own init reaps orphans then
         pass
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     warm_up(settings.scratch)

@@ -152,11 +152,13 @@ class DockerRunner(RunnerProcess):
 
 def remove_stale(client) -> list[str]:
     """Remove this host's Prism containers whose owning process is gone; returns their names."""
+    from docker.errors import DockerException
+
     removed: list[str] = []
     host = socket.gethostname()
     try:
         containers = client.containers.list(all=True, filters={"label": [OWNER_LABEL, f"{HOST_LABEL}={host}"]})
-    except Exception:
+    except (DockerException, OSError):  # an engine gone or refusing: nothing is removed, the run says why
         return removed
     for c in containers:
         try:
