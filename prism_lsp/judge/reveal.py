@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import cast
+from typing import cast, get_args
 
-from prism_lsp.model.reveal import REVEAL_LEVELS, RevealLevel
+from prism_lsp.model.reveal import REVEAL_LEVELS, PanelLevel, RevealLevel
 from prism_lsp.model.task import Candidate, Task
 
 LEVELS = REVEAL_LEVELS  # from most to least shown
@@ -20,7 +20,7 @@ LINES_SHOWN_AT = ("full", "labels")
 # Where suggestions and witnesses (values found by running candidates) may be shown.
 WITNESSES_SHOWN_AT = LINES_SHOWN_AT
 # Where any number that depends on the panel (rates, RAR, JSF, counts) may be shown: not at `sealed`.
-PANEL_SHOWN_AT = ("full", "labels", "counts")
+PANEL_SHOWN_AT: tuple[str, ...] = get_args(PanelLevel)
 
 
 def strictest(*levels: str | None) -> RevealLevel:

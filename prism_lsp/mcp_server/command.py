@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 
 from prism_lsp.model.reveal import REVEAL_LEVELS
+from prism_lsp.model.sandbox import SANDBOX_NAMES
 
 
 def _runs(text: str) -> int:
@@ -39,7 +40,7 @@ def add_mcp_parser(sub) -> None:
         metavar="N",
         help="at most N runs per task, counted in the cache folder across restarts (default: no limit)",
     )
-    p.add_argument("--sandbox", choices=("auto", "bubblewrap", "docker", "none"))
+    p.add_argument("--sandbox", choices=SANDBOX_NAMES)
     p.add_argument("--cache-dir")
     p.set_defaults(func=_cmd_mcp)
 

@@ -14,9 +14,9 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from prism_lsp.model.reveal import RevealLevel
+from prism_lsp.model.sandbox import SandboxName
 from prism_lsp.model.untrusted import plain
 
-SandboxName = Literal["auto", "bubblewrap", "docker", "none"]
 Label = Literal["valid", "invalid"]
 Origin = Literal["hand", "mutant", "sample"]
 

@@ -18,6 +18,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic_core import ErrorDetails
 
 from prism_lsp.model.manifest import _EXPECTED, MAX_MANIFEST_BYTES, MAX_TIMEOUT_S, ManifestError, _got
+from prism_lsp.model.reveal import PanelLevel
+from prism_lsp.model.sandbox import IsolatedSandbox
 
 TABLE = "tool.prism"
 MAX_WORKERS = 64
@@ -32,8 +34,8 @@ class ProjectConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True, alias_generator=_kebab, populate_by_name=True)
 
-    sandbox: Literal["auto", "bubblewrap", "docker"] | None = None
-    reveal: Literal["full", "labels", "counts"] | None = None
+    sandbox: IsolatedSandbox | None = None
+    reveal: PanelLevel | None = None
     timeout: float | None = Field(default=None, gt=0, le=MAX_TIMEOUT_S, allow_inf_nan=False)
     workers: int | None = Field(default=None, ge=1, le=MAX_WORKERS)
     fail_under_invalid_rejection: float | None = Field(default=None, ge=0, le=100)

@@ -7,10 +7,11 @@ per run at each level: what `prism doctor` and README tell the person choosing a
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
-RevealLevel = Literal["full", "labels", "counts", "sealed"]
-REVEAL_LEVELS: tuple[str, ...] = RevealLevel.__args__  # type: ignore[attr-defined]  # most to least shown
+PanelLevel = Literal["full", "labels", "counts"]  # the levels where panel numbers may be shown
+RevealLevel = Literal[PanelLevel, "sealed"]
+REVEAL_LEVELS: tuple[str, ...] = get_args(RevealLevel)  # most to least shown
 
 INFERABLE: dict[str, str] = {
     "full": "everything: candidates by id, their diffs, values and witnesses (a teaching aid, not a benchmark)",

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from prism_lsp.model.sandbox import SANDBOX_NAMES
 from prism_lsp.sandbox.base import Backend, SandboxUnavailable
 
-NAMES = ("auto", "bubblewrap", "docker", "none")
+NAMES = SANDBOX_NAMES
 
 
 def chosen_sandbox(requested: str | None, task_sandbox: str, manifest: Path) -> str:

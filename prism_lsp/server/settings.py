@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from prism_lsp.judge.reveal import strictest
 from prism_lsp.model.report import FINDING_KINDS
 from prism_lsp.model.reveal import RevealLevel
+from prism_lsp.model.sandbox import SandboxName
 
 Level = Literal["error", "warning", "information", "hint"]
 
@@ -44,7 +45,7 @@ class Settings(BaseModel):
     # Strict: JSON numbers only (`true` is not 1 ms, "400" is a mistake to report), finite.
     debounce_ms: float = Field(400, alias="debounceMs", ge=0, le=60_000, strict=True, allow_inf_nan=False)
     reveal: RevealLevel = "full"
-    sandbox: Literal["auto", "bubblewrap", "docker", "none"] = "auto"
+    sandbox: SandboxName = "auto"
     timeout_seconds: float | None = Field(None, alias="timeoutSeconds", gt=0, le=3600, strict=True, allow_inf_nan=False)
     severity: dict[str, Level] = Field(default_factory=lambda: dict(DEFAULT_SEVERITY))
     # Set by the client, never by a user setting: the folder is not trusted (VS Code's Restricted
