@@ -17,10 +17,10 @@ from prism_lsp.engine.panel import Progress  # noqa: E402
 from prism_lsp.engine.session import EngineSession, RunOptions  # noqa: E402
 from prism_lsp.model.run import PanelRun, Suite  # noqa: E402
 from prism_lsp.model.task import Task  # noqa: E402
-from prism_lsp.scheduler import SessionEngine  # noqa: E402
+from prism_lsp.scheduler import SessionPanelRunner  # noqa: E402
 
 
-class ColdEngine(SessionEngine):
+class ColdEngine(SessionPanelRunner):
     """A new session (so new runners) for every run: what Prism costs without its warm pool."""
 
     def run(

@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 from prism_lsp.analysis.suite_map import parse_suite  # noqa: E402
 from prism_lsp.engine.session import EngineSession, RunOptions  # noqa: E402
 from prism_lsp.model.run import Suite  # noqa: E402
-from prism_lsp.scheduler.incremental import IncrementalScheduler, SessionEngine  # noqa: E402
+from prism_lsp.scheduler.incremental import IncrementalRunner, SessionPanelRunner  # noqa: E402
 from prism_lsp.tasks import load_task  # noqa: E402
 
 MAX_ROUNDS = 50
@@ -48,7 +48,7 @@ def measure(session: EngineSession, task_dir: Path, suite_name: str, rounds: int
     suite = Suite(task.suite_rel(path), text)
     modes = {"": RunOptions(confirm=False), "+c": RunOptions(confirm=True)}
     times: dict[str, list[float]] = {f"{kind}{m}": [] for kind in ("panel", "edit") for m in modes}
-    schedulers = {m: IncrementalScheduler(SessionEngine(session)) for m in modes}
+    schedulers = {m: IncrementalRunner(SessionPanelRunner(session)) for m in modes}
     reruns = 0
     for m, options in modes.items():
         session.run(task, suite, options)  # warm runners of both seeds, trees built

@@ -31,7 +31,7 @@ from prism_lsp.engine import change_coverage, panel  # noqa: E402
 from prism_lsp.engine.panel import build_report  # noqa: E402
 from prism_lsp.engine.session import EngineSession, RunOptions  # noqa: E402
 from prism_lsp.model.run import Suite  # noqa: E402
-from prism_lsp.scheduler.incremental import IncrementalScheduler, SessionEngine  # noqa: E402
+from prism_lsp.scheduler.incremental import IncrementalRunner, SessionPanelRunner  # noqa: E402
 from prism_lsp.tasks import load_task  # noqa: E402
 
 
@@ -55,7 +55,7 @@ def measure(session: EngineSession, task_dir: Path, suite_name: str, rounds: int
     options = RunOptions(confirm=False)
     modes = {"off": False, "on": True}
     times: dict[str, list[float]] = {f"{k}-{m}": [] for k in ("panel", "edit") for m in modes}
-    schedulers = {m: IncrementalScheduler(SessionEngine(session)) for m in modes}
+    schedulers = {m: IncrementalRunner(SessionPanelRunner(session)) for m in modes}
     for m, on in modes.items():
         with measuring(on):
             session.run(task, suite, options)

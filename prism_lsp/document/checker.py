@@ -26,12 +26,12 @@ from prism_lsp.model.manifest import ManifestError
 from prism_lsp.model.run import Suite
 from prism_lsp.model.task import Task
 from prism_lsp.sandbox import SandboxUnavailable
-from prism_lsp.scheduler import IncrementalScheduler, PanelEngine, SessionEngine
+from prism_lsp.scheduler import IncrementalRunner, PanelRunner, SessionPanelRunner
 from prism_lsp.scheduler.cached_session import open_results
 from prism_lsp.tasks import find_task_root, load_task
 from prism_lsp.tasks.suites import not_a_suite
 
-EngineFactory = Callable[[EngineSession], PanelEngine]
+PanelRunnerFactory = Callable[[EngineSession], PanelRunner]
 
 
 class Settings(Protocol):
@@ -61,13 +61,13 @@ class Checker:
         cache_root: Path | None = None,
         *,
         workers: int | None = None,
-        engine: EngineFactory = SessionEngine,
+        engine: PanelRunnerFactory = SessionPanelRunner,
         reuse: bool = True,
     ):
         self.session = EngineSession(cache_root, workers)
         # Results kept on disk too (`<cache>/results/`): a restarted editor reruns only what changed.
         results, self.cache_note = open_results(self.session.cache.root, enabled=reuse)
-        self.incremental = IncrementalScheduler(engine(self.session), results, enabled=reuse)
+        self.incremental = IncrementalRunner(engine(self.session), results, enabled=reuse)
         self._tasks: dict[Path, tuple[float, Task | str]] = {}
         self._starting: dict[int, list[Future]] = {}  # pool id -> its runners' start, whoever began it
         self._prepared: set[int] = set()  # pools `prepare` has waited for (it says so once)

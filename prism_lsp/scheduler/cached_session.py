@@ -79,13 +79,13 @@ class CacheCounts:
 
 
 class _Fresh:
-    """The `PanelEngine` of the scheduler: the session's own uncached run."""
+    """The `PanelRunner` of the scheduler: the session's own uncached run."""
 
     def __init__(self, session: CachedSession) -> None:
-        from prism_lsp.scheduler.incremental import SessionEngine
+        from prism_lsp.scheduler.incremental import SessionPanelRunner
 
         self._session = session
-        self._trees = SessionEngine(session)
+        self._trees = SessionPanelRunner(session)
 
     def run(self, task, suite, options, *, progress, cancel):
         return EngineSession.run(self._session, task, suite, options, progress=progress, cancel=cancel)
@@ -104,10 +104,10 @@ class CachedSession(EngineSession):
         self, cache_root: Path | None = None, workers: int | None = None, *, results: ResultCache | None = None
     ):
         super().__init__(cache_root, workers)
-        from prism_lsp.scheduler.incremental import IncrementalScheduler
+        from prism_lsp.scheduler.incremental import IncrementalRunner
 
         self.results = results if results is not None else ResultCache()
-        self.incremental = IncrementalScheduler(_Fresh(self), self.results)
+        self.incremental = IncrementalRunner(_Fresh(self), self.results)
         self.counts = CacheCounts()
         self._counts_lock = threading.Lock()
 

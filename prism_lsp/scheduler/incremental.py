@@ -27,8 +27,8 @@ from prism_lsp.scheduler.result_cache import ResultCache, shift_lines, test_key
 from prism_lsp.scheduler.run_context import backend_of, run_context
 
 
-class PanelEngine(Protocol):
-    """What the incremental scheduler needs from the engine (:class:`SessionEngine` over an `EngineSession`)."""
+class PanelRunner(Protocol):
+    """What the incremental scheduler needs from the engine (:class:`SessionPanelRunner` over an `EngineSession`)."""
 
     def run(
         self,
@@ -49,8 +49,8 @@ class PanelEngine(Protocol):
         ...
 
 
-class SessionEngine:
-    """The `PanelEngine` over an `EngineSession` (its warm runners and its tree cache)."""
+class SessionPanelRunner:
+    """The `PanelRunner` over an `EngineSession` (its warm runners and its tree cache)."""
 
     def __init__(self, session: EngineSession) -> None:
         self.session = session
@@ -91,10 +91,10 @@ class RunStats:
     programs_cached: int = 0
 
 
-class IncrementalScheduler:
+class IncrementalRunner:
     """Runs a suite on the panel through `engine`, reusing cached per-test results; `enabled=False` reuses nothing."""
 
-    def __init__(self, engine: PanelEngine, cache: ResultCache | None = None, *, enabled: bool = True) -> None:
+    def __init__(self, engine: PanelRunner, cache: ResultCache | None = None, *, enabled: bool = True) -> None:
         self.engine = engine
         self.cache = cache if cache is not None else ResultCache()
         self.enabled = enabled

@@ -9,7 +9,7 @@ stored unredacted and redacted when a report is made.
 
 The backend is the one `auto` *plans* (`sandbox.select.planned_backend`, a pure function of
 the task): computing a key never starts a pool. A run that ended up on another backend (Docker
-unusable, bubblewrap instead) is not stored (`IncrementalScheduler`).
+unusable, bubblewrap instead) is not stored (`IncrementalRunner`).
 """
 
 from __future__ import annotations
