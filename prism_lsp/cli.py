@@ -106,7 +106,7 @@ def cmd_suggest(args: argparse.Namespace, out: Console, err: Console) -> int:
 
 
 def cmd_check(args: argparse.Namespace, out: Console, err: Console) -> int:
-    from prism_lsp.console.check import check_panel
+    from prism_lsp.console.panel_check import check_panel
 
     task = load_task(Path(args.task))
     return check_panel(
