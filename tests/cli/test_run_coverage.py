@@ -7,7 +7,7 @@ import shutil
 import pytest
 
 from tests.conftest import FIXTURES
-from tests.engine.test_change_coverage import CART_SUITE
+from tests.engine.coverage_suites import CART_SUITE
 from tests.repo.gitrepo import prism
 
 

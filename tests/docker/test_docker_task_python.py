@@ -1,10 +1,12 @@
 """A task's `python` under Docker is a path inside the image: it never mounts a host folder (issue 8, item 1)."""
 
 from prism_lsp.engine.session import RunOptions
+from prism_lsp.model.run import Suite
 from prism_lsp.tasks import load_task
 from tests.conftest import write_task
-from tests.sandbox.test_bubblewrap_view import fake_venv
-from tests.sandbox.test_sandbox_guarantees import SUITE
+from tests.sandbox.venvs import fake_venv
+
+SUITE = Suite("tests/test_f.py", "from solution import f\n\ndef test_f():\n    assert f() == 2\n")
 
 
 def test_a_task_python_never_mounts_host_folders_into_docker(tmp_path, docker_engine):

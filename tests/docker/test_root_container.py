@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
-from tests.sandbox.test_root_without_sys_admin import assert_judged_reading_no_root_only_file, root_only_task
+from tests.sandbox.root_only import assert_judged_reading_no_root_only_file, root_only_task
 
 pytestmark = pytest.mark.docker
 

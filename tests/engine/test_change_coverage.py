@@ -13,18 +13,7 @@ from prism_lsp.engine.session import RunOptions
 from prism_lsp.model.run import Suite
 from prism_lsp.tasks import load_task
 from tests.conftest import FIXTURES, write_task
-
-CART_SUITE = """\
-from shop.cart import cart_total
-
-
-def test_empty():
-    assert cart_total([]) == 0
-
-
-def test_one():
-    assert cart_total([("apple", 2)]) == 70
-"""
+from tests.engine.coverage_suites import CART_SUITE
 
 # top-tags' reference: lines 5-9 of tags.py changed (all executable), `top_tags` spans 3-9.
 TAGS_SUITE = """\

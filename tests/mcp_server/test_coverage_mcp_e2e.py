@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from mcp import Client
 
-from tests.engine.test_change_coverage import CART_SUITE
-from tests.mcp_server.test_mcp_e2e import _call, _params
+from tests.engine.coverage_suites import CART_SUITE
+from tests.mcp_server.mcp_client import call_tool, server_params
 
 ARGS = {"task": "cart-total", "suite_text": CART_SUITE, "suite_rel": "suites/test_counted.py"}
 
@@ -15,8 +15,8 @@ ARGS = {"task": "cart-total", "suite_text": CART_SUITE, "suite_rel": "suites/tes
 @pytest.mark.asyncio
 @pytest.mark.parametrize("reveal", ["full", "counts", "sealed"])
 async def test_run_suite_gives_coverage_as_the_level_shows_it(tmp_path, reveal):
-    async with Client(_params(tmp_path, "--reveal", reveal)) as client:
-        got = await _call(client, "run_suite", ARGS)
+    async with Client(server_params(tmp_path, "--reveal", reveal)) as client:
+        got = await call_tool(client, "run_suite", ARGS)
     dc, entry = got["change_coverage"], got["entry_coverage"]
     if reveal == "sealed":
         assert dc is None and entry is None

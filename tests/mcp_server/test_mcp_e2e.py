@@ -8,43 +8,20 @@ tool argument raises it; untrusted paths are refused with a message, never serve
 from __future__ import annotations
 
 import json
-import os
-import shutil
-from pathlib import Path
 
 import pytest
 from mcp import Client
-from mcp.client.stdio import StdioServerParameters
 
 from tests.conftest import FIXTURES
+from tests.mcp_server.mcp_client import call_tool, server_params, tool_text
 
 MEAN = FIXTURES / "mean-rounded"
 SLUG = FIXTURES / "slugify"
 
 
-def _params(tmp_path: Path, *extra: str) -> StdioServerParameters:
-    env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "PYTHONPATH", "LANG")}
-    # `prism mcp` exactly as an agent's MCP configuration starts it.
-    return StdioServerParameters(
-        command=shutil.which("prism") or "prism",
-        args=["mcp", "--root", str(FIXTURES), "--cache-dir", str(tmp_path / "cache"), *extra],
-        env=env,
-    )
-
-
-async def _call(client, name: str, args: dict) -> dict:
-    result = await client.call_tool(name, args)
-    assert not result.is_error, result.content
-    return result.structured_content
-
-
-def _text(result) -> str:
-    return " ".join(getattr(c, "text", "") for c in result.content)
-
-
 @pytest.mark.asyncio
 async def test_overfit_suite_at_full_names_the_line_and_keeps_signals_apart(tmp_path):
-    async with Client(_params(tmp_path, "--reveal", "full")) as client:
+    async with Client(server_params(tmp_path, "--reveal", "full")) as client:
         listed = (await client.list_tools()).tools
         tools = {t.name for t in listed}
         assert {"run_suite", "list_tasks"} <= tools
@@ -54,7 +31,7 @@ async def test_overfit_suite_at_full_names_the_line_and_keeps_signals_apart(tmp_
             assert (hints.read_only_hint, hints.idempotent_hint, hints.open_world_hint) == (True, True, False), (
                 tool.name
             )
-        got = await _call(client, "run_suite", {"task": "mean-rounded", "suite_path": "suites/test_overfit.py"})
+        got = await call_tool(client, "run_suite", {"task": "mean-rounded", "suite_path": "suites/test_overfit.py"})
     assert got["reveal"] == "full"
     assert got["metrics"]["detects_baseline"] is True and got["metrics"]["jsf"] is False
     assert [o["line"] for o in got["over_specification"]] == [14]
@@ -66,12 +43,12 @@ async def test_overfit_suite_at_full_names_the_line_and_keeps_signals_apart(tmp_
 
 @pytest.mark.asyncio
 async def test_default_reveal_is_sealed_and_no_argument_raises_it(tmp_path):
-    async with Client(_params(tmp_path)) as client:
-        got = await _call(
+    async with Client(server_params(tmp_path)) as client:
+        got = await call_tool(
             client, "run_suite", {"task": str(MEAN), "suite_path": "suites/test_overfit.py", "reveal": "full"}
         )  # an extra argument the tool does not have
-        tasks = await _call(client, "list_tasks", {})
-        suggested = await _call(
+        tasks = await call_tool(client, "list_tasks", {})
+        suggested = await call_tool(
             client, "list_suggestions", {"task": "mean-rounded", "suite_path": "suites/test_overfit.py"}
         )
     assert got["reveal"] == "sealed" and got["initial_outcome"] == "fail"
@@ -98,8 +75,8 @@ async def test_default_reveal_is_sealed_and_no_argument_raises_it(tmp_path):
 @pytest.mark.asyncio
 async def test_suite_text_runs_at_its_path_and_a_strong_suite_reaches_joint_success(tmp_path):
     strong = (MEAN / "suites" / "test_strong.py").read_text()
-    async with Client(_params(tmp_path, "--reveal", "counts")) as client:
-        got = await _call(
+    async with Client(server_params(tmp_path, "--reveal", "counts")) as client:
+        got = await call_tool(
             client, "run_suite", {"task": "mean-rounded", "suite_text": strong, "suite_rel": "tests/test_mine.py"}
         )
     assert got["suite"] == "tests/test_mine.py"
@@ -108,8 +85,8 @@ async def test_suite_text_runs_at_its_path_and_a_strong_suite_reaches_joint_succ
 
 @pytest.mark.asyncio
 async def test_weak_suite_under_assertion_says_how_many_got_through(tmp_path):
-    async with Client(_params(tmp_path, "--reveal", "labels")) as client:
-        got = await _call(client, "run_suite", {"task": "slugify", "suite_path": "suites/test_weak.py"})
+    async with Client(server_params(tmp_path, "--reveal", "labels")) as client:
+        got = await call_tool(client, "run_suite", {"task": "slugify", "suite_path": "suites/test_weak.py"})
     assert got["over_specification"] == []
     assert (got["invalid_rejected"], got["invalid_total"]) == (1, 5)
     # One entry for the 4 let through, on the first test reaching them (three do: said once, issue 23).
@@ -130,17 +107,17 @@ async def test_weak_suite_under_assertion_says_how_many_got_through(tmp_path):
     ],
 )
 async def test_untrusted_paths_are_refused_with_a_message(tmp_path, args, says):
-    async with Client(_params(tmp_path)) as client:
+    async with Client(server_params(tmp_path)) as client:
         result = await client.call_tool("run_suite", args)
     assert result.is_error
-    assert says in _text(result)
+    assert says in tool_text(result)
 
 
 @pytest.mark.asyncio
 async def test_suggestions_at_labels_are_verified_and_name_no_candidate(tmp_path):
-    async with Client(_params(tmp_path, "--reveal", "labels")) as client:
-        got = await _call(client, "list_suggestions", {"task": "mean-rounded", "suite_path": "suites/test_weak.py"})
-        judged = await _call(client, "run_suite", {"task": "mean-rounded", "suite_path": "suites/test_weak.py"})
+    async with Client(server_params(tmp_path, "--reveal", "labels")) as client:
+        got = await call_tool(client, "list_suggestions", {"task": "mean-rounded", "suite_path": "suites/test_weak.py"})
+        judged = await call_tool(client, "run_suite", {"task": "mean-rounded", "suite_path": "suites/test_weak.py"})
     assert got["reveal"] == "labels" and got["suggestions"]
     for s in got["suggestions"]:
         v = s["verified"]
@@ -155,9 +132,9 @@ async def test_suggestions_at_labels_are_verified_and_name_no_candidate(tmp_path
 
 @pytest.mark.asyncio
 async def test_no_suggestion_witness_or_line_at_counts(tmp_path):
-    async with Client(_params(tmp_path, "--reveal", "counts")) as client:
-        got = await _call(client, "list_suggestions", {"task": "mean-rounded", "suite_path": "suites/test_weak.py"})
-        judged = await _call(client, "run_suite", {"task": "mean-rounded", "suite_path": "suites/test_weak.py"})
+    async with Client(server_params(tmp_path, "--reveal", "counts")) as client:
+        got = await call_tool(client, "list_suggestions", {"task": "mean-rounded", "suite_path": "suites/test_weak.py"})
+        judged = await call_tool(client, "run_suite", {"task": "mean-rounded", "suite_path": "suites/test_weak.py"})
     assert got["suggestions"] == [] and "counts" in got["note"]
     # Whole-suite numbers only: the invalid candidates let through are counted, on no line.
     assert judged["under_assertion"] == [] and judged["over_specification"] == []

@@ -11,12 +11,12 @@ from __future__ import annotations
 import pytest
 from mcp import Client
 
-from tests.mcp_server.test_mcp_e2e import _call, _params, _text
+from tests.mcp_server.mcp_client import call_tool, server_params, tool_text
 from tests.surface.buckets import bucket_task, write_suites
 
 
 def _server(tmp_path, root, *extra):
-    params = _params(tmp_path, *extra)
+    params = server_params(tmp_path, *extra)
     params.args[params.args.index("--root") + 1] = str(root)
     return params
 
@@ -27,7 +27,7 @@ async def test_at_counts_the_judgement_is_the_same_whichever_test_flags_which_ca
     write_suites(task)
     async with Client(_server(tmp_path, tmp_path / "tasks", "--reveal", "counts")) as client:
         shown = [
-            await _call(client, "run_suite", {"task": "buckets", "suite_path": suite})
+            await call_tool(client, "run_suite", {"task": "buckets", "suite_path": suite})
             for suite in ("test_buckets.py", "test_buckets_shifted.py")
         ]
     for got in shown:
@@ -43,15 +43,15 @@ async def test_the_run_budget_holds_across_a_restart_of_the_server(tmp_path):
     write_suites(task)
     args = {"task": "buckets", "suite_path": "test_buckets.py"}
     async with Client(_server(tmp_path, tmp_path / "tasks", "--budget", "2")) as client:
-        first = await _call(client, "run_suite", args)
-        listed = await _call(client, "list_tasks", {})
-        second = await _call(client, "run_suite", args)
+        first = await call_tool(client, "run_suite", args)
+        listed = await call_tool(client, "list_tasks", {})
+        second = await call_tool(client, "run_suite", args)
         spent = await client.call_tool("run_suite", args)
     assert (first["runs_left"], listed["result"][0]["runs_left"], second["runs_left"]) == (1, 1, 0)
-    assert spent.is_error and "run budget (2 runs) is spent" in _text(spent)
+    assert spent.is_error and "run budget (2 runs) is spent" in tool_text(spent)
     # A new server on the same cache folder (the operator's), even with a larger budget, counts on.
     async with Client(_server(tmp_path, tmp_path / "tasks", "--budget", "3")) as client:
-        third = await _call(client, "run_suite", {"task": "buckets", "suite_text": "def test_x():\n    pass\n"})
+        third = await call_tool(client, "run_suite", {"task": "buckets", "suite_text": "def test_x():\n    pass\n"})
         again = await client.call_tool("run_suite", args)
     assert third["runs_left"] == 0
-    assert again.is_error and "spent" in _text(again)
+    assert again.is_error and "spent" in tool_text(again)

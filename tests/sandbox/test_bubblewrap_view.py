@@ -21,6 +21,7 @@ from prism_lsp.model.run import Suite
 from prism_lsp.sandbox.bubblewrap import probe
 from prism_lsp.tasks import load_task
 from tests.conftest import write_task
+from tests.sandbox.venvs import fake_venv
 
 pytestmark = pytest.mark.skipif(probe() is not None, reason=f"bubblewrap unusable here: {probe()}")
 
@@ -187,20 +188,6 @@ def test_a_task_python_outside_the_allowlist_still_runs(tmp_path, engine):
     body = "    import sys\n    raise AssertionError('PREFIX ' + sys.prefix)\n"
     message = reported(run_candidate(tmp_path, engine, body, extra_task=f'python = "{python}"\n'))
     assert f"PREFIX {env}" in message, message
-
-
-def fake_venv(where: Path, home: str) -> Path:
-    """A working venv (pytest from our packages) whose bin/python links to this interpreter's binary
-    and whose pyvenv.cfg names `home`."""
-    import site
-
-    (where / "bin").mkdir(parents=True)
-    packages = where / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / "site-packages"
-    packages.mkdir(parents=True)
-    (packages / "prism_test.pth").write_text(site.getsitepackages()[0] + "\n")
-    (where / "bin" / "python").symlink_to(os.path.realpath(sys.executable))
-    (where / "pyvenv.cfg").write_text(f"home = {home}\ninclude-system-site-packages = false\n")
-    return where / "bin" / "python"
 
 
 def run_cli(tmp_path, python: Path, capsys) -> tuple[int, str, str]:

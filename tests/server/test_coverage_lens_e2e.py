@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from lsprotocol import types
 
-from tests.engine.test_change_coverage import CART_SUITE
+from tests.engine.coverage_suites import CART_SUITE
 from tests.server.harness import FAST, FIXTURES, open_doc
 
 SUITE = FIXTURES / "cart-total" / "suites" / "test_reach.py"  # never written: the buffer is the suite

@@ -8,10 +8,13 @@ program's source and puts that secret everywhere it can.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from tests.conftest import write_task
 
+# `prism` as the CLI tests start it: this interpreter, so the checkout under test is what runs.
+PRISM = [sys.executable, "-c", "from prism_lsp.cli import prism_main; prism_main()"]
 SECRETS = {"ref": "cand-secret-ref", "other": "cand-secret-other", "bad": "cand-secret-bad"}
 BASELINE_SECRET = "initial-words"  # the initial program is no secret: it may be shown
 CONTROL = ("\x1b", "\x07", "\x9b", "\u202e", "\r")  # what must never reach a terminal, report or editor

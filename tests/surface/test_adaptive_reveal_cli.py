@@ -14,8 +14,9 @@ import subprocess
 
 import pytest
 
+from tests.conftest import ROOT
 from tests.surface.buckets import bucket_task, write_suites
-from tests.surface.test_reveal_cli import PRISM, ROOT
+from tests.surface.forger import PRISM
 
 
 def prism(*args: str, cache) -> subprocess.CompletedProcess:

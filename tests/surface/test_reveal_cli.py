@@ -5,14 +5,11 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 
 import pytest
 
 from tests.conftest import ROOT
-from tests.surface.forger import BASELINE_SECRET, SECRETS, SUITE, controls, forger_task, leaks
-
-PRISM = [sys.executable, "-c", "from prism_lsp.cli import prism_main; prism_main()"]
+from tests.surface.forger import BASELINE_SECRET, PRISM, SECRETS, SUITE, controls, forger_task, leaks
 
 
 def prism(*args: str, cache) -> subprocess.CompletedProcess:
