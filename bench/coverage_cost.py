@@ -28,8 +28,8 @@ from confirm_cost import MAX_ROUNDS, one_test_edit  # noqa: E402
 
 from prism_lsp.analysis.suite_map import parse_suite  # noqa: E402
 from prism_lsp.engine import change_coverage, panel  # noqa: E402
-from prism_lsp.engine.panel import build_report  # noqa: E402
 from prism_lsp.engine.session import EngineSession, RunOptions  # noqa: E402
+from prism_lsp.judge.report import build_report  # noqa: E402
 from prism_lsp.model.run import Suite  # noqa: E402
 from prism_lsp.scheduler.incremental import IncrementalRunner, SessionPanelRunner  # noqa: E402
 from prism_lsp.tasks import load_task  # noqa: E402

@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.panel50 import generate  # noqa: E402
-from prism_lsp.engine.panel import run_request  # noqa: E402
+from prism_lsp.engine.requests import run_request  # noqa: E402
 from prism_lsp.engine.session import EngineSession, RunOptions  # noqa: E402
 from prism_lsp.model.run import Suite  # noqa: E402
 from prism_lsp.tasks import load_task  # noqa: E402

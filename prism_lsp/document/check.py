@@ -16,7 +16,7 @@ from typing import Literal
 from prism_lsp.analysis.ignores import Ignores
 from prism_lsp.analysis.suite_map import SuiteMap
 from prism_lsp.analysis.weak_assertions import StaticFinding
-from prism_lsp.engine.panel import judge_run
+from prism_lsp.judge.report import judge_run
 from prism_lsp.model.report import PanelReport
 from prism_lsp.model.run import PanelRun, Suite
 from prism_lsp.model.task import Task

@@ -18,12 +18,12 @@ suite's numbers only at `counts`, nothing at `sealed` (they describe the hidden 
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from prism_lsp.engine.requests import entry_specs, run_request
 from prism_lsp.judge.reveal import LINES_SHOWN_AT, PANEL_SHOWN_AT
 from prism_lsp.model.outcome import ProgramResult, TestResult
 from prism_lsp.model.report import CoverageOut, PanelReport
@@ -31,7 +31,7 @@ from prism_lsp.model.task import Task
 from prism_lsp.runner._prism_lines import source_lines
 from prism_lsp.runner._prism_protocol import RunRequest
 
-if TYPE_CHECKING:  # engine/panel.py imports this module
+if TYPE_CHECKING:
     from prism_lsp.model.run import PanelRun, Suite
 
 # Files of the reference read to count lines: a change touching more is counted on its first ones.
@@ -42,24 +42,6 @@ Lines = dict[str, set[int]]
 # (reference tree digest, verifier text) -> the changed lines the verifier runs; a few tasks at a time.
 _TRUSTED: dict[tuple[str, str], dict[str, tuple[int, ...]]] = {}
 _TRUSTED_KEPT = 32
-
-
-def entry_specs(task: Task, suite_text: str) -> list[str]:
-    """The entry points (`module:function`) whose spans entry coverage counts: the manifest's, else
-    those the suite calls (as witness search finds them). Sent to every program alike, so no
-    program can tell the reference by its probes."""
-    return list(_entry_specs(task.initial, task.entry, task.pythonpath, suite_text))
-
-
-@functools.lru_cache(maxsize=64)
-def _entry_specs(initial: Path, declared: tuple[str, ...], roots: tuple[str, ...], suite_text: str) -> tuple[str, ...]:
-    from prism_lsp.witness.entry import entry_points
-
-    try:
-        entries = entry_points(suite_text, initial, declared, roots)
-    except (OSError, ValueError, RecursionError):
-        return ()
-    return tuple(dict.fromkeys(e.target for e in entries if e.local_names or declared))
 
 
 def _module_file(tree: Path, module: str, roots: tuple[str, ...]) -> str | None:
@@ -142,7 +124,6 @@ def _out(wanted: Lines, tests: list[tuple[str, TestResult]], reveal: str) -> Cov
 def trusted_lines(task: Task, run: PanelRun, submit: Callable[[RunRequest], ProgramResult]) -> PanelRun:
     """`run` with the reference's executable changed lines its verifier runs (`trusted_lines`),
     when the task has a verifier and the reference ran; `submit` runs one request to its result."""
-    from prism_lsp.engine.panel import run_request
     from prism_lsp.model.run import Suite
 
     ref = next((c for c, _ in run.results if c.reference), None)

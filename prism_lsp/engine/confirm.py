@@ -12,8 +12,9 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import replace
 
-from prism_lsp.engine.panel import BASELINE, run_request
+from prism_lsp.engine.panel import BASELINE
 from prism_lsp.engine.pool import RunnerPool
+from prism_lsp.engine.requests import run_request
 from prism_lsp.engine.results import program_from_runner
 from prism_lsp.judge.stability import HASH_ORDER, OTHER, Instability, differing, outcomes, to_confirm
 from prism_lsp.materialize import ProgramTree

@@ -266,7 +266,7 @@ class EngineSession:
         """The report of a finished `run` (callers that also need the raw run: `prism run`, suggestions)."""
         backend = self.pool_for(task, options.sandbox, options.hash_seed).backend
         warning = backend.warning
-        from prism_lsp.engine.panel import build_report
+        from prism_lsp.judge.report import build_report
 
         return build_report(
             task,

@@ -21,7 +21,7 @@ import os
 import sys
 from pathlib import Path
 
-from prism_lsp.engine.change_coverage import entry_specs
+from prism_lsp.engine.requests import entry_specs
 from prism_lsp.engine.session import RunOptions
 from prism_lsp.model.task import Task
 from prism_lsp.runner._prism_protocol import PROTOCOL_VERSION

@@ -23,9 +23,10 @@ from pathlib import Path
 
 from prism_lsp.document.check import Check, finished
 from prism_lsp.document.checker import Checker
-from prism_lsp.engine.panel import BASELINE, build_report
+from prism_lsp.engine.panel import BASELINE
 from prism_lsp.engine.results import program_from_runner
 from prism_lsp.judge.redact import redact_run
+from prism_lsp.judge.report import build_report
 from prism_lsp.model.outcome import ProgramResult
 from prism_lsp.model.run import PanelRun, Suite
 from prism_lsp.runner._prism_protocol import Result

@@ -8,8 +8,8 @@ lines 13, 14 — six executable changed lines; `cart_total` spans lines 6-13, ei
 
 from __future__ import annotations
 
-from prism_lsp.engine.panel import build_report
 from prism_lsp.engine.session import RunOptions
+from prism_lsp.judge.report import build_report
 from prism_lsp.model.run import Suite
 from prism_lsp.tasks import load_task
 from tests.conftest import FIXTURES, write_task

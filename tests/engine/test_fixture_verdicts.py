@@ -4,8 +4,8 @@ import tomllib
 
 import pytest
 
-from prism_lsp.engine.panel import build_report
 from prism_lsp.engine.session import RunOptions
+from prism_lsp.judge.report import build_report
 from prism_lsp.materialize.digest import tree_digest
 from prism_lsp.model.run import Suite
 from prism_lsp.tasks import load_task

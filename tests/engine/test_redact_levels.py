@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from prism_lsp.engine.panel import build_report
 from prism_lsp.judge.redact import UNKNOWN_TEST, redact_run
+from prism_lsp.judge.report import build_report
 from prism_lsp.judge.reveal import LEVELS, after_writing, panel_to_run, strictest
 from prism_lsp.model.outcome import AssertionResult, ProgramResult
 from prism_lsp.model.outcome import TestResult as Ran  # not collected as a test class

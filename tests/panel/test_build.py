@@ -6,8 +6,8 @@ import json
 import re
 
 from prism_lsp.cli import prism_main
-from prism_lsp.engine.panel import build_report
 from prism_lsp.engine.session import RunOptions
+from prism_lsp.judge.report import build_report
 from prism_lsp.model.run import Suite
 from prism_lsp.panel.diffs import tree_diff
 from prism_lsp.panel.mutate import mutants_of

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from prism_lsp.engine.panel import run_request
+from prism_lsp.engine.requests import run_request
 from prism_lsp.engine.session import EngineSession
 from prism_lsp.model.run import Suite
 from prism_lsp.runner._prism_protocol import Seal

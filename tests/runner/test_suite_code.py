@@ -5,7 +5,7 @@ own plugin objects are found as in plain pytest."""
 
 from __future__ import annotations
 
-from prism_lsp.engine.panel import run_request
+from prism_lsp.engine.requests import run_request
 from prism_lsp.engine.session import RunOptions
 from prism_lsp.model.run import Suite
 from prism_lsp.tasks import load_task

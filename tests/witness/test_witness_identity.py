@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from prism_lsp.engine.panel import build_report
+from prism_lsp.judge.report import build_report
 from prism_lsp.judge.stability import OTHER, Instability
 from prism_lsp.model import outcome
 from prism_lsp.model.outcome import ProgramResult
