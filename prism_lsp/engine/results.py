@@ -9,22 +9,17 @@ report, editor) sees control sequences; a reason is a word, a line a positive nu
 
 from __future__ import annotations
 
-import re
-
-from prism_lsp.model.outcome import AssertionResult, Outcome, ProgramResult, TestResult
+from prism_lsp.model.outcome import AssertionResult, Outcome, ProgramResult, TestResult, known_reason
 from prism_lsp.model.report import AssertionOut, ProgramOut, TestOut
 from prism_lsp.model.untrusted import NAME_LIMIT, plain
 from prism_lsp.runner._prism_protocol import Result, program_rule
 
-_REASON = re.compile(r"[a-z][a-z-]{0,31}")
 _OUTCOMES = ("pass", "fail", "error")
 
 
 def _reason(value: object) -> str | None:
-    """A reason is a word of the runner's vocabulary; anything else a program wrote is just `error`."""
-    if value is None:
-        return None
-    return value if isinstance(value, str) and _REASON.fullmatch(value) else "error"
+    """A reason is a word of the runner's vocabulary (`model.outcome.REASONS`); anything else a program wrote is just `error`."""
+    return known_reason(value)
 
 
 def _line(value: object) -> int | None:

@@ -29,36 +29,10 @@ from collections import Counter
 from dataclasses import replace
 
 from prism_lsp.analysis.suite_map import SuiteMap, TestInfo, parse_suite, test_for_name
-from prism_lsp.model.outcome import AssertionResult, ProgramResult, TestResult
+from prism_lsp.model.outcome import AssertionResult, ProgramResult, TestResult, known_reason
 from prism_lsp.model.run import PanelRun
 
 UNKNOWN_TEST = "(a test the suite text does not define)"
-
-# Every reason the runner, the pool and the engine give; a program may write any other word.
-REASONS = frozenset(
-    {
-        "cancelled",
-        "collection",
-        "crash",
-        "error",
-        "exited",
-        "fixture",
-        "interrupted",
-        "killed",
-        "materialize",
-        "memory",
-        "no-tests",
-        "output-limit",
-        "process-limit",
-        "protocol",
-        "pytest",
-        "runner",
-        "sandbox",
-        "skipped",
-        "test-setup",
-        "timeout",
-    }
-)
 
 
 def redact_run(run: PanelRun, reveal: str, suite_text: str) -> PanelRun:
@@ -125,4 +99,4 @@ def _test(t: TestResult, info: TestInfo | None, cases: Counter[str], assert_line
 
 
 def _reason(reason: str | None) -> str | None:
-    return reason if reason is None or reason in REASONS else "error"
+    return known_reason(reason)

@@ -9,6 +9,40 @@ from prism_lsp.model.untrusted import plain
 
 Outcome = Literal["pass", "fail", "error"]
 
+# Every reason the runner, the pool and the engine give; a program may write any other word.
+REASONS = frozenset(
+    {
+        "cancelled",
+        "collection",
+        "crash",
+        "error",
+        "exited",
+        "fixture",
+        "interrupted",
+        "killed",
+        "materialize",
+        "memory",
+        "no-tests",
+        "output-limit",
+        "process-limit",
+        "protocol",
+        "pytest",
+        "runner",
+        "sandbox",
+        "skipped",
+        "test-setup",
+        "timeout",
+    }
+)
+
+
+def known_reason(reason: object) -> str | None:
+    """`reason` when it is a word of `REASONS` (or None); anything else a program wrote is `error`.
+    The one filter of reasons, at every reveal level."""
+    if reason is None:
+        return None
+    return reason if isinstance(reason, str) and reason in REASONS else "error"
+
 
 @dataclass(frozen=True)
 class AssertionResult:
