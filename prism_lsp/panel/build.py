@@ -248,15 +248,16 @@ def build_panel(session: EngineSession, task: Task, options: BuildOptions = Buil
     files = {rel for rel, _, _ in source.sites}
     batch_no = 0
     while result.tried < options.max_tried and len(kept) < 2 * options.max_invalid:
+        first = next(mutants, None)
+        if first is None:
+            break  # every mutant was tried: the budget stopped nothing
         if batch_no and time.monotonic() > deadline:
             result.notes.append(
                 f"stopped at the time budget ({options.budget_s:g} s) after {result.tried} mutants: "
                 "the panel has the mutants kept so far (raise it with --budget-s)"
             )
             break
-        batch = [m for _, m in zip(range(min(BATCH, options.max_tried - result.tried)), mutants)]
-        if not batch:
-            break
+        batch = [first, *(m for _, m in zip(range(min(BATCH, options.max_tried - result.tried) - 1), mutants))]
         batch_no += 1
         made += batch
         result.generated += len(batch)
