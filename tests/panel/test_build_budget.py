@@ -23,23 +23,16 @@ SLEEP_S = 0.25
 SUITE = "from solution import f\n\n\ndef test_f():\n    assert f(2) == 4\n"
 
 
+def _build_spent(root, capsys, cache_dir) -> tuple[int, dict]:
+    """`prism panel build` with a budget spent before the first batch: its exit code and JSON."""
+    args = ["panel", "build", str(root), "--budget-s", "0.001", "--json", "--sandbox", "bubblewrap"]
+    code = prism_main([*args, "--cache-dir", str(cache_dir)])
+    return code, json.loads(capsys.readouterr().out)
+
+
 def test_a_spent_budget_stops_the_first_batch_and_says_so(fixture_copy, capsys, cache_dir):
     root = fixture_copy("mean-rounded")
-    code = prism_main(
-        [
-            "panel",
-            "build",
-            str(root),
-            "--budget-s",
-            "0.001",
-            "--json",
-            "--sandbox",
-            "bubblewrap",
-            "--cache-dir",
-            str(cache_dir),
-        ]
-    )
-    data = json.loads(capsys.readouterr().out)
+    code, data = _build_spent(root, capsys, cache_dir)
     # Mutants the budget left unjudged are said to be so, not dropped as equivalent.
     assert data["dropped"]["not judged: the time budget ran out while probing"] >= 1
     assert "no witness (open dimension or equivalent)" not in data["dropped"]
@@ -91,20 +84,6 @@ def test_a_build_that_tried_every_mutant_does_not_say_the_budget_stopped_it(tmp_
             "suites/test_f.py": "from solution import f\n\n\ndef test_f():\n    x = len('ab')\n    assert f(x) == 4\n"
         },
     )
-    code = prism_main(
-        [
-            "panel",
-            "build",
-            str(root),
-            "--budget-s",
-            "0.001",
-            "--json",
-            "--sandbox",
-            "bubblewrap",
-            "--cache-dir",
-            str(cache_dir),
-        ]
-    )
-    data = json.loads(capsys.readouterr().out)
+    code, data = _build_spent(root, capsys, cache_dir)
     assert 0 < data["tried"] < 40 and code == 1
     assert not any("time budget" in n for n in data["notes"]), data["notes"]
