@@ -168,6 +168,19 @@ def _mutants(source: _Source, order: list[int]) -> Iterator[Mutant]:
         yield m
 
 
+def _draw(first: Mutant, mutants: Iterator[Mutant], size: int, deadline: float | None) -> list[Mutant]:
+    """A batch of up to `size` mutants starting with `first`, none drawn past `deadline` (each is
+    a parse of its file, a second on a large module: 40 of them overshot a budget by as much). The
+    first batch is drawn whole (`deadline` None): a spent budget still says what it left unjudged."""
+    batch = [first]
+    while len(batch) < size and (deadline is None or time.monotonic() <= deadline):
+        m = next(mutants, None)
+        if m is None:
+            break
+        batch.append(m)
+    return batch
+
+
 def generate_mutants(
     session: EngineSession, task: Task, changed_only: bool = False
 ) -> tuple[list[str], list[Mutant], dict[str, str]]:
@@ -248,15 +261,16 @@ def build_panel(session: EngineSession, task: Task, options: BuildOptions = Buil
     files = {rel for rel, _, _ in source.sites}
     batch_no = 0
     while result.tried < options.max_tried and len(kept) < 2 * options.max_invalid:
+        first = next(mutants, None)
+        if first is None:
+            break  # every mutant was tried: the budget stopped nothing
         if batch_no and time.monotonic() > deadline:
             result.notes.append(
                 f"stopped at the time budget ({options.budget_s:g} s) after {result.tried} mutants: "
                 "the panel has the mutants kept so far (raise it with --budget-s)"
             )
             break
-        batch = [m for _, m in zip(range(min(BATCH, options.max_tried - result.tried)), mutants)]
-        if not batch:
-            break
+        batch = _draw(first, mutants, min(BATCH, options.max_tried - result.tried), None if not batch_no else deadline)
         batch_no += 1
         made += batch
         result.generated += len(batch)

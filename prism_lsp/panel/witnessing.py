@@ -17,6 +17,7 @@ from prism_lsp.model.task import Candidate, Task
 from prism_lsp.witness import BASELINE, Witness, prober_for, programs_of, search_panel
 from prism_lsp.witness.inputs import program_literals
 from prism_lsp.witness.panel_search import Reach, calls_by_entry, entry_inputs, seeded_entries
+from prism_lsp.witness.probe import CUT
 
 Signature = tuple
 
@@ -107,9 +108,10 @@ def _screen(
         if deadline is not None and time.monotonic() > deadline:
             break
         smallest = sorted({entry.literal(a) for a in by_entry[entry.spec]}, key=lambda r: (len(r), r))
-        seen = prober.probe(programs, entry.target, smallest[:SCREEN_CALLS])
+        seen = prober.probe(programs, entry.target, smallest[:SCREEN_CALLS], deadline=deadline)
         for pid, behaviours in seen.items():
-            errors = [b.error for b in behaviours if b.error is not None]
+            # A call the deadline left unanswered says nothing: such a candidate fails nothing yet.
+            errors = [b.error for b in behaviours if b.error is not None and b.error != CUT]
             if len(errors) == len(behaviours) and (n == 0 or pid in failing):
                 failing.setdefault(pid, errors[0])
             else:
@@ -163,7 +165,10 @@ def probe_candidates(
         # mutations, random inputs of their shape and Hypothesis examples.
         inputs = entry_inputs(task, entry, seeds, dictionary)
         out.inputs += len(inputs)
-        seen = prober.probe(programs, entry.target, [entry.literal(a) for a in inputs])
+        seen = prober.probe(programs, entry.target, [entry.literal(a) for a in inputs], deadline=deadline)
+        if deadline is not None and time.monotonic() > deadline:
+            out.stopped = True  # signatures of a cut probe would tell nothing apart
+            break
         for pid, behaviours in seen.items():
             signatures[pid] += [(b.value, b.exception, b.mutated, b.error) for b in behaviours]
         own = {repr(s) for s in seeds}

@@ -157,8 +157,12 @@ def search_panel(
             valid,
             [p for p in others if p.id not in result.witnesses],
             entry_inputs(task, entry, seeds, dictionary),
+            deadline,
         )
         result.witnesses.update(found.witnesses)
         result.open_inputs += found.open_inputs
         result.inputs += found.inputs
+        if deadline is not None and time.monotonic() > deadline:
+            stopped = True  # this entry's probes were cut short at the deadline
+            break
     return PanelSearch(entries, calls, result, {p.id: p for p in programs}, stopped)

@@ -4,13 +4,16 @@ One runner request per program (the runner forks once for the whole batch).
 Results are cached by (tree digest, entry, call), so a second search on the
 same panel sends only the calls it has not seen. A batch cut short (a call hung
 past every limit, the program exited) is asked again from the call after the
-one that was running; that one stays an error.
+one that was running; that one stays an error. Past a caller's deadline no request
+is sent or run: those queued are cancelled, the one running is cut short at it,
+and the calls left unanswered are `CUT` (never cached, so a later probe may ask).
 """
 
 from __future__ import annotations
 
 import itertools
 import threading
+import time
 from concurrent.futures import Future
 from dataclasses import dataclass
 
@@ -25,6 +28,9 @@ _LOST = {"batch-timeout", "exited"}
 _RETRY = {"exited"}
 CALL_TIMEOUT_S = 1.0
 _RETRIES = 3
+CUT = "deadline"  # a call left unanswered because the caller's deadline came
+# A request sent just before the deadline still needs its fork and tree copy.
+_MIN_REQUEST_S = 0.5
 
 
 @dataclass(frozen=True)
@@ -57,39 +63,68 @@ class Prober:
         self._cache: dict[tuple[str, str, str], Behaviour] = {}
         self._lock = threading.Lock()
         self.requests = 0  # runner requests sent (for tests and the benchmark)
+        self.skipped = 0  # requests not run (or cut short) because the caller's deadline came
+        self._answered: dict[str, int] = {}  # tree digest -> calls its runners answered
 
-    def probe(self, programs: list[Program], entry: str, calls: list[str]) -> dict[str, list[Behaviour]]:
-        """Behaviour of every program on every call (`calls` are argument-tuple literals)."""
-        wanted = {p.id: p for p in programs}
-        pending: dict[str, tuple[Program, list[int], Future]] = {}
-        for p in wanted.values():
-            missing = self._missing(p, entry, calls)
-            if missing:
-                pending[p.id] = (p, missing, self._submit(p, entry, [calls[i] for i in missing]))
-        for _ in range(_RETRIES + 1):
-            again: dict[str, tuple[Program, list[int], Future]] = {}
-            for pid, (p, idx, fut) in pending.items():
-                rest = self._store(p, entry, calls, idx, fut.result())
-                if rest:
-                    again[pid] = (p, rest, self._submit(p, entry, [calls[i] for i in rest]))
-            pending = again
-            if not pending:
-                break
-        for _, (_, _, fut) in pending.items():  # out of retries: what is left stays unjudged
-            fut.result()
+    def answered(self, digest: str) -> int:
+        """How many calls the runners answered for the tree `digest` (errors of a call included)."""
         with self._lock:
-            return {
-                pid: [self._cache.get((p.tree.digest, entry, c), Behaviour(error="exited")) for c in calls]
-                for pid, p in wanted.items()
-            }
+            return self._answered.get(digest, 0)
+
+    def probe(
+        self, programs: list[Program], entry: str, calls: list[str], *, deadline: float | None = None
+    ) -> dict[str, list[Behaviour]]:
+        """Behaviour of every program on every call (`calls` are argument-tuple literals). Past
+        `deadline` (`time.monotonic()`) nothing more is asked: unanswered calls are `CUT`."""
+        wanted = {p.id: p for p in programs}
+        cancel = threading.Event()
+        timer = None
+        if deadline is not None:
+            timer = threading.Timer(max(0.0, deadline - time.monotonic()), cancel.set)
+            timer.daemon = True
+            timer.start()
+        try:
+            pending: dict[str, tuple[Program, list[int], Future | None]] = {}
+            for p in wanted.values():
+                missing = self._missing(p, entry, calls)
+                if missing:
+                    pending[p.id] = (p, missing, self._submit(p, entry, [calls[i] for i in missing], deadline, cancel))
+            for _ in range(_RETRIES + 1):
+                again: dict[str, tuple[Program, list[int], Future | None]] = {}
+                for pid, (p, idx, fut) in pending.items():
+                    if fut is None:
+                        continue
+                    rest = self._store(p, entry, calls, idx, fut.result(), cut=deadline is not None and cancel.is_set())
+                    if rest and not cancel.is_set():
+                        again[pid] = (p, rest, self._submit(p, entry, [calls[i] for i in rest], deadline, cancel))
+                pending = again
+                if not pending:
+                    break
+            for _, (_, _, fut) in pending.items():  # out of retries: what is left stays unjudged
+                if fut is not None:
+                    fut.result()
+        finally:
+            if timer is not None:
+                timer.cancel()
+        lost = Behaviour(error=CUT if cancel.is_set() else "exited")
+        with self._lock:
+            return {pid: [self._cache.get((p.tree.digest, entry, c), lost) for c in calls] for pid, p in wanted.items()}
 
     def _missing(self, p: Program, entry: str, calls: list[str]) -> list[int]:
         with self._lock:
             return [i for i, c in enumerate(calls) if (p.tree.digest, entry, c) not in self._cache]
 
-    def _submit(self, p: Program, entry: str, calls: list[str]) -> Future:
-        self.requests += 1
+    def _submit(
+        self, p: Program, entry: str, calls: list[str], deadline: float | None, cancel: threading.Event
+    ) -> Future | None:
         budget = min(self.batch_timeout_s, 2.0 + self.call_timeout_s * len(calls))  # hundreds of calls take ~0.1 s
+        if deadline is not None:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                self.skipped += 1
+                return None
+            budget = min(budget, max(left, _MIN_REQUEST_S))  # the runner cuts the batch at the deadline
+        self.requests += 1
         # The id is opaque to the runner, as a suite run's is: never the candidate's name.
         return self.pool.submit(
             ProbeRequest(
@@ -101,13 +136,19 @@ class Prober:
                 timeout_s=budget,
                 memory_mb=self.memory_mb,
                 pythonpath=list(self.pythonpath),
-            )
+            ),
+            cancel=cancel,  # still queued at the deadline: never run
         )
 
-    def _store(self, p: Program, entry: str, calls: list[str], idx: list[int], answer) -> list[int]:
+    def _store(self, p: Program, entry: str, calls: list[str], idx: list[int], answer, cut: bool = False) -> list[int]:
         """Cache what the runner answered (a `ProbeResult`, or an error `Result` when the probe could
-        not run); return the indexes worth asking again."""
+        not run); return the indexes worth asking again. When the deadline `cut` the request short,
+        a call it lost is the deadline's doing: not cached."""
         result = answer.to_dict()
+        if result.get("reason") == "cancelled":
+            with self._lock:
+                self.skipped += 1
+            return []
         rows = result.get("calls") if isinstance(result.get("calls"), list) else []
         if result.get("reason") == "entry" or len(rows) != len(idx):
             # The entry point cannot be loaded (or the runner failed): every call is an error.
@@ -126,6 +167,8 @@ class Prober:
                     error=_text(row.get("error")),
                 )
                 if b.error in _LOST:
+                    if cut:
+                        continue
                     if first_lost:  # the call that was running when the batch died: its own fault
                         first_lost = False
                         self._cache[(p.tree.digest, entry, calls[i])] = Behaviour(error=b.error)
@@ -133,6 +176,9 @@ class Prober:
                         retry.append(i)
                     continue  # not cached: a later search may ask again
                 self._cache[(p.tree.digest, entry, calls[i])] = b
+                self._answered[p.tree.digest] = self._answered.get(p.tree.digest, 0) + 1
+            if cut and any(isinstance(r, dict) and r.get("error") in _LOST for r in rows):
+                self.skipped += 1
         return retry
 
 

@@ -75,16 +75,22 @@ def _agreed(valid: list[Behaviour]) -> tuple[View, tuple] | None:
 
 
 def find_witnesses(
-    prober: Prober, entry: Entry, valid: list[Program], others: list[Program], inputs: list[tuple]
+    prober: Prober,
+    entry: Entry,
+    valid: list[Program],
+    others: list[Program],
+    inputs: list[tuple],
+    deadline: float | None = None,
 ) -> SearchResult:
     """Probe `valid` and `others` on `inputs` (smallest first) and return, for each program of
-    `others` that can be told apart, its first witness, plus the open inputs seen."""
+    `others` that can be told apart, its first witness, plus the open inputs seen. Past `deadline`
+    the probes stop: an input left unanswered is no witness."""
     result = SearchResult(inputs=len(inputs))
     if not valid or not inputs:
         return result
     inputs = [a for a in inputs if entry.accepts(a)]
     calls = [entry.literal(a) for a in inputs]
-    seen = prober.probe(valid + others, entry.target, calls)
+    seen = prober.probe(valid + others, entry.target, calls, deadline=deadline)
     name = entry.local_names[0] if entry.local_names else entry.function
     fallback: dict[str, Witness] = {}
     for i, args in enumerate(inputs):
