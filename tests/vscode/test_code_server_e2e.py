@@ -246,6 +246,43 @@ def test_a_fixture_suite_in_a_real_vs_code(workbench, shots):
     assert "def test_type_only" not in (folder / "suites" / "test_overfit.py").read_text(), "nothing was saved"
 
 
+def _open(page, name: str) -> None:
+    """Open a file of the folder by name (Quick Open), and wait until its tab is the active one."""
+    page.keyboard.press("Control+P")
+    page.wait_for_selector(".quick-input-widget input").fill(name)
+    page.wait_for_selector(f".quick-input-list .monaco-list-row:has-text('{name}')")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(f".tab.active:has-text('{name}')")
+
+
+def _replace_first_line(page, text: str) -> None:
+    """Type `text` over the active editor's first line (unsaved)."""
+    page.keyboard.press("Control+Home")
+    page.keyboard.press("Shift+End")
+    page.keyboard.insert_text(text)
+
+
+def test_status_says_old_counts_are_old_and_an_import_error_is_no_verdict(workbench, shots):
+    page, folder, _ = workbench
+    page.set_default_timeout(STEP_MS)
+    _open(page, "test_weak.py")
+    page.wait_for_selector(".statusbar-item:has-text('Prism: JSF')", timeout=WAIT_MS)  # this version's run
+
+    # A syntax error while typing: the last run's counts stay, marked as the last run's.
+    _replace_first_line(page, "from solution import (")
+    stale = page.wait_for_selector(".statusbar-item:has-text('Prism (last run)')")
+    assert stale.query_selector(".codicon-history"), "old counts carry the history icon"
+    assert "JSF" in stale.inner_text(), "the numbers are still shown"
+    page.screenshot(path=str(shots / "status-1-syntax-error-last-run.png"))
+
+    # An ImportError: the suite cannot run on anything, so an error, not a verdict on its assertions.
+    _replace_first_line(page, "from solution_that_is_not_there import mean_rounded")
+    error = page.wait_for_selector(".statusbar-item:has-text('Prism: error')")
+    assert "JSF" not in error.inner_text() and "valid" not in error.inner_text()
+    page.screenshot(path=str(shots / "status-2-import-error.png"))
+    assert "solution_that_is_not_there" not in (folder / "suites" / "test_weak.py").read_text(), "nothing saved"
+
+
 def _notification(page, text: str) -> None:
     """A notification with `text`, in the notification centre (its toast may have timed out already)."""
     _command(page, "Notifications: Show Notifications")
