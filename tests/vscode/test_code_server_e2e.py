@@ -283,6 +283,36 @@ def test_status_says_old_counts_are_old_and_an_import_error_is_no_verdict(workbe
     assert "solution_that_is_not_there" not in (folder / "suites" / "test_weak.py").read_text(), "nothing saved"
 
 
+@pytest.fixture(scope="module")
+def empty_panel(browser, tmp_path_factory):
+    """code-server on a copy of top-tags, whose panel is only its reference (a copy: Build Panel writes into it)."""
+    base = tmp_path_factory.mktemp("code-server-empty-panel")
+    folder = base / "top-tags"
+    shutil.copytree(ROOT / "fixtures" / "top-tags", folder)
+    with _workbench(browser, base, folder, trust=False) as page:
+        yield page, folder, _artefacts()
+
+
+@pytest.fixture
+def empty_shots(empty_panel, request):
+    """The screenshot folder for the empty-panel tests; the page is saved there when one fails."""
+    page, _, folder = empty_panel
+    folder.mkdir(parents=True, exist_ok=True)
+    yield folder
+    if request.node.stash.get(FAILED, False):
+        page.screenshot(path=str(folder / f"failure-{request.node.name}.png"))
+
+
+def test_a_panel_of_only_the_reference_shows_no_tick(empty_panel, empty_shots):
+    page, _, _ = empty_panel
+    _open(page, "test_weak.py")
+    status = page.wait_for_selector(".statusbar-item:has-text('panel too small')", timeout=WAIT_MS)
+    text = status.inner_text()
+    assert "JSF ?" in text and "✓" not in text, text  # nothing to fail: no pass
+    assert status.query_selector(".codicon-warning"), "marked as a warning"
+    page.screenshot(path=str(empty_shots / "empty-panel-1-jsf-unknown.png"))
+
+
 def _notification(page, text: str) -> None:
     """A notification with `text`, in the notification centre (its toast may have timed out already)."""
     _command(page, "Notifications: Show Notifications")
