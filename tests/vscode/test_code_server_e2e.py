@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -311,6 +312,21 @@ def test_a_panel_of_only_the_reference_shows_no_tick(empty_panel, empty_shots):
     assert "JSF ?" in text and "✓" not in text, text  # nothing to fail: no pass
     assert status.query_selector(".codicon-warning"), "marked as a warning"
     page.screenshot(path=str(empty_shots / "empty-panel-1-jsf-unknown.png"))
+
+
+def test_build_panel_reruns_the_open_suite_by_itself(empty_panel, empty_shots):
+    page, folder, _ = empty_panel
+    _open(page, "test_weak.py")
+    page.wait_for_selector(".statusbar-item:has-text('panel too small')", timeout=WAIT_MS)
+    _command(page, "Prism: Build Panel")
+    # No "Run Panel": the task's prism.toml changed, so the server reruns the open suite, and
+    # the mutants built as invalid candidates show the weak suite's under-assertion.
+    status = page.locator(".statusbar-item", has_text=re.compile(r"Prism: JSF .*invalid \d+/[1-9]"))
+    status.wait_for(timeout=WAIT_MS)
+    text = status.inner_text()
+    assert "invalid 0/0" not in text and "✓" not in text, text
+    page.screenshot(path=str(empty_shots / "build-panel-1-rerun-real-counts.png"))
+    assert "mutants" in (folder / "prism.toml").read_text(), "the copy's panel was built"
 
 
 def _notification(page, text: str) -> None:
