@@ -329,6 +329,42 @@ def test_build_panel_reruns_the_open_suite_by_itself(empty_panel, empty_shots):
     assert "mutants" in (folder / "prism.toml").read_text(), "the copy's panel was built"
 
 
+SQUIGGLES = ".view-overlays [class*='squiggly-']"
+
+
+def test_a_settings_edit_then_restart_server_brings_the_diagnostics_back(empty_panel, empty_shots):
+    page, _, _ = empty_panel
+    page.set_default_timeout(STEP_MS)
+    _open(page, "test_weak.py")
+    page.wait_for_selector(SQUIGGLES, timeout=WAIT_MS)
+
+    # The Settings UI, User tab, as the issue's user did: prism.runOn -> save.
+    _command(page, "Preferences: Open User Settings")
+    page.wait_for_selector(".settings-editor")
+    page.keyboard.type("prism.runOn")  # the search box has the focus
+    page.click(".setting-item-contents[data-key='prism.runOn'] select")
+    page.click(".monaco-select-box-dropdown-container .monaco-list-row:has(.option-text:text-is('save'))")
+    page.wait_for_selector(".setting-item-contents.is-configured[data-key='prism.runOn']")
+    page.screenshot(path=str(empty_shots / "restart-1-run-on-save-set.png"))
+
+    page.click(".tab:has-text('test_weak.py')")
+    page.wait_for_selector(SQUIGGLES)
+    # Restarting clears the diagnostics; they must be seen gone, then back from the new server.
+    page.evaluate(
+        """sel => { window.prismSquigglesGone = false;
+        new MutationObserver(() => { if (!document.querySelector(sel)) window.prismSquigglesGone = true; })
+            .observe(document.body, { subtree: true, childList: true }); }""",
+        SQUIGGLES,
+    )
+    _command(page, "Prism: Restart Server")
+    page.wait_for_function(
+        "sel => window.prismSquigglesGone && document.querySelector(sel) !== null", arg=SQUIGGLES, timeout=WAIT_MS
+    )
+    page.wait_for_selector(".statusbar-item:has-text('Prism: JSF')")  # a status from the new server
+    assert not page.query_selector(".statusbar-item:has-text('server not running')")
+    page.screenshot(path=str(empty_shots / "restart-2-diagnostics-back.png"))
+
+
 def _notification(page, text: str) -> None:
     """A notification with `text`, in the notification centre (its toast may have timed out already)."""
     _command(page, "Notifications: Show Notifications")
