@@ -4,7 +4,11 @@ One marked group (`-m code_server`), run by `.ci/run` after `scripts/code-server
 code-server and the extension was packaged. It opens a fixture suite, waits for the diagnostics,
 hovers, opens a quick fix, edits the buffer without saving and sees the update, opens a candidate
 diff and the Test Explorer, and saves a screenshot of each step (`$PRISM_ARTEFACTS`, else a
-temporary folder). Every wait is for something on the page, never a sleep.
+temporary folder). It also sees the status states (old counts marked `last run` during a syntax
+error, an ImportError as an error), and on a copy of top-tags (a panel of only the reference)
+`JSF ?`/`panel too small`, Build Panel rerunning the open suite by itself, and a Settings UI edit
+then Restart Server bringing the diagnostics back. Every wait is for something on the page, never
+a sleep.
 
 Needs `PRISM_CODE_SERVER` (code-server's folder, installed by `scripts/code-server.sh DEST`),
 Chromium (`PRISM_CHROMIUM`, default `chromium`) and the Playwright package: skipped without
