@@ -171,14 +171,19 @@ def _command(page, name: str) -> None:
     page.keyboard.press("Enter")
 
 
+def _screenshots(page, folder: Path, request, failure: str):
+    """The screenshot folder, made; the page as it was is saved there as `failure` when the test fails."""
+    folder.mkdir(parents=True, exist_ok=True)
+    yield folder
+    if request.node.stash.get(FAILED, False):
+        page.screenshot(path=str(folder / failure))
+
+
 @pytest.fixture
 def shots(workbench, request):
     """The screenshot folder; the page as it was is saved there when the test fails."""
     page, _, folder = workbench
-    folder.mkdir(parents=True, exist_ok=True)
-    yield folder
-    if request.node.stash.get(FAILED, False):
-        page.screenshot(path=str(folder / "failure.png"))
+    yield from _screenshots(page, folder, request, "failure.png")
 
 
 def test_a_fixture_suite_in_a_real_vs_code(workbench, shots):
@@ -302,10 +307,7 @@ def empty_panel(browser, tmp_path_factory):
 def empty_shots(empty_panel, request):
     """The screenshot folder for the empty-panel tests; the page is saved there when one fails."""
     page, _, folder = empty_panel
-    folder.mkdir(parents=True, exist_ok=True)
-    yield folder
-    if request.node.stash.get(FAILED, False):
-        page.screenshot(path=str(folder / f"failure-{request.node.name}.png"))
+    yield from _screenshots(page, folder, request, f"failure-{request.node.name}.png")
 
 
 def test_a_panel_of_only_the_reference_shows_no_tick(empty_panel, empty_shots):
