@@ -4,7 +4,11 @@ One marked group (`-m code_server`), run by `.ci/run` after `scripts/code-server
 code-server and the extension was packaged. It opens a fixture suite, waits for the diagnostics,
 hovers, opens a quick fix, edits the buffer without saving and sees the update, opens a candidate
 diff and the Test Explorer, and saves a screenshot of each step (`$PRISM_ARTEFACTS`, else a
-temporary folder). Every wait is for something on the page, never a sleep.
+temporary folder). It also sees the status states (old counts marked `last run` during a syntax
+error, an ImportError as an error), and on a copy of top-tags (a panel of only the reference)
+`JSF ?`/`panel too small`, Build Panel rerunning the open suite by itself, and a Settings UI edit
+then Restart Server bringing the diagnostics back. Every wait is for something on the page, never
+a sleep.
 
 Needs `PRISM_CODE_SERVER` (code-server's folder, installed by `scripts/code-server.sh DEST`),
 Chromium (`PRISM_CHROMIUM`, default `chromium`) and the Playwright package: skipped without
@@ -15,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -166,14 +171,19 @@ def _command(page, name: str) -> None:
     page.keyboard.press("Enter")
 
 
+def _screenshots(page, folder: Path, request, failure: str):
+    """The screenshot folder, made; the page as it was is saved there as `failure` when the test fails."""
+    folder.mkdir(parents=True, exist_ok=True)
+    yield folder
+    if request.node.stash.get(FAILED, False):
+        page.screenshot(path=str(folder / failure))
+
+
 @pytest.fixture
 def shots(workbench, request):
     """The screenshot folder; the page as it was is saved there when the test fails."""
     page, _, folder = workbench
-    folder.mkdir(parents=True, exist_ok=True)
-    yield folder
-    if request.node.stash.get(FAILED, False):
-        page.screenshot(path=str(folder / "failure.png"))
+    yield from _screenshots(page, folder, request, "failure.png")
 
 
 def test_a_fixture_suite_in_a_real_vs_code(workbench, shots):
@@ -244,6 +254,121 @@ def test_a_fixture_suite_in_a_real_vs_code(workbench, shots):
     matrix.locator("td.cell.wrong[data-outcome='fail']").first.wait_for()  # rejecting half-even, a valid one
     page.screenshot(path=str(shots / "8-kill-matrix.png"))
     assert "def test_type_only" not in (folder / "suites" / "test_overfit.py").read_text(), "nothing was saved"
+
+
+def _open(page, name: str) -> None:
+    """Open a file of the folder by name (Quick Open), and wait until its tab is the active one."""
+    page.keyboard.press("Control+P")
+    page.wait_for_selector(".quick-input-widget input").fill(name)
+    page.wait_for_selector(f".quick-input-list .monaco-list-row:has-text('{name}')")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(f".tab.active:has-text('{name}')")
+
+
+def _replace_first_line(page, text: str) -> None:
+    """Type `text` over the active editor's first line (unsaved)."""
+    page.keyboard.press("Control+Home")
+    page.keyboard.press("Shift+End")
+    page.keyboard.insert_text(text)
+
+
+def test_status_says_old_counts_are_old_and_an_import_error_is_no_verdict(workbench, shots):
+    page, folder, _ = workbench
+    page.set_default_timeout(STEP_MS)
+    _open(page, "test_weak.py")
+    page.wait_for_selector(".statusbar-item:has-text('Prism: JSF')", timeout=WAIT_MS)  # this version's run
+
+    # A syntax error while typing: the last run's counts stay, marked as the last run's.
+    _replace_first_line(page, "from solution import (")
+    stale = page.wait_for_selector(".statusbar-item:has-text('Prism (last run)')")
+    assert stale.query_selector(".codicon-history"), "old counts carry the history icon"
+    assert "JSF" in stale.inner_text(), "the numbers are still shown"
+    page.screenshot(path=str(shots / "status-1-syntax-error-last-run.png"))
+
+    # An ImportError: the suite cannot run on anything, so an error, not a verdict on its assertions.
+    _replace_first_line(page, "from solution_that_is_not_there import mean_rounded")
+    error = page.wait_for_selector(".statusbar-item:has-text('Prism: error')")
+    assert "JSF" not in error.inner_text() and "valid" not in error.inner_text()
+    page.screenshot(path=str(shots / "status-2-import-error.png"))
+    assert "solution_that_is_not_there" not in (folder / "suites" / "test_weak.py").read_text(), "nothing saved"
+
+
+@pytest.fixture(scope="module")
+def empty_panel(browser, tmp_path_factory):
+    """code-server on a copy of top-tags, whose panel is only its reference (a copy: Build Panel writes into it)."""
+    base = tmp_path_factory.mktemp("code-server-empty-panel")
+    folder = base / "top-tags"
+    shutil.copytree(ROOT / "fixtures" / "top-tags", folder)
+    with _workbench(browser, base, folder, trust=False) as page:
+        yield page, folder, _artefacts()
+
+
+@pytest.fixture
+def empty_shots(empty_panel, request):
+    """The screenshot folder for the empty-panel tests; the page is saved there when one fails."""
+    page, _, folder = empty_panel
+    yield from _screenshots(page, folder, request, f"failure-{request.node.name}.png")
+
+
+def test_a_panel_of_only_the_reference_shows_no_tick(empty_panel, empty_shots):
+    page, _, _ = empty_panel
+    _open(page, "test_weak.py")
+    status = page.wait_for_selector(".statusbar-item:has-text('panel too small')", timeout=WAIT_MS)
+    text = status.inner_text()
+    assert "JSF ?" in text and "✓" not in text, text  # nothing to fail: no pass
+    assert status.query_selector(".codicon-warning"), "marked as a warning"
+    page.screenshot(path=str(empty_shots / "empty-panel-1-jsf-unknown.png"))
+
+
+def test_build_panel_reruns_the_open_suite_by_itself(empty_panel, empty_shots):
+    page, folder, _ = empty_panel
+    _open(page, "test_weak.py")
+    page.wait_for_selector(".statusbar-item:has-text('panel too small')", timeout=WAIT_MS)
+    _command(page, "Prism: Build Panel")
+    # No "Run Panel": the task's prism.toml changed, so the server reruns the open suite, and
+    # the mutants built as invalid candidates show the weak suite's under-assertion.
+    status = page.locator(".statusbar-item", has_text=re.compile(r"Prism: JSF .*invalid \d+/[1-9]"))
+    status.wait_for(timeout=WAIT_MS)
+    text = status.inner_text()
+    assert "invalid 0/0" not in text and "✓" not in text, text
+    page.screenshot(path=str(empty_shots / "build-panel-1-rerun-real-counts.png"))
+    assert "mutants" in (folder / "prism.toml").read_text(), "the copy's panel was built"
+
+
+SQUIGGLES = ".view-overlays [class*='squiggly-']"
+
+
+def test_a_settings_edit_then_restart_server_brings_the_diagnostics_back(empty_panel, empty_shots):
+    page, _, _ = empty_panel
+    page.set_default_timeout(STEP_MS)
+    _open(page, "test_weak.py")
+    page.wait_for_selector(SQUIGGLES, timeout=WAIT_MS)
+
+    # The Settings UI, User tab, as the issue's user did: prism.runOn -> save.
+    _command(page, "Preferences: Open User Settings")
+    page.wait_for_selector(".settings-editor")
+    page.keyboard.type("prism.runOn")  # the search box has the focus
+    page.click(".setting-item-contents[data-key='prism.runOn'] select")
+    page.click(".monaco-select-box-dropdown-container .monaco-list-row:has(.option-text:text-is('save'))")
+    page.wait_for_selector(".setting-item-contents.is-configured[data-key='prism.runOn']")
+    page.screenshot(path=str(empty_shots / "restart-1-run-on-save-set.png"))
+
+    page.click(".tab:has-text('test_weak.py')")
+    page.wait_for_selector(SQUIGGLES)
+    # Restarting clears the diagnostics; they must be seen gone, then back from the new server.
+    page.evaluate(
+        """sel => { window.prismSquigglesGone = false;
+        new MutationObserver(() => { if (!document.querySelector(sel)) window.prismSquigglesGone = true; })
+            .observe(document.body, { subtree: true, childList: true }); }""",
+        SQUIGGLES,
+    )
+    _command(page, "Prism: Restart Server")
+    page.wait_for_function(
+        "sel => window.prismSquigglesGone && document.querySelector(sel) !== null", arg=SQUIGGLES, timeout=WAIT_MS
+    )
+    page.wait_for_selector(".statusbar-item:has-text('Prism: JSF')")  # a status from the new server
+    assert not page.query_selector(".statusbar-item:has-text('server not running')")
+    page.screenshot(path=str(empty_shots / "restart-2-diagnostics-back.png"))
 
 
 def _notification(page, text: str) -> None:

@@ -75,8 +75,15 @@ export type ImportCheck =
 
 export type FailedCheck = Exclude<ImportCheck, { ok: true }>;
 
+/**
+ * What `-m prism_lsp` imports before it serves: checking the package alone passes where its
+ * dependencies are missing (a `python3` that sees the source on PYTHONPATH but lacks `rich`),
+ * and the server then dies on every start.
+ */
+export const SERVER_ENTRY_MODULE = `${SERVER_MODULE}.cli`;
+
 export async function checkServerImport(interpreter: string, run: RunProcess): Promise<ImportCheck> {
-  const result = await run(interpreter, ['-c', `import ${SERVER_MODULE}`]);
+  const result = await run(interpreter, ['-c', `import ${SERVER_ENTRY_MODULE}`]);
   return classifyImportResult(result);
 }
 
@@ -222,14 +229,14 @@ export function installAdvice(
     case 'import-failed':
       return {
         message:
-          `Prism: "import ${SERVER_MODULE}" fails with ${interpreter}: ${check.detail}. ` +
+          `Prism: "import ${SERVER_ENTRY_MODULE}" fails with ${interpreter}: ${check.detail}. ` +
           (command !== undefined ? `Reinstall it with: ${command}` : `Reinstall Prism into that environment, or see "Prism: Show Output".`),
         ...(command !== undefined ? { command } : {}),
         actions: command !== undefined ? [copy, retry, output] : [output, retry, setInterpreter],
       };
     case 'timeout':
       return {
-        message: `Prism: ${interpreter} did not answer "import ${SERVER_MODULE}" in time.`,
+        message: `Prism: ${interpreter} did not answer "import ${SERVER_ENTRY_MODULE}" in time.`,
         actions: [retry, output, setInterpreter],
       };
   }

@@ -114,7 +114,7 @@ describe('install advice (the "interpreter lacks Prism" notification)', () => {
   it('a broken install: reinstall command when known, else the output', () => {
     const withPkg = installAdvice('/v/bin/python', { serverPackage: '/src/prism' }, 'linux', broken, VENV);
     assert.equal(withPkg.command, '/v/bin/python -m pip install /src/prism');
-    assert.match(withPkg.message, /"import prism_lsp" fails with \/v\/bin\/python: ImportError/);
+    assert.match(withPkg.message, /"import prism_lsp.cli" fails with \/v\/bin\/python: ImportError/);
     const without = installAdvice('/v/bin/python', { serverPackage: '' }, 'linux', broken, VENV);
     assert.equal(without.command, undefined);
     assert.ok(without.actions.includes(INSTALL_ACTIONS.output));
@@ -122,7 +122,7 @@ describe('install advice (the "interpreter lacks Prism" notification)', () => {
 
   it('a timeout offers a retry', () => {
     const advice = installAdvice('python3', { serverPackage: '' }, 'linux', slow);
-    assert.match(advice.message, /did not answer "import prism_lsp" in time/);
+    assert.match(advice.message, /did not answer "import prism_lsp.cli" in time/);
     assert.equal(advice.actions[0], INSTALL_ACTIONS.retry);
   });
 
@@ -156,14 +156,14 @@ describe('environment probe (PEP 668)', () => {
 });
 
 describe('import check', () => {
-  it('runs <interpreter> -c "import prism_lsp"', async () => {
+  it('runs <interpreter> -c "import prism_lsp.cli" (what -m prism_lsp imports, dependencies and all)', async () => {
     const calls: [string, string[]][] = [];
     const r = await checkServerImport('/py', (cmd, args) => {
       calls.push([cmd, args]);
       return Promise.resolve({ code: 0, stderr: '' });
     });
     assert.deepEqual(r, { ok: true });
-    assert.deepEqual(calls, [['/py', ['-c', 'import prism_lsp']]]);
+    assert.deepEqual(calls, [['/py', ['-c', 'import prism_lsp.cli']]]);
   });
 
   it('tells a missing module from a missing interpreter and a broken install', () => {
