@@ -124,7 +124,8 @@ def test_init_again_updates_the_task_and_keeps_hand_made_candidates(repo, tmp_pa
     assert code == 0, err
     assert out.startswith("updated the task") and "kept candidates: truncates" in out
     manifest = (repo / "prism.toml").read_text()
-    assert 'id = "truncates"\nlabel = "invalid"' in manifest and "fix " in manifest.splitlines()[0]
+    assert 'id = "truncates"\nlabel = "invalid"' in manifest and "fix " in manifest.splitlines()[1]
+    assert manifest.startswith("#:schema ./.prism/prism.toml.schema.json\n# Made by `prism init`")
     report = run_json(capsys, repo / "tests" / "test_money.py", "--cache-dir", str(tmp_path / "cache"))
     assert {c["id"]: c["verdict"] for c in report["candidates"]} == {"reference": "accepted", "truncates": "rejected"}
     assert status(repo) == before
