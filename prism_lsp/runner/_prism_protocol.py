@@ -1,6 +1,6 @@
 """The runner protocol: every message the host, the runner and a forked program exchange.
 
-The only module the host (`engine/pool.py`, `engine/panel.py`, `engine/results.py`) and the
+The only module the host (`engine/pool.py`, `engine/requests.py`, `engine/results.py`, ...) and the
 runner share, so stdlib only: the runner imports it by file inside sandboxes whose Python
 has nothing of Prism. Messages are JSON objects, one per line, each with a `kind`.
 
@@ -10,16 +10,21 @@ has nothing of Prism. Messages are JSON objects, one per line, each with a `kind
                    or `fatal` (Fatal): read only by the runner, never passed on as they are
                    (how the program ended is the runner's own `waitpid`, never a message)
 
-`from_json` validates: a message of an unknown kind, a missing field or a field of the
+`decode` validates: a message of an unknown kind, a missing field or a field of the
 wrong type raises `ProtocolError` naming it; the host turns that into an `error` outcome.
+
+Each field is declared once, as a dataclass field: its annotation says which JSON values it
+accepts, its default (or its lack of one) whether a message may leave it out. The few fields where
+the wire and the constructor differ say so in their `metadata` (`_NONE_WHEN_ABSENT`,
+`_REQUIRED_ON_WIRE`).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar, Protocol, TypeVar
+from collections.abc import Callable, Sequence
+from dataclasses import MISSING, dataclass, field, fields
+from typing import Any, ClassVar, NamedTuple, Protocol, TypeVar
 
 PROTOCOL_VERSION = 2
 # A line longer than this from a runner is not an answer (the host stops reading and replaces the runner).
@@ -48,24 +53,82 @@ class ProtocolError(ValueError):
     """A message that is not JSON, not an object, of an unknown kind or with a bad field."""
 
 
-_NUM = (int, float)
-_OPT_INT = (int, type(None))
-_OPT_STR = (str, type(None))
 # Bounds of a test's `covered` (what a program could inflate): files, and lines per file.
 MAX_COVERED_FILES = 64
 MAX_COVERED_LINES = 20_000
 
+# A field's `metadata` where a message on the wire is held to other terms than the constructor:
+# the message may leave out a field the constructor requires (then None), or must carry one the
+# constructor defaults. Elsewhere a field's default (or none) is the wire's too.
+_NONE_WHEN_ABSENT: dict[str, Any] = {"wire_default": None}
+_REQUIRED_ON_WIRE: dict[str, Any] = {"wire_default": ...}
 
-def _check(cls_name: str, data: dict[str, Any], name: str, types: tuple[type, ...], default: Any = ...) -> Any:
-    if name not in data:
-        if default is ...:
-            raise ProtocolError(f"{cls_name} message without `{name}`")
-        return default
-    value = data[name]
-    # JSON has no separate bool; a bool is never a line number or a count.
-    if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
-        raise ProtocolError(f"{cls_name} message with a bad `{name}`: {value!r:.80}")
-    return value
+# The JSON values an annotation's name accepts: a `float` takes an integer too (JSON's `1`). A
+# message class's name accepts the object it is read from (or the message itself).
+_JSON_TYPES: dict[str, tuple[type, ...]] = {
+    "str": (str,),
+    "int": (int,),
+    "float": (int, float),
+    "bool": (bool,),
+    "None": (type(None),),
+    "list": (list,),
+    "dict": (dict,),
+}
+
+
+class _WireField(NamedTuple):
+    """How `from_dict` reads one field of a message: derived from its dataclass field."""
+
+    name: str
+    types: tuple[type, ...]
+    default: Any  # `...`: a message without the field is refused
+    factory: Callable[[], Any] | None  # a fresh list or dict for each message that leaves it out
+
+
+def _union_parts(annotation: str) -> list[str]:
+    """The members of `annotation`'s top-level `|` (`list[str] | None` -> `list[str]`, `None`)."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(annotation):
+        depth += {"[": 1, "]": -1}.get(ch, 0)
+        if ch == "|" and depth == 0:
+            parts.append(annotation[start:i].strip())
+            start = i + 1
+    return [*parts, annotation[start:].strip()]
+
+
+def _accepted(owner: str, name: str, annotation: object) -> tuple[type, ...]:
+    """The JSON types field `name` accepts, read from its annotation's text. The text, not the
+    evaluated type: the runner runs under whatever interpreter a task's image holds, where
+    evaluating `int | None` needs 3.10; `from __future__ import annotations` keeps the text."""
+    if not isinstance(annotation, str):
+        raise TypeError(f"{owner}.{name}: annotation {annotation!r} is not text")
+    accepted: list[type] = []
+    for part in _union_parts(annotation):
+        base = part.split("[", 1)[0].strip()
+        message = globals().get(base)
+        if base in _JSON_TYPES:
+            accepted += _JSON_TYPES[base]
+        elif isinstance(message, type) and issubclass(message, _Message):
+            accepted += (dict, message)
+        else:
+            raise TypeError(f"{owner}.{name}: no JSON type for {part!r}")
+    return tuple(accepted)
+
+
+def _wire_fields(cls: type[_Message]) -> tuple[_WireField, ...]:
+    """How `from_dict` reads each field of message class `cls`, from its dataclass fields."""
+    wire = []
+    for f in fields(cls):  # type: ignore[arg-type]
+        default: Any = ...
+        factory: Callable[[], Any] | None = None
+        if "wire_default" in f.metadata:
+            default = f.metadata["wire_default"]
+        elif f.default is not MISSING:
+            default = f.default
+        elif f.default_factory is not MISSING:
+            factory = f.default_factory
+        wire.append(_WireField(f.name, _accepted(cls.__name__, f.name, f.type), default, factory))
+    return tuple(wire)
 
 
 def _plain(value: Any) -> Any:
@@ -73,7 +136,7 @@ def _plain(value: Any) -> Any:
     test entry, a quarter of a millisecond a 12-test report); messages hold only JSON values,
     lists, dicts and other messages, so walking the fields is enough."""
     if isinstance(value, _Message):
-        return {name: _plain(getattr(value, name)) for name in value._spec}
+        return {f.name: _plain(getattr(value, f.name)) for f in value._wire}
     if isinstance(value, list):
         return [_plain(item) for item in value]
     if isinstance(value, dict):
@@ -83,8 +146,8 @@ def _plain(value: Any) -> Any:
 
 class _Message:
     kind: ClassVar[str]
-    # field name -> (accepted types, default or ... when required); every field is listed
-    _spec: ClassVar[dict[str, tuple[tuple[type, ...], Any]]] = {}
+    # How each field is read from the wire, set for every message class below its definitions.
+    _wire: ClassVar[tuple[_WireField, ...]]
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, **_plain(self)}
@@ -97,9 +160,19 @@ class _Message:
         if not isinstance(data, dict):
             raise ProtocolError(f"{cls.kind} message is not an object: {data!r:.80}")
         values = {}
-        for f in fields(cls):  # type: ignore[arg-type]
-            types, default = cls._spec[f.name]
-            values[f.name] = _check(cls.kind, data, f.name, types, default)
+        for name, types, default, factory in cls._wire:
+            if name in data:
+                value = data[name]
+                # JSON has no separate bool; a bool is never a line number or a count.
+                if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+                    raise ProtocolError(f"{cls.kind} message with a bad `{name}`: {value!r:.80}")
+            elif factory is not None:
+                value = factory()
+            elif default is ...:
+                raise ProtocolError(f"{cls.kind} message without `{name}`")
+            else:
+                value = default
+            values[name] = value
         obj = cls(**values)
         obj._validate_nested()
         return obj
@@ -113,8 +186,7 @@ class Assertion(_Message):
     """One executed `assert` of the suite: where, how it went, what it compared."""
 
     kind: ClassVar[str] = "assertion"
-    _spec: ClassVar = {"line": (_OPT_INT, None), "outcome": ((str,), ...), "explanation": ((str,), "")}
-    line: int | None
+    line: int | None = field(metadata=_NONE_WHEN_ABSENT)
     outcome: str
     explanation: str = ""
 
@@ -133,20 +205,8 @@ class TestEntry(_Message):
 
     __test__ = False  # not a pytest test class, whatever its name
     kind: ClassVar[str] = "test"
-    _spec: ClassVar = {
-        "name": ((str,), ...),
-        "outcome": ((str,), ...),
-        "line": (_OPT_INT, None),
-        "def_line": (_OPT_INT, None),
-        "message": ((str,), ""),
-        "reason": (_OPT_STR, None),
-        "reached_change": ((bool, type(None)), None),
-        "assertions": ((list,), []),
-        "duration_ms": (_NUM, 0.0),
-        "covered": ((dict,), {}),
-    }
     name: str
-    outcome: str = "pass"
+    outcome: str = field(default="pass", metadata=_REQUIRED_ON_WIRE)
     line: int | None = None
     def_line: int | None = None
     message: str = ""
@@ -179,23 +239,6 @@ class RunRequest(_Message):
     """Run a suite on one program tree. `id` is opaque (never a candidate's name)."""
 
     kind: ClassVar[str] = "run"
-    _spec: ClassVar = {
-        "id": ((str,), ...),
-        "tree": ((str,), ...),
-        "suite_rel": ((str,), ...),
-        "suite_text": ((str,), ...),
-        "changed": ((dict,), {}),
-        "timeout_s": (_NUM, 10),
-        "memory_mb": ((int,), 1024),
-        "output_limit": ((int,), 16 << 20),
-        "pids_max": ((int,), 0),
-        "tests": ((list, type(None)), None),
-        "command": (_OPT_STR, None),
-        "config_rel": (_OPT_STR, None),
-        "config_text": (_OPT_STR, None),
-        "pythonpath": ((list,), []),
-        "entry": ((list,), []),
-    }
     id: str
     tree: str
     suite_rel: str
@@ -222,7 +265,6 @@ class Seal(_Message):
     """The secret the runner stamps on the result of request `id`; sent only once the program runs."""
 
     kind: ClassVar[str] = "seal"
-    _spec: ClassVar = {"id": ((str,), ...), "secret": ((str,), ...)}
     id: str
     secret: str
 
@@ -232,13 +274,6 @@ class Ready(_Message):
     """The runner is warm and waits for requests."""
 
     kind: ClassVar[str] = "ready"
-    _spec: ClassVar = {
-        "python": ((str,), ...),
-        "pytest": ((str,), ...),
-        "pid": ((int,), ...),
-        "protocol": ((int,), PROTOCOL_VERSION),
-        "isolation": ((list,), []),
-    }
     python: str
     pytest: str
     pid: int
@@ -251,7 +286,6 @@ class Started(_Message):
     """The program of request `id` runs in its own process: the host may now send the seal."""
 
     kind: ClassVar[str] = "started"
-    _spec: ClassVar = {"id": ((str,), ...)}
     id: str
 
 
@@ -260,18 +294,7 @@ class Result(_Message):
     """The outcome of a suite on one program."""
 
     kind: ClassVar[str] = "result"
-    _spec: ClassVar = {
-        "id": (_OPT_STR, None),
-        "outcome": ((str,), ...),
-        "reason": (_OPT_STR, None),
-        "message": ((str,), ""),
-        "line": (_OPT_INT, None),
-        "tests": ((list,), []),
-        "duration_ms": (_NUM, 0.0),
-        "secret": ((str,), ""),
-        "phases": ((dict,), {}),
-    }
-    id: str | None
+    id: str | None = field(metadata=_NONE_WHEN_ABSENT)
     outcome: str
     reason: str | None = None
     message: str = ""
@@ -300,7 +323,6 @@ class TestStart(_Message):
 
     __test__ = False  # not a pytest test class, whatever its name
     kind: ClassVar[str] = "start"
-    _spec: ClassVar = {"name": ((str,), ...), "def_line": (_OPT_INT, None)}
     name: str
     def_line: int | None = None
 
@@ -311,7 +333,6 @@ class TestDone(_Message):
 
     __test__ = False  # not a pytest test class, whatever its name
     kind: ClassVar[str] = "done"
-    _spec: ClassVar = {"test": ((dict, TestEntry), ...)}
     test: TestEntry
 
     def to_dict(self) -> dict[str, Any]:
@@ -325,8 +346,7 @@ class TestDone(_Message):
 @dataclass
 class CollectError(_Message):
     kind: ClassVar[str] = "collect-error"
-    _spec: ClassVar = {"line": (_OPT_INT, None), "message": ((str,), "")}
-    line: int | None
+    line: int | None = field(metadata=_NONE_WHEN_ABSENT)
     message: str = ""
 
     def to_dict(self) -> dict[str, Any]:
@@ -339,16 +359,6 @@ class ChildReport(_Message):
     """Child -> runner: pytest's session completed (or broke off) with these tests."""
 
     kind: ClassVar[str] = "report"
-    _spec: ClassVar = {
-        "exit_code": ((int,), -1),
-        "finished": ((bool,), False),
-        "interrupted": (_OPT_STR, None),
-        "tests": ((list,), []),
-        "collect_errors": ((list,), []),
-        "collected": ((int,), 0),
-        "duration_ms": (_NUM, 0.0),
-        "phases": ((dict,), {}),
-    }
     exit_code: int = -1
     finished: bool = False
     interrupted: str | None = None
@@ -370,7 +380,6 @@ class Fatal(_Message):
     """Child -> runner: the runner's own code failed in the child before pytest could report."""
 
     kind: ClassVar[str] = "fatal"
-    _spec: ClassVar = {"message": ((str,), ...)}
     message: str
 
 
@@ -380,19 +389,6 @@ class ProbeRequest(_Message):
     `calls` are the Python literals of argument tuples, e.g. `"([1, 2],)"`."""
 
     kind: ClassVar[str] = "probe"
-    _spec: ClassVar = {
-        "id": ((str,), ...),
-        "tree": ((str,), ...),
-        "entry": ((str,), ...),
-        "calls": ((list,), ...),
-        "call_timeout_s": (_NUM, 1.0),
-        "timeout_s": (_NUM, 10),
-        "memory_mb": ((int,), 1024),
-        "output_limit": ((int,), 16 << 20),
-        "pids_max": ((int,), 0),
-        "repr_limit": ((int,), 2000),
-        "pythonpath": ((list,), []),
-    }
     id: str
     tree: str
     entry: str
@@ -411,22 +407,18 @@ class ProbeResult(_Message):
     """What one program did on each call of a `ProbeRequest` (see `_prism_probe`)."""
 
     kind: ClassVar[str] = "probe-result"
-    _spec: ClassVar = {
-        "id": (_OPT_STR, None),
-        "outcome": ((str,), ...),
-        "reason": (_OPT_STR, None),
-        "message": ((str,), ""),
-        "calls": ((list,), []),
-        "duration_ms": (_NUM, 0.0),
-        "secret": ((str,), ""),
-    }
-    id: str | None
+    id: str | None = field(metadata=_NONE_WHEN_ABSENT)
     outcome: str
     reason: str | None = None
     message: str = ""
     calls: list[dict[str, Any]] = field(default_factory=list)
     duration_ms: float = 0.0
     secret: str = ""
+
+
+# Each message's wire fields, derived once from its dataclass fields: a field is declared once.
+for _cls in _Message.__subclasses__():
+    _cls._wire = _wire_fields(_cls)
 
 
 REQUEST_KINDS: dict[str, type[_Message]] = {m.kind: m for m in (RunRequest, ProbeRequest, Seal)}

@@ -3,6 +3,7 @@ sends anything but the answer it owes is replaced, its request an `error` naming
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 import textwrap
 
@@ -203,3 +204,112 @@ def test_a_runner_that_never_gets_ready_is_a_sandbox_error():
     with RunnerPool(backend, workers=1) as pool:
         info = pool.submit(WARM).result(timeout=60)
     assert isinstance(info, Result) and info.outcome == "error" and "did not start" in info.message
+
+
+# The wire contract of every message, written out (not read from the classes): the fields a message
+# must carry, with a value they may take, and the default each other field gets when left out.
+REQUIRED_AND_DEFAULTS = {
+    RunRequest: (
+        {"id": "r", "tree": "/t", "suite_rel": "t.py", "suite_text": ""},
+        {
+            "changed": {},
+            "timeout_s": 10,
+            "memory_mb": 1024,
+            "output_limit": 16 << 20,
+            "pids_max": 0,
+            "tests": None,
+            "command": None,
+            "config_rel": None,
+            "config_text": None,
+            "pythonpath": [],
+            "entry": [],
+        },
+    ),
+    ProbeRequest: (
+        {"id": "p", "tree": "/t", "entry": "m:f", "calls": []},
+        {
+            "call_timeout_s": 1.0,
+            "timeout_s": 10,
+            "memory_mb": 1024,
+            "output_limit": 16 << 20,
+            "pids_max": 0,
+            "repr_limit": 2000,
+            "pythonpath": [],
+        },
+    ),
+    Seal: ({"id": "r", "secret": "s"}, {}),
+    Ready: ({"python": "3", "pytest": "8", "pid": 1}, {"protocol": protocol.PROTOCOL_VERSION, "isolation": []}),
+    Started: ({"id": "r"}, {}),
+    Result: (
+        {"outcome": "pass"},
+        {
+            "id": None,
+            "reason": None,
+            "message": "",
+            "line": None,
+            "tests": [],
+            "duration_ms": 0.0,
+            "secret": "",
+            "phases": {},
+        },
+    ),
+    ProbeResult: (
+        {"outcome": "pass"},
+        {"id": None, "reason": None, "message": "", "calls": [], "duration_ms": 0.0, "secret": ""},
+    ),
+    TestStart: ({"name": "t"}, {"def_line": None}),
+    TestDone: ({"test": {"name": "t", "outcome": "pass"}}, {}),
+    ChildReport: (
+        {},
+        {
+            "exit_code": -1,
+            "finished": False,
+            "interrupted": None,
+            "tests": [],
+            "collect_errors": [],
+            "collected": 0,
+            "duration_ms": 0.0,
+            "phases": {},
+        },
+    ),
+    Fatal: ({"message": "boom"}, {}),
+    TestEntry: (
+        {"name": "t", "outcome": "pass"},
+        {
+            "line": None,
+            "def_line": None,
+            "message": "",
+            "reason": None,
+            "reached_change": None,
+            "assertions": [],
+            "duration_ms": 0.0,
+            "covered": {},
+        },
+    ),
+    Assertion: ({"outcome": "pass"}, {"line": None, "explanation": ""}),
+    CollectError: ({}, {"line": None, "message": ""}),
+}
+
+
+def test_the_wire_contract_names_every_field_of_every_message():
+    assert set(REQUIRED_AND_DEFAULTS) >= set(ALL_KINDS.values())
+    for cls, (required, defaults) in REQUIRED_AND_DEFAULTS.items():
+        assert {f.name for f in dataclasses.fields(cls)} == set(required) | set(defaults), cls.__name__
+
+
+REQUIRED_FIELDS = [(cls, name) for cls, (required, _) in REQUIRED_AND_DEFAULTS.items() for name in required]
+
+
+@pytest.mark.parametrize("cls,name", REQUIRED_FIELDS, ids=[f"{c.__name__}.{n}" for c, n in REQUIRED_FIELDS])
+def test_a_message_without_a_required_field_is_refused_naming_it(cls, name):
+    required, _ = REQUIRED_AND_DEFAULTS[cls]
+    cls.from_dict(required)  # complete, it is read
+    with pytest.raises(ProtocolError, match=f"{cls.kind} message without `{name}`"):
+        cls.from_dict({k: v for k, v in required.items() if k != name})
+
+
+@pytest.mark.parametrize("cls", list(REQUIRED_AND_DEFAULTS), ids=lambda c: c.__name__)
+def test_a_message_without_its_optional_fields_gets_their_defaults(cls):
+    required, defaults = REQUIRED_AND_DEFAULTS[cls]
+    message = cls.from_dict(required)
+    assert {name: getattr(message, name) for name in defaults} == defaults
