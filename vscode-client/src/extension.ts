@@ -9,7 +9,7 @@
 import * as vscode from 'vscode';
 import { ExecuteCommandRequest } from 'vscode-languageclient/node';
 
-import { reactToConfigChange } from './core/applies';
+import { reactToConfigChange } from './core/settingEffects';
 import { openCandidateDiff, redirectPlainCandidates, registerCandidateDocuments } from './candidateDocuments';
 import { pickCandidate } from './candidatePicker';
 import { showKillMatrix } from './killMatrix';

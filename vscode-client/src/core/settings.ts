@@ -55,7 +55,7 @@ export function defaultSettings(): ServerSettings {
   };
 }
 
-/** How each `prism.*` setting applies (live, or by a restart) is in `applies.ts`. */
+/** How each `prism.*` setting applies (live, or by a restart) is in `settingEffects.ts`. */
 
 /** Reads one setting, key relative to the `prism` section. `undefined` = unset. */
 export type SettingGetter = (key: string) => unknown;

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 
-import { APPLIES_TEXT, SETTING_APPLIES, keysThatApply, reactToConfigChange } from '../../src/core/applies';
+import { APPLIES_TEXT, SETTING_APPLIES, keysThatApply, reactToConfigChange } from '../../src/core/settingEffects';
 import { FINDING_KINDS, defaultSettings } from '../../src/core/settings';
 import { PACKAGE_ROOT, readJson } from './helpers';
 
