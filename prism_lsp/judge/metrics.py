@@ -1,4 +1,4 @@
-"""The metrics of DESIGN.md, exactly: per task, over many tasks, and panel sensitivity."""
+"""The metrics of DESIGN.md, exactly: per task and over many tasks (panel sensitivity: judge/sensitivity.py)."""
 
 from __future__ import annotations
 
@@ -107,22 +107,3 @@ def aggregate(per_task: Iterable[dict[str, Any]]) -> dict[str, Any]:
         "invalid_rejection": ir,
         "h": None if h is None else round(h, 2),
     }
-
-
-def panel_sensitivity(
-    baseline_outcome: str, verdicts: Sequence[Verdict], a: int, b: int, baseline_reason: str | None = None
-) -> float:
-    """Expected jsf over every sub-panel of `a` valid (the reference among them) and `b` invalid:
-    the one formula of judge/sensitivity.py (`expected_jsf`, which counts `a` without the reference)."""
-    from prism_lsp.judge.sensitivity import Counts, expected_jsf
-
-    others = [v for v in verdicts if v.valid and not v.reference]
-    invalid = [v for v in verdicts if not v.valid]
-    counts = Counts(
-        n_valid=len(others),
-        n_invalid=len(invalid),
-        s_valid=sum(v.accepted for v in others),
-        s_invalid=sum(v.rejected for v in invalid),
-        f=bool(task_metrics(baseline_outcome, verdicts, baseline_reason)["rar"]),
-    )
-    return float(expected_jsf(counts, a - 1, b))

@@ -2,7 +2,7 @@
 
 import pytest
 
-from prism_lsp.judge.metrics import Verdict, aggregate, harmonic, panel_sensitivity, task_metrics
+from prism_lsp.judge.metrics import Verdict, aggregate, harmonic, task_metrics
 
 
 def panel(ref="pass", valid=("pass",) * 4, invalid=("fail",) * 5):
@@ -65,7 +65,6 @@ def test_errors_are_never_credited():
 def test_an_error_prism_made_on_the_baseline_is_not_detection(reason):
     m = task_metrics("error", panel(), reason)
     assert m["detects_baseline"] is False and m["rar"] is False and m["jsf"] is False
-    assert panel_sensitivity("error", panel(), 1, 0, reason) == 0.0
 
 
 @pytest.mark.parametrize("reason", ["collection", "fixture"])
@@ -73,7 +72,6 @@ def test_an_error_of_the_suites_own_making_on_the_baseline_detects_it(reason):
     # `from solution import g` where the fix adds g: fail-to-pass, as SWT-Bench and r(b) count it.
     m = task_metrics("error", panel(), reason)
     assert (m["detects_baseline"], m["rar"], m["jsf"]) == (True, True, True)
-    assert panel_sensitivity("error", panel(), 5, 5, reason) == 1.0
     # Whatever made the initial program's error, an error on a candidate is never correct.
     m = task_metrics("error", panel(invalid=("fail",) * 4 + ("error",)), reason)
     assert m["detects_baseline"] is True and m["jsf"] is False and m["invalid_rejection"] == 0.8
@@ -133,17 +131,3 @@ def test_aggregate_rounds_rates_before_h_and_skips_undefined():
     assert s["valid_acceptance"] == 66.67  # mean of 1/3 and 1 (the undefined one left out)
     assert s["invalid_rejection"] == 56.67  # mean of 1, .5, .2
     assert s["h"] == round(2 * 66.67 * 56.67 / (66.67 + 56.67), 2)
-
-
-def test_panel_sensitivity_counts_subsets_exactly():
-    vs = panel(valid=("pass", "pass", "fail", "pass"), invalid=("fail", "fail", "pass", "fail", "fail"))
-    # Full panel: 5 valid (ref + 4), 5 invalid -> one sub-panel, which fails.
-    assert panel_sensitivity("fail", vs, 5, 5) == 0.0
-    # ref + 1 of 4 other valid (3 good), 1 of 5 invalid (4 good): 3/4 * 4/5.
-    assert panel_sensitivity("fail", vs, 2, 1) == pytest.approx(0.6)
-    # ref + 2 valid: C(3,2)/C(4,2) = 3/6; 2 invalid: C(4,2)/C(5,2) = 6/10.
-    assert panel_sensitivity("fail", vs, 3, 2) == pytest.approx(0.5 * 0.6)
-    assert panel_sensitivity("fail", vs, 1, 0) == 1.0
-    assert panel_sensitivity("pass", vs, 1, 0) == 0.0
-    with pytest.raises(ValueError):
-        panel_sensitivity("fail", vs, 6, 0)
