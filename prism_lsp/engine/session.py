@@ -65,7 +65,9 @@ class RunOptions:
 
 
 class EngineSession:
-    """Owns warm pools (per task under Docker, per settings otherwise); thread-safe; close() when done."""
+    """What the engine keeps between runs (warm runner pools: per task under Docker, per settings
+    otherwise; the tree cache; what `auto` resolved to), and the runs over it: `run` a panel,
+    `report` it. Thread-safe; close() when done."""
 
     def __init__(self, cache_root: Path | None = None, workers: int | None = None, max_pools: int = 4):
         self.cache = TreeCache(cache_root or default_cache_dir())
