@@ -357,3 +357,12 @@ def test_relative_symlink_inside_the_repo_and_binary_files_are_kept(tmp_path):
     assert (dest / "initial" / "docs" / "calc.py").is_symlink()
     assert (dest / "initial" / "docs" / "calc.py").readlink() == Path("../calc.py")
     assert (dest / "initial" / "logo.png").read_bytes() == png
+
+
+def test_swt_bench_reads_as_swe_bench(tmp_path, instance):
+    jsonl, repo, _, side = instance
+    options = {"instance": "acme__calc-17", "repo_path": repo, "candidates": side}
+    swe = import_task("swe-bench", jsonl, tmp_path / "swe", **options)
+    swt = import_task("swt-bench", jsonl, tmp_path / "swt", **options)
+    assert [(c.id, c.valid) for c in swt.candidates] == [(c.id, c.valid) for c in swe.candidates]
+    assert (tmp_path / "swt" / "tests" / "test_calc.py").read_text() == NEW_TEST

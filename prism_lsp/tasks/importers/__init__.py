@@ -7,17 +7,45 @@ task folder at `dest` and returns the loaded `Task`. Every problem is a
 
 from __future__ import annotations
 
+import importlib
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 from prism_lsp.model.task import Task
 from prism_lsp.tasks.importers.common import TaskImportError, TaskSpec, write_native
 
-FORMATS = ("terminal-bench", "harbor", "swe-bench", "humaneval")
+
+@dataclass(frozen=True)
+class Format:
+    """One task format `prism import` reads. Adding a format is one entry of `REGISTRY` (and its
+    reader module): the command line's choices, `--all` and the error messages derive from it."""
+
+    reader: str  # `module:function` in this package, imported on first use
+    options: tuple[str, ...]  # which of `read_spec`'s keyword options the reader takes
+    many: str | None = None  # one file holding many tasks: the field that names each (`--all`)
+    folder: str | None = None  # a task is a folder holding this file: `--all` reads a dataset folder of them
+    listed: bool = True  # False: another name of a listed format (accepted, not offered)
+
+
+_FOLDER_OPTIONS = ("patch_set", "suite", "test_command", "use_docker")
+REGISTRY: dict[str, Format] = {
+    "terminal-bench": Format("terminal_bench:read_terminal_bench", _FOLDER_OPTIONS, folder="task.yaml"),
+    "harbor": Format("harbor:read_harbor", _FOLDER_OPTIONS, folder="task.toml"),
+    "swe-bench": Format(
+        "swe_bench:read_swe_bench", ("repo_path", "instance", "candidates", "workdir"), many="instance_id"
+    ),
+    "humaneval": Format("humaneval:read_humaneval", ("instance", "candidates"), many="task_id"),
+    # SWT-Bench's rows are SWE-bench's (its own tests, the same fields).
+    "swt-bench": Format(
+        "swe_bench:read_swe_bench", ("repo_path", "instance", "candidates", "workdir"), many="instance_id", listed=False
+    ),
+}
+FORMATS = tuple(name for name, f in REGISTRY.items() if f.listed)
 # Formats whose source is one file holding many tasks, and the field that names each.
-MANY = {"humaneval": "task_id", "swe-bench": "instance_id", "swt-bench": "instance_id"}
+MANY = {name: f.many for name, f in REGISTRY.items() if f.many}
 # Formats whose task is a folder, and the file that marks one: with --all, SRC is a dataset folder of them.
-FOLDERS = {"terminal-bench": "task.yaml", "harbor": "task.toml"}
+FOLDERS = {name: f.folder for name, f in REGISTRY.items() if f.folder}
 
 
 def read_spec(
@@ -33,26 +61,24 @@ def read_spec(
     test_command: str | None = None,
     use_docker: bool = True,
 ) -> TaskSpec:
-    """The `TaskSpec` of `src` read as `fmt` (one of `FORMATS`)."""
-    if fmt == "terminal-bench":
-        from prism_lsp.tasks.importers.terminal_bench import read_terminal_bench
-
-        return read_terminal_bench(
-            src, patch_set=patch_set, suite=suite, test_command=test_command, use_docker=use_docker
-        )
-    if fmt == "harbor":
-        from prism_lsp.tasks.importers.harbor import read_harbor
-
-        return read_harbor(src, patch_set=patch_set, suite=suite, test_command=test_command, use_docker=use_docker)
-    if fmt in ("swe-bench", "swt-bench"):
-        from prism_lsp.tasks.importers.swe_bench import read_swe_bench
-
-        return read_swe_bench(src, repo_path=repo_path, instance=instance, candidates=candidates, workdir=workdir)
-    if fmt == "humaneval":
-        from prism_lsp.tasks.importers.humaneval import read_humaneval
-
-        return read_humaneval(src, instance=instance, candidates=candidates)
-    raise TaskImportError(src, "format", f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
+    """The `TaskSpec` of `src` read as `fmt` (one of `REGISTRY`); each reader gets the options it takes."""
+    entry = REGISTRY.get(fmt)
+    if entry is None:
+        raise TaskImportError(src, "format", f"unknown format {fmt!r}; expected one of {', '.join(FORMATS)}")
+    given = {
+        "workdir": workdir,
+        "patch_set": patch_set,
+        "instance": instance,
+        "repo_path": repo_path,
+        "candidates": candidates,
+        "suite": suite,
+        "test_command": test_command,
+        "use_docker": use_docker,
+    }
+    module, function = entry.reader.split(":")
+    read = getattr(importlib.import_module(f"{__name__}.{module}"), function)
+    spec: TaskSpec = read(src, **{name: given[name] for name in entry.options})
+    return spec
 
 
 def import_task(fmt: str, src: Path, dest: Path, **options) -> Task:
@@ -126,4 +152,14 @@ def _import_folders(fmt: str, src: Path, dest: Path, **options) -> tuple[list[Ta
     return tasks, errors
 
 
-__all__ = ["FOLDERS", "FORMATS", "MANY", "TaskImportError", "import_all", "import_task", "read_spec"]
+__all__ = [
+    "FOLDERS",
+    "FORMATS",
+    "MANY",
+    "REGISTRY",
+    "Format",
+    "TaskImportError",
+    "import_all",
+    "import_task",
+    "read_spec",
+]

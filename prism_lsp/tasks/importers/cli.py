@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from prism_lsp.tasks.importers import FOLDERS, FORMATS, MANY, import_all, import_task
+from prism_lsp.tasks.importers import FOLDERS, MANY, REGISTRY, import_all, import_task
 
 
 def add_import_parser(subparsers) -> None:
@@ -18,8 +18,8 @@ def add_import_parser(subparsers) -> None:
         help="turn a benchmark task (Terminal-Bench, Harbor, SWE-bench, HumanEval) "
         "into a native prism.toml task folder",
     )
-    p.add_argument("format", choices=[*FORMATS, "swt-bench"])
-    p.add_argument("src", help="the task folder (terminal-bench, harbor) or the .jsonl file (swe-bench, humaneval)")
+    p.add_argument("format", choices=list(REGISTRY))
+    p.add_argument("src", help=f"the task folder ({', '.join(FOLDERS)}) or the .jsonl file ({', '.join(MANY)})")
     p.add_argument(
         "dest",
         help="the task folder to write (must not exist, or be empty); with --all, the folder "
