@@ -2,8 +2,8 @@
 
 Argument types (`seconds`, `positive_int`, `repeats`), the one usage error and its exit status,
 the cache folder check, how an error is printed, the suite a path names, and the report options of
-a run. `cli.py` (the dispatcher) and the subcommands' own modules (console/panel_cli.py,
-gate/command.py, mcp_server/) import them from here, never from each other.
+a run. `cli.py` (the dispatcher) and the subcommands' own modules (console/run.py,
+console/panel_cli.py, gate/command.py, mcp_server/) import them from here, never from each other.
 """
 
 from __future__ import annotations
