@@ -43,3 +43,16 @@ def test_readme_command_runs(command, tmp_path):
     allowed = {0, 1} if args[1] == "run" else {0}
     assert proc.returncode in allowed, proc.stdout + proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_the_layout_names_every_package_and_module():
+    # README's Layout says where each job lives: a package or folder it leaves out has no place there.
+    layout = re.search(r"## Layout\n\n```\n(.*?)```", README, re.S).group(1)
+    named = {
+        word.rstrip(",") for line in layout.splitlines() if not line.startswith(" " * 3) for word in line.split()[:2]
+    }
+    package = ROOT / "prism_lsp"
+    expected = {f"{p.name}/" for p in package.iterdir() if p.is_dir() and not p.name.startswith("__")}
+    expected |= {p.name for p in package.glob("*.py") if not p.name.startswith("__")}
+    expected |= {"prism_lsp/", "vscode-client/", "fixtures/", "bench/", "tests/", "schemas/", "scripts/"}
+    assert expected <= named, f"README's Layout does not name {sorted(expected - named)}"
