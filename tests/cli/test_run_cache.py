@@ -15,10 +15,10 @@ TASK = FIXTURES / "mean-rounded"
 SUITE = TASK / "suites" / "test_overfit.py"
 
 
-def _run(*args: str, cwd=ROOT) -> tuple[int, dict, str]:
+def _run(*args: str, cwd=ROOT, task=TASK, suite=SUITE) -> tuple[int, dict, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("PRISM_NO_CACHE", "PRISM_CACHE_DIR")}
     p = subprocess.run(
-        [shutil.which("prism") or "prism", "run", str(TASK), str(SUITE), "--json", *args],
+        [shutil.which("prism") or "prism", "run", str(task), str(suite), "--json", *args],
         capture_output=True,
         text=True,
         cwd=cwd,
@@ -46,16 +46,17 @@ def test_a_second_run_runs_no_program_and_no_cache_runs_them_all(tmp_path):
 
 
 def test_a_cache_folder_inside_the_suites_repository_keeps_no_results(tmp_path):
-    # The fixture's suite lies in Prism's own repository: a cache there would dirty it.
-    inside = ROOT / "build" / f"prism-cache-test-{os.getpid()}"
-    try:
-        code, report, err = _run("--cache-dir", str(inside))
-        assert "results are not kept on disk" in err and "inside the repository" in err
-        assert not (inside / "results").exists()
-        code, again, _ = _run("--cache-dir", str(inside))
-        assert again["cache"]["programs_run"] == 11
-    finally:
-        shutil.rmtree(inside, ignore_errors=True)
+    # A repository of its own: Prism's checkout need not be one (test-debian copies it without .git).
+    repo = tmp_path / "repo"
+    shutil.copytree(TASK, repo / "task")
+    (repo / ".git").mkdir()
+    task, suite = repo / "task", repo / "task" / "suites" / SUITE.name
+    inside = repo / "build" / "prism-cache"
+    code, report, err = _run("--cache-dir", str(inside), task=task, suite=suite)
+    assert "results are not kept on disk" in err and "inside the repository" in err
+    assert not (inside / "results").exists()
+    code, again, _ = _run("--cache-dir", str(inside), task=task, suite=suite)
+    assert again["cache"]["programs_run"] == 11
 
 
 def test_score_keeps_no_per_test_results_and_says_its_schema_version(tmp_path):
