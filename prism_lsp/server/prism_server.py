@@ -25,6 +25,7 @@ from prism_lsp import __version__
 from prism_lsp.document.check import Check, CheckState
 from prism_lsp.document.checker import Checker
 from prism_lsp.document.kept_findings import with_last_findings
+from prism_lsp.document.standing import state_of
 from prism_lsp.repo.offer import MESSAGE as OFFER_MESSAGE
 from prism_lsp.repo.offer import InitOffers
 from prism_lsp.scheduler import Job, Scheduler
@@ -37,7 +38,6 @@ from prism_lsp.server.status import (
     dropped_status,
     finished_status,
     run_summary,
-    state_of,
     status_params,
 )
 from prism_lsp.tasks.native import find_task_root

@@ -109,6 +109,7 @@ def make_client() -> LanguageClient:
 
     def lens_refresh(ls: LanguageClient, params: None) -> None:
         recorder.lens_refreshes += 1
+        recorder._changed().set()  # wakes `until`
 
     answer_configuration = features[types.WORKSPACE_CONFIGURATION]
 
