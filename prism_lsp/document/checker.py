@@ -147,6 +147,34 @@ class Checker:
             return failed(base, str(exc))
         return finished(base, run, stats, sandbox=options.sandbox)
 
+    def run_program(self, base: Check, settings: Settings, program: str, test: str | None = None) -> Check:
+        """The analysis `base` with the suite (or its test `test`) run on one program of its panel:
+        `initial` or a candidate id. The initial program runs with the reference (whether it
+        detects the bug depends on it) and a candidate with the initial program (every run has
+        it); each comes from the cache when its tests did not change. Not the document's check:
+        the panel is not all there."""
+        if not base.runnable or base.task is None or base.path is None:
+            return base
+        task = base.task
+        others = (task.reference,) if program == "initial" else tuple(c for c in task.candidates if c.id == program)
+        suite = Suite(task.suite_rel(base.path), base.text)
+        suite_map = base.suite_map
+        if test is not None:  # that test alone: the others are neither run nor looked up
+            suite_map = replace(suite_map, tests=[t for t in suite_map.tests if t.name == test])
+        options = RunOptions(
+            sandbox=None if settings.sandbox == "auto" else settings.sandbox,
+            timeout_s=settings.timeout_seconds,
+            reveal=base.reveal,
+            tests=(test,) if test is not None else None,
+        )
+        try:
+            run, stats = self.incremental.run(
+                panel_to_run(replace(task, candidates=others), base.reveal), suite, suite_map, options
+            )
+        except SandboxUnavailable as exc:
+            return failed(base, str(exc))
+        return finished(replace(base, task=replace(task, candidates=others)), run, stats, sandbox=options.sandbox)
+
     def start_runners(self, task: Task, settings: Settings) -> None:
         """Begin starting `task`'s runners without waiting: the sandboxes come up while the server
         publishes the static diagnostics and sets up progress (a round trip to the client). A
