@@ -19,12 +19,16 @@ item from the run. Pure: no LSP.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from prism_lsp.document.check import Check
 from prism_lsp.judge.reveal import LINES_SHOWN_AT, PANEL_SHOWN_AT, anonymous_ids
 from prism_lsp.model.outcome import ProgramResult
 from prism_lsp.model.report import CandidateOut, ProgramOut, TestOut
 from prism_lsp.model.task import Task
+
+if TYPE_CHECKING:  # the witness packages load on first use (server start: bench/server_start.py)
+    from prism_lsp.witness.search import Witness
 
 _COMPARED = re.compile(r"^assert (?P<actual>.+?) == (?P<expected>.+)$")
 MAX_TESTS = 500  # tests listed per program (a generated suite of thousands lists its first ones)
@@ -103,6 +107,18 @@ def one_item(check: Check, item_id: str) -> dict | None:
         return None
     found = items[1]
     return {**found, "id": item_id, "label": item_id + found["label"][len(found["id"]) :]}
+
+
+def with_witness(item: dict, witness: Witness | None) -> dict:
+    """`item` (an accepted invalid candidate's) with the input that tells it apart from every valid
+    candidate: `{call, expected, got}`, as the report's witnesses say them (only at `full` and `labels`,
+    where the caller searched one)."""
+    if witness is None or item["passed"]:
+        return item
+    from prism_lsp.witness.report import expected_text
+
+    got = next(iter(witness.got.values()), "")
+    return {**item, "witness": {"call": witness.assertion_call, "expected": expected_text(witness), "got": got}}
 
 
 def _durations(check: Check) -> dict[str, float]:

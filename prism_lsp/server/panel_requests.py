@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from prism_lsp.document.candidate_documents import NotShown, candidate_view, file_text, parse_uri
 from prism_lsp.document.matrix import NotRevealed, kill_matrix
-from prism_lsp.document.programs import NotRunAlone, one_item, program_items, program_to_run
+from prism_lsp.document.programs import NotRunAlone, one_item, program_items, program_to_run, with_witness
 from prism_lsp.server.commands import CommandError, task_of
 
 if TYPE_CHECKING:
@@ -89,7 +89,10 @@ async def run_program(server: PrismServer, params: Any) -> dict:
     check = await asyncio.to_thread(server.checker.run_program, base, settings, program, test)
     if check.state.kind == "failed":
         raise CommandError(f"Prism: could not run {item_id}: {check.state.reason}")
-    return {"uri": uri, "version": check.version, "item": one_item(check, item_id)}
+    item = one_item(check, item_id)
+    if item is not None and item["kind"] == "invalid" and not item["passed"]:  # accepted: what tells it apart
+        item = with_witness(item, await asyncio.to_thread(server.checker.witness, base, settings, program))
+    return {"uri": uri, "version": check.version, "item": item}
 
 
 async def matrix(server: PrismServer, params: Any) -> dict:

@@ -81,3 +81,13 @@ async def test_at_counts_no_candidate_runs_alone(client):
             await _request(client, "prism/runProgram", {"uri": uri, "program": program})
     answer = await _request(client, "prism/runProgram", {"uri": uri, "program": "initial"})
     assert answer["item"]["passed"] is True and answer["item"]["tests"] == []
+
+
+async def test_an_accepted_invalid_candidate_comes_back_with_the_input_that_tells_it_apart(client):
+    uri = await _opened(client)
+    _, items = await _items(client, uri)
+    accepted = [item for item in items.values() if item["kind"] == "invalid" and not item["passed"]]
+    assert accepted, "test_overfit lets invalid candidates through"
+    answer = await _request(client, "prism/runProgram", {"uri": uri, "program": accepted[0]["id"]})
+    witness = answer["item"]["witness"]
+    assert witness["call"].startswith("mean_rounded(") and witness["expected"] != witness["got"], witness
