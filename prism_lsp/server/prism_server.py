@@ -305,17 +305,18 @@ class PrismServer(LanguageServer):
         """The `prism init` offer as a message with a button (`window/showMessageRequest`): "Create Task"
         does what the code lens does. Asked in the background (the answer comes when the user clicks,
         or never); a click after the lens made the task does nothing."""
+        params = types.ShowMessageRequestParams(
+            types.MessageType.Info, OFFER_MESSAGE, actions=[types.MessageActionItem(OFFER_ACTION)]
+        )
+        asked = self.window_show_message_request(params)  # sent now, before the status that follows
 
         async def ask() -> None:
-            params = types.ShowMessageRequestParams(
-                types.MessageType.Info, OFFER_MESSAGE, actions=[types.MessageActionItem(OFFER_ACTION)]
-            )
             try:
-                choice = await self.window_show_message_request_async(params)
+                choice = await asyncio.wrap_future(asked)
             except Exception as exc:  # a client that cannot ask still has the lens
                 self.log(f"the offer's message failed: {exc!r}")
                 return
-            offer = self.offers.offer(uri_path(uri))
+            offer = await asyncio.to_thread(self.offers.offer, uri_path(uri))
             if offer is None:  # acted on already: the lens made the task
                 return
             if choice is None or choice.title != OFFER_ACTION:
