@@ -8,11 +8,12 @@ panel through the incremental scheduler on a runnable analysis.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import replace
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from prism_lsp.analysis.ignores import ignored_kinds
 from prism_lsp.analysis.suite_map import SuiteMap, parse_suite
@@ -20,7 +21,7 @@ from prism_lsp.analysis.weak_assertions import static_findings
 from prism_lsp.document.check import NO_TASK, RUNNING, Check, CheckState, failed, finished
 from prism_lsp.engine.panel import Progress
 from prism_lsp.engine.session import EngineSession, RunOptions
-from prism_lsp.judge.reveal import panel_to_run
+from prism_lsp.judge.reveal import WITNESSES_SHOWN_AT, panel_to_run
 from prism_lsp.materialize import MaterializeError, ProgramTree
 from prism_lsp.model.manifest import ManifestError
 from prism_lsp.model.run import Suite
@@ -30,6 +31,9 @@ from prism_lsp.scheduler import IncrementalRunner, PanelRunner, SessionPanelRunn
 from prism_lsp.scheduler.cached_session import open_results
 from prism_lsp.tasks import find_task_root, load_task
 from prism_lsp.tasks.suites import not_a_suite
+
+if TYPE_CHECKING:  # the witness packages load on first use (server start: bench/server_start.py)
+    from prism_lsp.witness.search import Witness
 
 PanelRunnerFactory = Callable[[EngineSession], PanelRunner]
 
@@ -146,6 +150,51 @@ class Checker:
         except SandboxUnavailable as exc:
             return failed(base, str(exc))
         return finished(base, run, stats, sandbox=options.sandbox)
+
+    def run_program(self, base: Check, settings: Settings, program: str, test: str | None = None) -> Check:
+        """The analysis `base` with the suite (or its test `test`) run on one program of its panel:
+        `initial` or a candidate id. The initial program runs with the reference (whether it
+        detects the bug depends on it) and a candidate with the initial program (every run has
+        it); each comes from the cache when its tests did not change. Not the document's check:
+        the panel is not all there."""
+        if not base.runnable or base.task is None or base.path is None:
+            return base
+        task = base.task
+        others = (task.reference,) if program == "initial" else tuple(c for c in task.candidates if c.id == program)
+        suite = Suite(task.suite_rel(base.path), base.text)
+        suite_map = base.suite_map
+        if test is not None:  # that test alone: the others are neither run nor looked up
+            suite_map = replace(suite_map, tests=[t for t in suite_map.tests if t.name == test])
+        options = RunOptions(
+            sandbox=None if settings.sandbox == "auto" else settings.sandbox,
+            timeout_s=settings.timeout_seconds,
+            reveal=base.reveal,
+            tests=(test,) if test is not None else None,
+        )
+        try:
+            run, stats = self.incremental.run(
+                panel_to_run(replace(task, candidates=others), base.reveal), suite, suite_map, options
+            )
+        except SandboxUnavailable as exc:
+            return failed(base, str(exc))
+        return finished(replace(base, task=replace(task, candidates=others)), run, stats, sandbox=options.sandbox)
+
+    def witness(self, base: Check, settings: Settings, program: str, budget_s: float = 10.0) -> Witness | None:
+        """An input on which every valid candidate agrees and the invalid candidate `program` differs
+        (the witness search of `prism run`, for that one candidate, within `budget_s`), or None."""
+        if base.task is None or base.reveal not in WITNESSES_SHOWN_AT:
+            return None
+        from prism_lsp.witness.panel_search import search_panel  # hypothesis loads on first use
+
+        found = search_panel(
+            self.session,
+            base.task,
+            base.text,
+            sandbox=None if settings.sandbox == "auto" else settings.sandbox,
+            targets={program},
+            deadline=time.monotonic() + budget_s,
+        )
+        return found.result.witnesses.get(program)
 
     def start_runners(self, task: Task, settings: Settings) -> None:
         """Begin starting `task`'s runners without waiting: the sandboxes come up while the server

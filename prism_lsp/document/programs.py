@@ -8,17 +8,27 @@ by one: two items say how many valid were accepted and invalid rejected; at `sea
 initial program has an item. Each item says its `kind` (initial, reference, valid, invalid; at
 `counts` the two groups), how long the suite ran on it (`duration_ms`), and at reveal `full`
 its `tests`: each test's outcome there, with the compared values of a failing assertion (which
-test rejects which candidate is the answer key, so below `full` no test is listed). Pure: no LSP.
+test rejects which candidate is the answer key, so below `full` no test is listed).
+
+One item runs alone (`prism/runProgram`, a Test Explorer item): :func:`program_to_run` says
+which program an item's id names and refuses what the level does not show one by one (a
+candidate at `counts` or `sealed`, a test below `full`); :func:`one_item` is that program's
+item from the run. Pure: no LSP.
 """
 
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from prism_lsp.document.check import Check
-from prism_lsp.judge.reveal import PANEL_SHOWN_AT
+from prism_lsp.judge.reveal import LINES_SHOWN_AT, PANEL_SHOWN_AT, anonymous_ids
 from prism_lsp.model.outcome import ProgramResult
 from prism_lsp.model.report import CandidateOut, ProgramOut, TestOut
+from prism_lsp.model.task import Task
+
+if TYPE_CHECKING:  # the witness packages load on first use (server start: bench/server_start.py)
+    from prism_lsp.witness.search import Witness
 
 _COMPARED = re.compile(r"^assert (?P<actual>.+?) == (?P<expected>.+)$")
 MAX_TESTS = 500  # tests listed per program (a generated suite of thousands lists its first ones)
@@ -66,6 +76,49 @@ def program_items(check: Check) -> list[dict]:
         kind = "reference" if cand.reference else cand.label
         items.append(_extend(_candidate(cand, with_values=full), kind, durations.get(cand.id), cand, full))
     return items
+
+
+class NotRunAlone(Exception):
+    """An item that cannot run by itself at this reveal level (or names no program); the message is for the user."""
+
+
+def program_to_run(task: Task, reveal: str, item_id: str, test: str | None = None) -> str:
+    """The program (`initial` or a candidate's real id) the item `item_id` of `prism/programs` names,
+    when it may run alone at `reveal` with `test` (a test of the suite, or None for all)."""
+    if test is not None and reveal != "full":
+        raise NotRunAlone(f"at reveal {reveal} the tests are not listed program by program: run the whole program")
+    if item_id == "initial":
+        return "initial"
+    if reveal not in LINES_SHOWN_AT:
+        raise NotRunAlone(f"at reveal {reveal} the candidates are not shown one by one: run the panel")
+    real = {shown: cid for cid, shown in anonymous_ids(task.candidates, reveal).items()}.get(item_id)
+    if real is None:
+        raise NotRunAlone(f"no program {item_id!r} in the panel of {task.id}")
+    return real
+
+
+def one_item(check: Check, item_id: str) -> dict | None:
+    """The item of `item_id` from a check of one program (`Checker.run_program`), named as in the
+    whole panel's items (at `labels` a lone candidate would otherwise be renumbered)."""
+    items = program_items(check)
+    if item_id == "initial":
+        return items[0] if items else None
+    if len(items) != 2:  # the initial program and the one candidate
+        return None
+    found = items[1]
+    return {**found, "id": item_id, "label": item_id + found["label"][len(found["id"]) :]}
+
+
+def with_witness(item: dict, witness: Witness | None) -> dict:
+    """`item` (an accepted invalid candidate's) with the input that tells it apart from every valid
+    candidate: `{call, expected, got}`, as the report's witnesses say them (only at `full` and `labels`,
+    where the caller searched one)."""
+    if witness is None or item["passed"]:
+        return item
+    from prism_lsp.witness.report import expected_text
+
+    got = next(iter(witness.got.values()), "")
+    return {**item, "witness": {"call": witness.assertion_call, "expected": expected_text(witness), "got": got}}
 
 
 def _durations(check: Check) -> dict[str, float]:

@@ -1,8 +1,8 @@
 """The editor's offer: "Prism: create a task from this fix", for a test file with no task.
 
 Offered for a file pytest would collect (the `python_files` of the configuration nearest it) in a git
-repository with no `prism.toml` above the file; the message is offered once per file, the
-code lens stays while no task exists. Accepting runs `prism init` on the working tree (the
+repository with no `prism.toml` above the file; the message (with its button, `ACTION`) is offered
+once per file, and not again once the task exists; the code lens stays while no task exists. Accepting runs `prism init` on the working tree (the
 fix against `HEAD`). Knows nothing of LSP: the server shows what this decides.
 """
 
@@ -20,10 +20,11 @@ from prism_lsp.tasks.pytest_config import nearest_config
 from prism_lsp.tasks.suites import matches
 
 TITLE = "Prism: create a task from this fix"
+ACTION = "Create Task"  # the message's button: does what the code lens does
 MESSAGE = (
-    "Prism: no task for this test file yet. Use the code lens \u201cPrism: create a task from this "
-    "fix\u201d to make one from the fix in this git repository (the working tree against HEAD; "
-    "nothing of the repository is changed) and judge the file against it."
+    "Prism: no task for this test file yet. \u201cCreate Task\u201d (or the code lens \u201cPrism: create a "
+    "task from this fix\u201d) makes one from the fix in this git repository (the working tree against HEAD; "
+    "nothing of the repository is changed) and judges the file against it."
 )
 
 
@@ -48,6 +49,7 @@ class InitOffers:
 
     def __init__(self) -> None:
         self._told: set[Path] = set()
+        self._declined: set[Path] = set()  # repositories whose offer was dismissed
         self._roots: dict[Path, Path | None] = {}  # folder -> its repository (asked of git once)
         self._lock = threading.Lock()
         self._making = threading.Lock()  # one `prism init` at a time (a double click is not two tasks)
@@ -74,12 +76,18 @@ class InitOffers:
         return Offer(root, path.resolve())
 
     def first_time(self, offer: Offer) -> bool:
-        """True once per file: whether to show the message now."""
+        """True once per file, and never again in a repository whose offer was dismissed: whether to
+        show the message now."""
         with self._lock:
-            if offer.path in self._told:
+            if offer.path in self._told or offer.repo_root in self._declined:
                 return False
             self._told.add(offer.path)
             return True
+
+    def decline(self, offer: Offer) -> None:
+        """The message was dismissed: not shown again for the other test files of that repository."""
+        with self._lock:
+            self._declined.add(offer.repo_root)
 
     def accept(self, path: Path) -> InitResult:
         """Make the task (`InitError` when it cannot be made); the offer no longer applies after."""

@@ -140,7 +140,9 @@ class IncrementalRunner:
         to_run = {p for p, tree in trees.items() if not isinstance(tree, ProgramTree) or missing.get(p)}
         fresh: PanelRun | None = None
         if needed:
-            subset = None if len(needed) == len(names) else tuple(n for n in names if n in needed)
+            # `options.tests`: the caller asked for these tests alone (one Test Explorer item), never all.
+            every = len(needed) == len(names) and options.tests is None
+            subset = None if every else tuple(n for n in names if n in needed)
             only = None if len(to_run) == len(trees) else frozenset(to_run)
             fresh = self.engine.run(
                 task, suite, replace(options, tests=subset, programs=only), progress=progress, cancel=cancel

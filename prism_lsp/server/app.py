@@ -93,8 +93,14 @@ def code_lens(ls: PrismServer, params: types.CodeLensParams) -> list[types.CodeL
         and ls.offers.offer(check.path) is not None
     ):
         return [offer_lens(params.text_document.uri)]
+    record = ls.documents.get(params.text_document.uri)
     return build_lenses(
-        params.text_document.uri, check, parse_suite(found[1]), found[0], build_panel=ls.supports_panel_commands()
+        params.text_document.uri,
+        check,
+        parse_suite(found[1]),
+        found[0],
+        last_run=record.last_run if record is not None else None,
+        build_panel=ls.supports_panel_commands(),
     )
 
 

@@ -14,8 +14,9 @@ from lsprotocol import types
 from lsprotocol.converters import get_converter
 
 from prism_lsp.document.candidates import changed_target, list_candidates
+from prism_lsp.document.standing import state_of
 from prism_lsp.judge.reveal import anonymous_ids
-from prism_lsp.server.status import state_of, status_params
+from prism_lsp.server.status import status_params
 
 if TYPE_CHECKING:
     from prism_lsp.server.prism_server import PrismServer

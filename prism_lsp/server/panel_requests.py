@@ -1,7 +1,9 @@
 """Custom requests about the panel: candidates as read-only documents, and the programs as test items.
 
 `prism/programs` `{uri}` answers the document's last finished check as test items (one per
-program, at the reveal level; see :mod:`prism_lsp.document.programs`); `prism/matrix` `{uri}`
+program, at the reveal level; see :mod:`prism_lsp.document.programs`); `prism/runProgram`
+`{uri, program, test?}` runs the buffer's suite (or one test) on the program of one such item
+and answers its item (the document's check, status and lenses stay the whole panel's); `prism/matrix` `{uri}`
 its kill matrix (reveal `full` only; see :mod:`prism_lsp.document.matrix`).
 
 `prism/candidate` `{uri, id}` answers the candidate's changed files as pairs of
@@ -17,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from prism_lsp.document.candidate_documents import NotShown, candidate_view, file_text, parse_uri
 from prism_lsp.document.matrix import NotRevealed, kill_matrix
-from prism_lsp.document.programs import program_items
+from prism_lsp.document.programs import NotRunAlone, one_item, program_items, program_to_run, with_witness
 from prism_lsp.server.commands import CommandError, task_of
 
 if TYPE_CHECKING:
@@ -26,6 +28,7 @@ if TYPE_CHECKING:
 CANDIDATE = "prism/candidate"
 CANDIDATE_FILE = "prism/candidateFile"
 PROGRAMS = "prism/programs"
+RUN_PROGRAM = "prism/runProgram"
 MATRIX = "prism/matrix"
 
 
@@ -64,6 +67,34 @@ async def programs(server: PrismServer, params: Any) -> dict:
     return {"uri": uri, "version": check.version, "items": program_items(check)}
 
 
+async def run_program(server: PrismServer, params: Any) -> dict:
+    uri, item_id = _field(params, "uri"), _field(params, "program")
+    test = params.get("test") if isinstance(params, dict) else getattr(params, "test", None)
+    if test is not None and not isinstance(test, str):
+        raise CommandError("expected `test` (a string) or none")
+    from prism_lsp.server.prism_server import uri_path
+
+    doc = server.document(uri)
+    if doc is None:
+        raise CommandError(f"{uri} is not open")
+    task, reveal = await task_of(server, uri)  # refuses in a folder that is not trusted
+    try:
+        program = program_to_run(task, reveal, item_id, test)
+    except NotRunAlone as exc:
+        raise CommandError(str(exc)) from None
+    settings = server.settings
+    base = await asyncio.to_thread(server.checker.analyze, uri_path(uri), doc[0], doc[1], settings)
+    if not base.runnable:
+        raise CommandError(f"Prism: not run: {base.state.reason or 'the buffer cannot run'}")
+    check = await asyncio.to_thread(server.checker.run_program, base, settings, program, test)
+    if check.state.kind == "failed":
+        raise CommandError(f"Prism: could not run {item_id}: {check.state.reason}")
+    item = one_item(check, item_id)
+    if item is not None and item["kind"] == "invalid" and not item["passed"]:  # accepted: what tells it apart
+        item = with_witness(item, await asyncio.to_thread(server.checker.witness, base, settings, program))
+    return {"uri": uri, "version": check.version, "item": item}
+
+
 async def matrix(server: PrismServer, params: Any) -> dict:
     uri = _field(params, "uri")
     check = server.checked(uri)
@@ -75,4 +106,10 @@ async def matrix(server: PrismServer, params: Any) -> dict:
         raise CommandError(str(exc)) from None
 
 
-HANDLERS = {CANDIDATE: candidate, CANDIDATE_FILE: candidate_file, PROGRAMS: programs, MATRIX: matrix}
+HANDLERS = {
+    CANDIDATE: candidate,
+    CANDIDATE_FILE: candidate_file,
+    PROGRAMS: programs,
+    RUN_PROGRAM: run_program,
+    MATRIX: matrix,
+}

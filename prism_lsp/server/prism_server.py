@@ -25,6 +25,8 @@ from prism_lsp import __version__
 from prism_lsp.document.check import Check, CheckState
 from prism_lsp.document.checker import Checker
 from prism_lsp.document.kept_findings import with_last_findings
+from prism_lsp.document.standing import state_of
+from prism_lsp.repo.offer import ACTION as OFFER_ACTION
 from prism_lsp.repo.offer import MESSAGE as OFFER_MESSAGE
 from prism_lsp.repo.offer import InitOffers
 from prism_lsp.scheduler import Job, Scheduler
@@ -37,7 +39,6 @@ from prism_lsp.server.status import (
     dropped_status,
     finished_status,
     run_summary,
-    state_of,
     status_params,
 )
 from prism_lsp.tasks.native import find_task_root
@@ -79,6 +80,7 @@ class PrismServer(LanguageServer):
         self.documents: dict[str, DocumentRecord] = {}
         self._told: set[str] = set()  # messages shown once
         self.offers = InitOffers()  # "create a task from this fix", for a test file in a git repository
+        self._asking: set[asyncio.Task[None]] = set()  # offers waiting for the user's click
         self._resolved: tuple[object, ResolvedClientCapabilities] | None = None
         self.closed = False  # after `shutdown`: nothing more is told to the client
         self._reporting = False
@@ -289,7 +291,7 @@ class PrismServer(LanguageServer):
                     "Prism: no prism.toml found above this file, so only static hints are shown.",
                 )
             elif self.offers.first_time(offer):
-                self.window_show_message(types.ShowMessageParams(types.MessageType.Info, OFFER_MESSAGE))
+                self._offer_init(uri)
         self.status(finished_status(uri, check, record.last_run))
         if state == "error" and message:
             self.tell_once(types.MessageType.Error, f"Prism: {message}")
@@ -298,6 +300,38 @@ class PrismServer(LanguageServer):
                 self.workspace_code_lens_refresh(None)
             except Exception as exc:  # refreshing is a nicety
                 log.debug("code lens refresh failed: %r", exc)
+
+    def _offer_init(self, uri: str) -> None:
+        """The `prism init` offer as a message with a button (`window/showMessageRequest`): "Create Task"
+        does what the code lens does. Asked in the background (the answer comes when the user clicks,
+        or never); a click after the lens made the task does nothing."""
+        params = types.ShowMessageRequestParams(
+            types.MessageType.Info, OFFER_MESSAGE, actions=[types.MessageActionItem(OFFER_ACTION)]
+        )
+        asked = self.window_show_message_request(params)  # sent now, before the status that follows
+
+        async def ask() -> None:
+            try:
+                choice = await asyncio.wrap_future(asked)
+            except Exception as exc:  # a client that cannot ask still has the lens
+                self.log(f"the offer's message failed: {exc!r}")
+                return
+            offer = await asyncio.to_thread(self.offers.offer, uri_path(uri))
+            if offer is None:  # acted on already: the lens made the task
+                return
+            if choice is None or choice.title != OFFER_ACTION:
+                self.offers.decline(offer)
+                return
+            from prism_lsp.server.commands import CommandError, init_task
+
+            try:
+                await init_task(self, [uri])
+            except CommandError as exc:
+                self.window_show_message(types.ShowMessageParams(types.MessageType.Error, str(exc)))
+
+        task = asyncio.get_running_loop().create_task(ask())
+        self._asking.add(task)
+        task.add_done_callback(self._asking.discard)
 
     async def _dropped(self, job: Job) -> None:
         self.status(dropped_status(job.uri, self.record(job.uri).checked, self.settings.run_on))

@@ -11,6 +11,7 @@ from lsprotocol import types
 
 from prism_lsp.document.check import Check
 from prism_lsp.document.counts import panel_line
+from prism_lsp.document.standing import standing, state_of
 from prism_lsp.judge.reveal import PANEL_SHOWN_AT
 
 log = logging.getLogger(__name__)
@@ -69,61 +70,12 @@ def status_params(
     }
 
 
-def state_of(check: Check) -> tuple[str, str | None]:
-    """(status state, message) of a check, for `prism/status`."""
-    state = check.state
-    if state.kind == "no-task":
-        return "no-task", "no prism.toml found above this file"
-    if state.kind == "failed":
-        return "error", state.reason
-    if state.kind == "not-run":
-        return "idle", f"not run: {state.reason}"
-    if state.kind == "running":
-        return "running", None
-    broken = suite_broken(check)
-    if broken is not None:
-        return "error", broken
-    if check.stats is not None:
-        return "idle", f"{check.stats.tests_run} test(s) run, {check.stats.tests_cached} from cache"
-    return "idle", None
-
-
-def suite_broken(check: Check) -> str | None:
-    """Why the suite itself could not run (an ImportError, a collection error), or None.
-
-    It errors on the initial program and on the reference alike: then the counts say nothing
-    about the suite's assertions, so the status is an error, not a verdict. (An error on the
-    initial program alone is how a baseline may fail: that is a verdict.)"""
-    report = check.report
-    if report is None or report.baseline.outcome != "error":
-        return None
-    reference = next((c for c in report.candidates if c.reference), None)
-    if reference is not None and reference.outcome != "error":
-        return None
-    if reference is None and report.metrics.rar:  # reveal `counts`: RAR says whether the reference passed
-        return None
-    base = report.baseline
-    detail = f"{base.reason}: {base.message}" if base.reason and base.message else (base.message or base.reason or "")
-    return f"the suite cannot run on the initial program nor the reference ({detail.strip()})"
-
-
 def finished_status(uri: str, check: Check, last_run: Check | None) -> dict[str, Any]:
-    """The status once a check is over. A suite that cannot run now (a syntax error while typing)
-    keeps showing the last run's counts, said to be from that run, rather than "no results"."""
-    state, message = state_of(check)
-    if (
-        check.state.kind == "not-run"
-        and check.is_suite
-        and last_run is not None
-        and last_run.report is not None
-        and last_run.task == check.task
-        and last_run.reveal == check.reveal
-    ):
-        params = status_params(
-            uri, state, last_run, message=f"{message}; the counts are from the last run (version {last_run.version})"
-        )
-        return {**params, "stale": True}
-    return status_params(uri, state, check, message=message)
+    """The status once a check is over: where the document stands (see :mod:`prism_lsp.document.standing`,
+    which the lenses read too). A suite that cannot run now (a syntax error while typing) keeps
+    showing the last run's counts, said to be from that run, rather than "no results"."""
+    now = standing(check, last_run)
+    return {**status_params(uri, now.state, now.shown, message=now.message), "stale": now.stale}
 
 
 def run_summary(uri: str, check: Check) -> str:

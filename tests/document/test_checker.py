@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from prism_lsp.document.checker import Checker
+from prism_lsp.document.standing import state_of
 from prism_lsp.server.lenses import build_lenses, file_title
 from prism_lsp.server.positions import Lines
 from prism_lsp.server.settings import Settings
-from prism_lsp.server.status import state_of
 from prism_lsp.tasks import load_task
 from prism_lsp.tasks.suites import DEFAULT_PYTHON_FILES, matches, not_a_suite, python_files
 

@@ -41,6 +41,8 @@ class Recorder:
         self.lens_refreshes = 0
         self.configuration_answers: list[Any] = []  # what the client answered to workspace/configuration
         self.registrations: list[types.Registration] = []  # client/registerCapability, in order
+        self.message_requests: list[types.ShowMessageRequestParams] = []  # window/showMessageRequest, in order
+        self.click: str | None = None  # the button a message request is answered with (None: dismissed)
         self.log: list[tuple[int, Any]] = []  # (sequence, publication or status) in arrival order
         self._event: asyncio.Event | None = None
 
@@ -109,6 +111,7 @@ def make_client() -> LanguageClient:
 
     def lens_refresh(ls: LanguageClient, params: None) -> None:
         recorder.lens_refreshes += 1
+        recorder._changed().set()  # wakes `until`
 
     answer_configuration = features[types.WORKSPACE_CONFIGURATION]
 
@@ -121,7 +124,12 @@ def make_client() -> LanguageClient:
         for registration in params.registrations:
             recorder.add(recorder.registrations, registration)
 
+    def message_request(ls: LanguageClient, params: types.ShowMessageRequestParams) -> types.MessageActionItem | None:
+        recorder.add(recorder.message_requests, params)
+        return types.MessageActionItem(recorder.click) if recorder.click is not None else None
+
     features[types.CLIENT_REGISTER_CAPABILITY] = register_capability
+    features[types.WINDOW_SHOW_MESSAGE_REQUEST] = message_request
     features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = publish
     features[types.WORKSPACE_CODE_LENS_REFRESH] = lens_refresh
     features[types.WORKSPACE_CONFIGURATION] = configuration

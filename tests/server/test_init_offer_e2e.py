@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from lsprotocol import types
 
-from prism_lsp.repo.offer import TITLE
+from prism_lsp.repo.offer import ACTION, TITLE
 from tests.repo.gitrepo import make_repo, status, write
 from tests.server.harness import open_doc
 
@@ -18,7 +18,10 @@ FIX = {
 
 
 def _offers(client) -> list[str]:
-    return [m.message for m in client.messages if "create a task from this fix" in m.message]
+    """The offer's messages: each with its one button, "Create Task"."""
+    requests = client.recorder.message_requests
+    assert all([a.title for a in r.actions or []] == [ACTION] for r in requests)
+    return [r.message for r in requests if "create a task from this fix" in r.message]
 
 
 async def _settled(rec, uri: str, state: str, count: int = 1) -> None:
@@ -89,3 +92,31 @@ async def test_accepting_the_offer_without_a_fix_says_why_and_writes_nothing(cli
             types.ExecuteCommandParams(command="prism.initTask", arguments=[uri])
         )
     assert not (repo / "prism.toml").exists() and not (repo / ".prism").exists() and status(repo) == ""
+
+
+async def test_the_offers_button_makes_the_task_and_a_dismissed_offer_is_not_shown_again(client, tmp_path):
+    rec = client.recorder
+    rec.click = ACTION
+    repo = make_repo(tmp_path / "shop", BASE)
+    write(repo, FIX)
+    uri = open_doc(client, repo / "tests" / "test_calc.py")
+    # "Create Task" does what the lens does: the task is made, and the file judged against it.
+    await rec.until(
+        lambda: next((s for s in rec.statuses if s["uri"] == uri and s["state"] == "idle" and s["metrics"]), None)
+    )
+    assert (repo / "prism.toml").exists() and len(_offers(client)) == 1
+    assert TITLE not in await _lenses(client, uri)
+
+    rec.click = None  # another repository: the message dismissed there
+    other = make_repo(tmp_path / "other", BASE)
+    write(
+        other, {**FIX, "tests/test_more.py": "from calc import add\n\n\ndef test_more():\n    assert add(1, 1) == 2\n"}
+    )
+    first = open_doc(client, other / "tests" / "test_calc.py")
+    await _settled(rec, first, "no-task")
+    await rec.until(lambda: True if len(_offers(client)) == 2 else None)
+    # Dismissed: the other test files of that repository keep their lens, without the message again.
+    second = open_doc(client, other / "tests" / "test_more.py")
+    await _settled(rec, second, "no-task")
+    assert await _lenses(client, second) == [TITLE]
+    assert len(_offers(client)) == 2 and not (other / "prism.toml").exists()

@@ -6,15 +6,19 @@
  * (expected and actual where shown, and a link to the candidate's diff). Durations are the
  * sandbox's per program. Every finished run of a suite (typing, saving, Run Panel) updates the
  * items: into the continuous run when one is on, else as one run that is not kept in history.
+ * Running a suite or a group runs the panel; running a program, or a test under it, runs the
+ * buffer on that program alone (`prism/runProgram`), and the peek of an accepted invalid
+ * candidate shows the witness that tells it apart.
  */
 import * as vscode from 'vscode';
 import { ExecuteCommandRequest } from 'vscode-languageclient/node';
 
-import { ProgramItem, SERVER_COMMANDS, parsePrograms } from './core/commands';
-import { TreeNode, findingKind, programTree, showInline, testVerdict } from './core/testTree';
+import { ProgramItem, SERVER_COMMANDS, parsePrograms, parseRunProgram } from './core/commands';
+import { Peek, TreeNode, findNode, findingKind, peekOf, programTree, runTarget, showInline, testVerdict } from './core/testTree';
 import { PrismState, describe, log, serverRunning } from './state';
 
 export const PROGRAMS_REQUEST = 'prism/programs';
+export const RUN_PROGRAM_REQUEST = 'prism/runProgram';
 export const OPEN_CANDIDATE_COMMAND = 'prism.openCandidateDiff';
 
 export class TestExplorer implements vscode.Disposable {
@@ -61,17 +65,24 @@ export class TestExplorer implements vscode.Disposable {
   }
 
   private async run(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
+    // What each included item runs: its suite's whole panel (a suite, a group), or one program (or one test on it).
     const suites = new Map<string, vscode.TestItem>();
+    const singles: { suite: vscode.TestItem; item: vscode.TestItem; program: string; test: string | null }[] = [];
     for (const item of request.include ?? [...iterate(this.controller.items)]) {
       let suite = item;
       while (suite.parent) {
         suite = suite.parent;
       }
-      suites.set(suite.id, suite);
+      const target = item === suite ? { kind: 'panel' as const } : runTarget(findNode(this.nodes.get(suite.id) ?? [], item.id));
+      if (target.kind === 'panel') {
+        suites.set(suite.id, suite);
+      } else {
+        singles.push({ suite, item, program: target.program, test: target.test });
+      }
     }
     const run = this.controller.createTestRun(request, 'Prism', true);
     if ((request as { continuous?: boolean }).continuous === true) {
-      const entry = { run, suites: new Set(request.include ? suites.keys() : []) };
+      const entry = { run, suites: new Set(request.include ? [...suites.keys(), ...singles.map((s) => s.suite.id)] : []) };
       this.continuous.add(entry);
       token.onCancellationRequested(() => {
         this.continuous.delete(entry);
@@ -82,30 +93,67 @@ export class TestExplorer implements vscode.Disposable {
       if (token.isCancellationRequested) {
         break;
       }
-      walk(suite, (child) => {
-        run.started(child);
-      });
-      const client = this.state.client;
-      if (!client || !serverRunning(this.state)) {
-        suite.children.forEach((child) => {
-          run.errored(child, new vscode.TestMessage('The Prism server is not running.'));
-        });
-        continue;
+      await this.runPanel(run, suite);
+    }
+    for (const single of singles) {
+      if (token.isCancellationRequested) {
+        break;
       }
-      try {
-        // The server runs the suite's whole panel (unchanged programs come from its cache).
-        await client.sendRequest(ExecuteCommandRequest.type, { command: SERVER_COMMANDS.runPanel, arguments: [suite.id] });
-        const items = await this.programs(suite.id);
-        this.report(run, this.suiteItem(suite.id, items), items);
-      } catch (err) {
-        log(this.state, `Test Explorer run of ${suite.id} failed: ${describe(err)}`);
-        suite.children.forEach((child) => {
-          run.errored(child, new vscode.TestMessage(`Prism: ${describe(err)}`));
-        });
+      if (!suites.has(single.suite.id)) {
+        await this.runOne(run, single.suite, single.item, single.program, single.test);
       }
     }
     if ((request as { continuous?: boolean }).continuous !== true) {
       run.end();
+    }
+  }
+
+  /** The suite's whole panel (unchanged programs come from the server's cache). */
+  private async runPanel(run: vscode.TestRun, suite: vscode.TestItem): Promise<void> {
+    walk(suite, (child) => {
+      run.started(child);
+    });
+    const client = this.state.client;
+    if (!client || !serverRunning(this.state)) {
+      suite.children.forEach((child) => {
+        run.errored(child, new vscode.TestMessage('The Prism server is not running.'));
+      });
+      return;
+    }
+    try {
+      await client.sendRequest(ExecuteCommandRequest.type, { command: SERVER_COMMANDS.runPanel, arguments: [suite.id] });
+      const items = await this.programs(suite.id);
+      this.report(run, this.suiteItem(suite.id, items), items);
+    } catch (err) {
+      log(this.state, `Test Explorer run of ${suite.id} failed: ${describe(err)}`);
+      suite.children.forEach((child) => {
+        run.errored(child, new vscode.TestMessage(`Prism: ${describe(err)}`));
+      });
+    }
+  }
+
+  /** One program (or one test on it): the buffer as it is now, on that program alone (`prism/runProgram`). */
+  private async runOne(run: vscode.TestRun, suite: vscode.TestItem, item: vscode.TestItem, program: string, test: string | null): Promise<void> {
+    run.started(item);
+    walk(item, (child) => {
+      run.started(child);
+    });
+    const client = this.state.client;
+    if (!client || !serverRunning(this.state)) {
+      run.errored(item, new vscode.TestMessage('The Prism server is not running.'));
+      return;
+    }
+    try {
+      const answer = parseRunProgram(await client.sendRequest(RUN_PROGRAM_REQUEST, { uri: suite.id, program, test }));
+      const node = answer ? findNode(programTree(suite.id, [answer]), item.id) : undefined;
+      if (!node) {
+        run.errored(item, new vscode.TestMessage(`Prism: no result for ${item.label}`));
+        return;
+      }
+      this.reportNodes(run, suite, [node]);
+    } catch (err) {
+      log(this.state, `Test Explorer run of ${item.id} failed: ${describe(err)}`);
+      run.errored(item, new vscode.TestMessage(`Prism: ${describe(err)}`));
     }
   }
 
@@ -148,8 +196,12 @@ export class TestExplorer implements vscode.Disposable {
   private readonly nodes = new Map<string, TreeNode[]>();
 
   private report(run: vscode.TestRun, suite: vscode.TestItem, items: ProgramItem[]): void {
+    this.reportNodes(run, suite, this.nodes.get(suite.id) ?? programTree(suite.id, items));
+  }
+
+  /** Each node's result on its item under `suite` (an item the tree no longer has is skipped). */
+  private reportNodes(run: vscode.TestRun, suite: vscode.TestItem, nodes: TreeNode[]): void {
     const docUri = vscode.Uri.parse(suite.id);
-    const nodes = this.nodes.get(suite.id) ?? programTree(suite.id, items);
     const config = vscode.workspace.getConfiguration('prism', docUri);
     const stale = this.state.statuses.get(suite.id)?.stale === true;
     const find = (id: string): vscode.TestItem | undefined => {
@@ -181,8 +233,7 @@ export class TestExplorer implements vscode.Disposable {
         } else if (verdict.state === 'skipped') {
           run.skipped(item);
         } else {
-          const t = node.test;
-          const message = this.message(suite.id, p, verdict.message, t.expected, t.actual);
+          const message = this.message(suite.id, peekOf(p, verdict.message, node.test));
           if (at) {
             message.location = at;
           }
@@ -199,7 +250,7 @@ export class TestExplorer implements vscode.Disposable {
         run.passed(item, duration);
         return;
       }
-      const message = this.message(suite.id, p, p.message, p.expected, p.actual);
+      const message = this.message(suite.id, peekOf(p, p.message));
       if (at) {
         message.location = at;
       }
@@ -208,17 +259,21 @@ export class TestExplorer implements vscode.Disposable {
     nodes.forEach(visit);
   }
 
-  /** The peek's text: what went wrong, the values compared, and a link to the candidate's diff. */
-  private message(suiteUri: string, p: ProgramItem, text: string, expected: string | null, actual: string | null): vscode.TestMessage {
+  /** The peek's text: what went wrong, the witness, the values compared, and a link to the candidate's diff. */
+  private message(suiteUri: string, peek: Peek): vscode.TestMessage {
     const body = new vscode.MarkdownString();
-    body.appendText(text);
-    // Tests are listed at reveal `full` only, where a candidate's diff may be shown.
-    if (p.id !== 'initial' && (p.tests?.length ?? 0) > 0) {
-      const args = encodeURIComponent(JSON.stringify([suiteUri, p.id]));
-      body.appendMarkdown(`\n\n[Show the diff of ${p.id}](command:${OPEN_CANDIDATE_COMMAND}?${args})`);
+    body.appendText(peek.text);
+    if (peek.witness !== null) {
+      body.appendText(`\n\n${peek.witness}`);
+    }
+    if (peek.diffOf !== null) {
+      const args = encodeURIComponent(JSON.stringify([suiteUri, peek.diffOf]));
+      body.appendMarkdown(`\n\n[Show the diff of ${peek.diffOf}](command:${OPEN_CANDIDATE_COMMAND}?${args})`);
       body.isTrusted = { enabledCommands: [OPEN_CANDIDATE_COMMAND] };
     }
-    return expected !== null && actual !== null ? vscode.TestMessage.diff(body, expected, actual) : new vscode.TestMessage(body);
+    return peek.expected !== null && peek.actual !== null
+      ? vscode.TestMessage.diff(body, peek.expected, peek.actual)
+      : new vscode.TestMessage(body);
   }
 }
 

@@ -209,6 +209,13 @@ export interface ProgramTest {
   actual: string | null;
 }
 
+/** An input on which every valid candidate agrees and an accepted invalid one differs. */
+export interface ProgramWitness {
+  call: string;
+  expected: string;
+  got: string;
+}
+
 /** One program of the panel as a Test Explorer item (`prism/programs`); `line` is 1-based. */
 export interface ProgramItem {
   id: string;
@@ -222,9 +229,49 @@ export interface ProgramItem {
   kind?: string;
   durationMs?: number | null;
   tests?: ProgramTest[];
+  /** Only on an item run by itself (`prism/runProgram`) of an accepted invalid candidate, at `full` or `labels`. */
+  witness?: ProgramWitness | null;
 }
 
 const MAX_PROGRAM_TESTS = 500;
+
+/** One item of `prism/programs` or `prism/runProgram`, or undefined when malformed. */
+export function parseProgramItem(it: unknown): ProgramItem | undefined {
+  if (typeof it !== 'object' || it === null) {
+    return undefined;
+  }
+  const x = it as Record<string, unknown>;
+  if (typeof x.id !== 'string' || typeof x.label !== 'string' || typeof x.passed !== 'boolean') {
+    return undefined;
+  }
+  const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+  const line = (v: unknown): number | null => (typeof v === 'number' && v >= 1 ? v : null);
+  const tests: ProgramTest[] = [];
+  for (const t of (Array.isArray(x.tests) ? (x.tests as unknown[]) : []).slice(0, MAX_PROGRAM_TESTS)) {
+    const r = typeof t === 'object' && t !== null ? (t as Record<string, unknown>) : {};
+    if (typeof r.name === 'string' && typeof r.outcome === 'string') {
+      tests.push({ name: r.name, outcome: r.outcome, line: line(r.line), message: text(r.message) ?? '', expected: text(r.expected), actual: text(r.actual) });
+    }
+  }
+  const w = typeof x.witness === 'object' && x.witness !== null ? (x.witness as Record<string, unknown>) : undefined;
+  const witness =
+    w && typeof w.call === 'string' && typeof w.expected === 'string' && typeof w.got === 'string'
+      ? { call: w.call, expected: w.expected, got: w.got }
+      : null;
+  return {
+    id: x.id,
+    label: x.label,
+    passed: x.passed,
+    line: line(x.line),
+    message: text(x.message) ?? '',
+    expected: text(x.expected),
+    actual: text(x.actual),
+    kind: text(x.kind) ?? undefined,
+    durationMs: typeof x.duration_ms === 'number' && x.duration_ms > 0 ? x.duration_ms : null,
+    tests,
+    witness,
+  };
+}
 
 /** Validates the `prism/programs` answer; drops malformed items. */
 export function parsePrograms(raw: unknown): ProgramItem[] {
@@ -232,38 +279,12 @@ export function parsePrograms(raw: unknown): ProgramItem[] {
   if (!Array.isArray(items)) {
     return [];
   }
-  const out: ProgramItem[] = [];
-  for (const it of items as unknown[]) {
-    if (typeof it !== 'object' || it === null) {
-      continue;
-    }
-    const x = it as Record<string, unknown>;
-    if (typeof x.id !== 'string' || typeof x.label !== 'string' || typeof x.passed !== 'boolean') {
-      continue;
-    }
-    const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-    const line = (v: unknown): number | null => (typeof v === 'number' && v >= 1 ? v : null);
-    const tests: ProgramTest[] = [];
-    for (const t of (Array.isArray(x.tests) ? (x.tests as unknown[]) : []).slice(0, MAX_PROGRAM_TESTS)) {
-      const r = typeof t === 'object' && t !== null ? (t as Record<string, unknown>) : {};
-      if (typeof r.name === 'string' && typeof r.outcome === 'string') {
-        tests.push({ name: r.name, outcome: r.outcome, line: line(r.line), message: text(r.message) ?? '', expected: text(r.expected), actual: text(r.actual) });
-      }
-    }
-    out.push({
-      id: x.id,
-      label: x.label,
-      passed: x.passed,
-      line: line(x.line),
-      message: text(x.message) ?? '',
-      expected: text(x.expected),
-      actual: text(x.actual),
-      kind: text(x.kind) ?? undefined,
-      durationMs: typeof x.duration_ms === 'number' && x.duration_ms > 0 ? x.duration_ms : null,
-      tests,
-    });
-  }
-  return out;
+  return (items as unknown[]).map(parseProgramItem).filter((p): p is ProgramItem => p !== undefined);
+}
+
+/** Validates the `prism/runProgram` answer: the one item it ran (undefined when malformed). */
+export function parseRunProgram(raw: unknown): ProgramItem | undefined {
+  return typeof raw === 'object' && raw !== null ? parseProgramItem((raw as { item?: unknown }).item) : undefined;
 }
 
 /**

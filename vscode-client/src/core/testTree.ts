@@ -118,3 +118,58 @@ export function findingKind(program: ProgramItem, test?: ProgramTest): string {
 export function showInline(enabled: boolean, stale: boolean, severity: string): boolean {
   return enabled && !stale && (severity === 'error' || severity === 'warning');
 }
+
+/** What running one item does: the whole panel (a suite, a group), or one program, or one test on it. */
+export type RunTarget = { kind: 'panel' } | { kind: 'program'; program: string; test: string | null };
+
+/** The run a Test Explorer item stands for (`prism/runProgram` for a program or a test). */
+export function runTarget(node: TreeNode | undefined): RunTarget {
+  const p = node?.program;
+  if (!node || !p) {
+    return { kind: 'panel' };
+  }
+  const kind = kindOf(p);
+  if ((kind === 'valid' || kind === 'invalid') && p.id === kind) {
+    return { kind: 'panel' }; // at `counts` the item is the group: no candidate runs alone there
+  }
+  // A parametrized case (`test_x[1]`) runs as its test: the server selects suite functions.
+  return { kind: 'program', program: p.id, test: node.test ? node.test.name.replace(/\[.*$/, '') : null };
+}
+
+/** The node `id` in `nodes` or below (undefined when absent). */
+export function findNode(nodes: TreeNode[], id: string): TreeNode | undefined {
+  for (const node of nodes) {
+    if (node.id === id) {
+      return node;
+    }
+    const found = findNode(node.children, id);
+    if (found) {
+      return found;
+    }
+  }
+  return undefined;
+}
+
+/** A failed item's peek: its text, the values compared (or the witness's), and whose diff it links to. */
+export interface Peek {
+  text: string;
+  /** `Witness: f(x): every valid candidate gives 3; c gives 2` when the item has one. */
+  witness: string | null;
+  expected: string | null;
+  actual: string | null;
+  /** The candidate whose diff may be opened (reveal `full`: tests are listed), or null. */
+  diffOf: string | null;
+}
+
+export function peekOf(p: ProgramItem, text: string, test?: ProgramTest): Peek {
+  const w = p.witness ?? null;
+  const values = test ?? p;
+  const compared = values.expected !== null && values.actual !== null;
+  return {
+    text,
+    witness: w ? `Witness: ${w.call}: every valid candidate gives ${w.expected}; ${p.label} gives ${w.got}` : null,
+    expected: compared ? values.expected : (w?.expected ?? null),
+    actual: compared ? values.actual : (w?.got ?? null),
+    diffOf: p.id !== 'initial' && (p.tests?.length ?? 0) > 0 ? p.id : null,
+  };
+}

@@ -191,13 +191,32 @@ describe('extension smoke test (fake VS Code, fake server)', { skip }, () => {
     assert.equal(failed?.location?.uri.toString(), TEST_URI);
 
     const before = fake.state.testRuns.length;
+    const runPanelsBefore = ((await run('fake.dump')) as { executeCalls: { command: string }[] }).executeCalls.filter(
+      (c) => c.command === 'prism.runPanel',
+    ).length;
     const profile = fake.state.runProfiles[0];
     assert.ok(profile, 'a run profile');
     const child = group?.children.get(`${TEST_URI}#floor`);
     await profile(new (fake.api.TestRunRequest as new (items: unknown[]) => never)([child]), { isCancellationRequested: false });
-    const run = fake.state.testRuns.slice(before).find((r) => r.persist);
-    assert.ok(run?.ended, 'running an item runs the panel of its suite');
-    assert.ok(run.results.some((r) => r.id === `${TEST_URI}#floor` && r.result === 'failed'));
+    const itemRun = fake.state.testRuns.slice(before).find((r) => r.persist);
+    assert.ok(itemRun?.ended, 'the run of one item ends');
+    // One item runs one program: `prism/runProgram` for floor, not the suite's whole panel.
+    const dump = (await run('fake.dump')) as Dump & { runProgramCalls: unknown[]; executeCalls: { command: string }[] };
+    assert.deepEqual(dump.runProgramCalls, [{ uri: TEST_URI, program: 'floor', test: null }]);
+    assert.equal(dump.executeCalls.filter((c) => c.command === 'prism.runPanel').length, runPanelsBefore);
+    assert.deepEqual(
+      itemRun.results.filter((r) => r.result !== 'started').map((r) => [r.id.split('#')[1], r.result]),
+      [
+        ['floor::test_halfway', 'failed'],
+        ['floor', 'failed'],
+      ],
+    );
+    const peek = itemRun.results.find((r) => r.id === `${TEST_URI}#floor` && r.result === 'failed')?.message;
+    const body = peek?.message;
+    assert.ok(typeof body === 'object', 'a markdown peek');
+    assert.match(body.value, /Witness: mean_rounded\(\[1, 4\]\): every valid candidate gives 3; floor \(invalid\) gives 2/);
+    assert.match(body.value, /\[Show the diff of floor\]\(command:prism\.openCandidateDiff\?/);
+    assert.deepEqual([peek?.expectedOutput, peek?.actualOutput], ['3', '2'], "the witness's values as expected and actual");
   });
 
   it('Show Candidate… lists the panel and opens the chosen candidate as a read-only diff against the initial program', async () => {

@@ -26,7 +26,7 @@ if (args.length !== 2 || args[0] !== '-m' || args[1] !== 'prism_lsp') {
 
 const rpc = require('vscode-jsonrpc/node');
 const conn = rpc.createMessageConnection(new rpc.StreamMessageReader(process.stdin), new rpc.StreamMessageWriter(process.stdout));
-const seen = { pid: process.pid, initializationOptions: undefined, experimental: undefined, configurationChanges: [], pulledConfiguration: undefined, executeCalls: [] };
+const seen = { pid: process.pid, initializationOptions: undefined, experimental: undefined, configurationChanges: [], pulledConfiguration: undefined, executeCalls: [], runProgramCalls: [] };
 
 conn.onRequest('initialize', (params) => {
   seen.initializationOptions = params.initializationOptions;
@@ -72,6 +72,27 @@ conn.onRequest('prism/programs', (params) => ({
     },
   ],
 }));
+// One program alone: floor, still accepted, with the input that tells it apart.
+conn.onRequest('prism/runProgram', (params) => {
+  seen.runProgramCalls.push(params);
+  return {
+    uri: params.uri,
+    version: 1,
+    item: {
+      id: params.program,
+      label: `${params.program} (invalid)`,
+      kind: 'invalid',
+      passed: false,
+      line: 12,
+      message: 'accepted, though invalid: a test reaches its change but no assertion judges it',
+      expected: null,
+      actual: null,
+      duration_ms: 900,
+      tests: [{ name: 'test_halfway', outcome: 'pass', line: 12, message: '', expected: null, actual: null }],
+      witness: { call: 'mean_rounded([1, 4])', expected: '3', got: '2' },
+    },
+  };
+});
 conn.onRequest('prism/candidateFile', (params) => ({ text: `# served for ${params.uri}\n` }));
 conn.onRequest('workspace/executeCommand', async (params) => {
   seen.executeCalls.push(params);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import { ProgramItem } from '../../src/core/commands';
-import { findingKind, programTree, showInline, testVerdict } from '../../src/core/testTree';
+import { findNode, findingKind, peekOf, programTree, runTarget, showInline, testVerdict } from '../../src/core/testTree';
 
 const program = (id: string, kind: string, passed = true, tests: ProgramItem['tests'] = []): ProgramItem => ({
   id,
@@ -65,5 +65,41 @@ describe('Test Explorer tree', () => {
     assert.equal(showInline(true, false, 'information'), false, 'accepts-invalid is information by default: no red badge');
     assert.equal(showInline(true, true, 'error'), false, 'not on results of an older version (a syntax error now)');
     assert.equal(showInline(false, false, 'error'), false, 'prism.testResults.inline = false');
+  });
+});
+
+describe('Test Explorer runs and peeks', () => {
+  const items = [
+    program('initial', 'initial'),
+    program('half-even', 'valid', false, [test('test_halfway[1]', 'fail')]),
+    program('valid', 'valid'), // at `counts`: the group is the item
+  ];
+  const tree = programTree('file:///s.py', items);
+
+  it('runs a program item, a test item (its function), and the panel for a suite or a group', () => {
+    assert.deepEqual(runTarget(findNode(tree, 'file:///s.py#half-even')), { kind: 'program', program: 'half-even', test: null });
+    assert.deepEqual(runTarget(findNode(tree, 'file:///s.py#half-even::test_halfway[1]')), {
+      kind: 'program',
+      program: 'half-even',
+      test: 'test_halfway',
+    });
+    assert.deepEqual(runTarget(findNode(tree, 'file:///s.py#initial')), { kind: 'program', program: 'initial', test: null });
+    assert.deepEqual(runTarget(findNode(tree, 'file:///s.py#group:valid')), { kind: 'panel' });
+    assert.deepEqual(runTarget(findNode(tree, 'file:///s.py#valid')), { kind: 'panel' });
+    assert.deepEqual(runTarget(undefined), { kind: 'panel' });
+  });
+
+  it("shows an accepted invalid candidate's witness as expected and actual, with its diff", () => {
+    const accepted = { ...program('trunc', 'invalid', false, [test('test_whole', 'pass')]), witness: { call: 'f([-7])', expected: '-7', got: '-6' } };
+    const peek = peekOf(accepted, 'accepted, though invalid');
+    assert.equal(peek.witness, 'Witness: f([-7]): every valid candidate gives -7; trunc (invalid) gives -6');
+    assert.deepEqual([peek.expected, peek.actual, peek.diffOf], ['-7', '-6', 'trunc']);
+  });
+
+  it("keeps an assertion's own values, and links no diff where tests are not listed (below full) or for the initial program", () => {
+    const rejected = { ...program('half-even', 'valid', false, [test('t', 'fail')]), expected: '3', actual: '2' };
+    assert.deepEqual([peekOf(rejected, 'x').expected, peekOf(rejected, 'x').actual, peekOf(rejected, 'x').witness], ['3', '2', null]);
+    assert.equal(peekOf(program('valid-2', 'valid', false), 'x').diffOf, null);
+    assert.equal(peekOf(program('initial', 'initial', false, [test('t', 'pass')]), 'x').diffOf, null);
   });
 });
