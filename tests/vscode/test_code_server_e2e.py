@@ -272,6 +272,15 @@ def _replace_first_line(page, text: str) -> None:
     page.keyboard.insert_text(text)
 
 
+def _lens(page, text: str) -> None:
+    """Wait until a code lens of the active editor shows `text` (lenses are redrawn after a refresh)."""
+    page.wait_for_function(
+        """text => [...document.querySelectorAll('.editor-group-container.active .codelens-decoration')]
+            .some(lens => lens.textContent.includes(text))""",
+        arg=text,
+    )
+
+
 def test_status_says_old_counts_are_old_and_an_import_error_is_no_verdict(workbench, shots):
     page, folder, _ = workbench
     page.set_default_timeout(STEP_MS)
@@ -283,12 +292,14 @@ def test_status_says_old_counts_are_old_and_an_import_error_is_no_verdict(workbe
     stale = page.wait_for_selector(".statusbar-item:has-text('Prism (last run)')")
     assert stale.query_selector(".codicon-history"), "old counts carry the history icon"
     assert "JSF" in stale.inner_text(), "the numbers are still shown"
+    _lens(page, "Prism (last run): JSF")  # the lenses say what the status bar says
     page.screenshot(path=str(shots / "status-1-syntax-error-last-run.png"))
 
     # An ImportError: the suite cannot run on anything, so an error, not a verdict on its assertions.
     _replace_first_line(page, "from solution_that_is_not_there import mean_rounded")
     error = page.wait_for_selector(".statusbar-item:has-text('Prism: error')")
     assert "JSF" not in error.inner_text() and "valid" not in error.inner_text()
+    _lens(page, "collection error")
     page.screenshot(path=str(shots / "status-2-import-error.png"))
     assert "solution_that_is_not_there" not in (folder / "suites" / "test_weak.py").read_text(), "nothing saved"
 
@@ -331,6 +342,7 @@ def test_build_panel_reruns_the_open_suite_by_itself(empty_panel, empty_shots):
     status.wait_for(timeout=WAIT_MS)
     text = status.inner_text()
     assert "invalid 0/0" not in text and "✓" not in text, text
+    _lens(page, re.search(r"invalid \d+/\d+", text).group(0))  # the file's lens has the same counts
     page.screenshot(path=str(empty_shots / "build-panel-1-rerun-real-counts.png"))
     assert "mutants" in (folder / "prism.toml").read_text(), "the copy's panel was built"
 
