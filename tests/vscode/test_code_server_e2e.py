@@ -57,7 +57,6 @@ def _missing() -> str | None:
 
 USER_SETTINGS = {
     "files.autoSave": "off",  # the browser build autosaves: runs must be seen on the unsaved buffer
-    "prism.interpreter": sys.executable,
     "prism.debounceMs": 100,
     "workbench.startupEditor": "none",
     "extensions.ignoreRecommendations": True,
@@ -65,6 +64,17 @@ USER_SETTINGS = {
     "editor.stickyScroll.enabled": False,
     "editor.hover.delay": 100,
 }
+
+
+MACHINE_SETTINGS = {"prism.interpreter": sys.executable}
+
+
+def _interpreters(data: Path) -> list[str]:
+    """The extension's 'Interpreter: …' log lines, oldest first (its output channel's log file)."""
+    lines = []
+    for log in sorted(data.glob("logs/**/*Prism*.log")):
+        lines += [line for line in log.read_text(errors="replace").splitlines() if "Interpreter: " in line]
+    return lines
 
 
 @pytest.fixture(scope="module")
@@ -95,6 +105,11 @@ def _workbench(browser, base: Path, folder: Path, *, trust: bool):
     (data / "User" / "settings.json").write_text(
         json.dumps({**USER_SETTINGS, "security.workspace.trust.enabled": trust})
     )
+    # code-server's window is a remote one: VS Code applies a machine-scoped setting such as
+    # prism.interpreter only from the Remote settings (Machine/), and drops it from the User tab's
+    # file at its first re-read (a Settings UI edit), which is how issue 23's user lost the server.
+    (data / "Machine").mkdir()
+    (data / "Machine" / "settings.json").write_text(json.dumps(MACHINE_SETTINGS))
     entry = [shutil.which("node") or "node", str(Path(os.environ["PRISM_CODE_SERVER"]) / "out" / "node" / "entry.js")]
     common = ["--user-data-dir", str(data), "--extensions-dir", str(extensions)]
     subprocess.run([*entry, *common, "--install-extension", str(VSIX)], check=True, capture_output=True, timeout=300)
@@ -351,7 +366,7 @@ SQUIGGLES = ".view-overlays [class*='squiggly-']"
 
 
 def test_a_settings_edit_then_restart_server_brings_the_diagnostics_back(empty_panel, empty_shots):
-    page, _, _ = empty_panel
+    page, folder, _ = empty_panel
     page.set_default_timeout(STEP_MS)
     _open(page, "test_weak.py")
     page.wait_for_selector(SQUIGGLES, timeout=WAIT_MS)
@@ -381,6 +396,8 @@ def test_a_settings_edit_then_restart_server_brings_the_diagnostics_back(empty_p
     page.wait_for_selector(".statusbar-item:has-text('Prism: JSF')")  # a status from the new server
     assert not page.query_selector(".statusbar-item:has-text('server not running')")
     page.screenshot(path=str(empty_shots / "restart-2-diagnostics-back.png"))
+    started = _interpreters(folder.parent / "data")
+    assert len(started) >= 2 and all(f"{sys.executable} (from setting)" in line for line in started), started
 
 
 def _notification(page, text: str) -> None:
