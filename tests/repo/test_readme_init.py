@@ -51,7 +51,9 @@ def test_readme_init_commands_run_as_shown(tmp_path):
         if args[:2] == ["prism", "run"]:
             assert "initial program: fail" in proc.stdout and "JSF yes" in proc.stdout
     assert status(repo) == ""  # everything committed, the task's files excluded
-    assert (repo / "prism.toml").read_text().startswith(
-        "#:schema ./.prism/prism.toml.schema.json\n# Made by `prism init` (base "
+    assert (
+        (repo / "prism.toml")
+        .read_text()
+        .startswith("#:schema ./.prism/prism.toml.schema.json\n# Made by `prism init` (base ")
     )
     assert (tmp_path / "minutes-task" / "prism.toml").is_file()
