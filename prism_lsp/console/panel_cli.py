@@ -69,6 +69,7 @@ def cmd_panel_build(args: argparse.Namespace, out: Console, err: Console) -> int
         timeout_s=args.timeout,
         mutate=args.mutate,
         budget_s=args.budget_s,
+        started=args.started,
     )
     task = _panel_task(args)
     code = build_command(task, usable_cache_dir(args.cache_dir), out, options, as_json=args.json)

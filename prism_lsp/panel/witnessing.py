@@ -9,6 +9,7 @@ signature on every probe input (two candidates with the same signature are dupli
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -129,16 +130,26 @@ def probe_candidates(
     sandbox: str | None = None,
     deadline: float | None = None,
     reach: Reach | None = None,
+    progress: Callable[[str], None] | None = None,
 ) -> Probing:
     """Witnesses, crash-only verdicts and signatures for `new` (and signatures for the panel).
     Past `deadline` (`time.monotonic()`), no further entry point is searched or probed: the
-    candidates get what was found so far."""
+    candidates get what was found so far. `progress` hears how far the search got."""
     text = seed_text(task)
     unprobed = _screen(session, replace(task, candidates=(*task.candidates, *new)), new, text, sandbox, deadline, reach)
+    if progress is not None:
+        progress(f"screened {len(new)} mutants on the suites' smallest calls: {len(unprobed)} do not run")
     new = [c for c in new if c.id not in unprobed]
     panel = replace(task, candidates=(*task.candidates, *new))
     search = search_panel(
-        session, panel, text, sandbox=sandbox, targets={c.id for c in new}, deadline=deadline, reach=reach
+        session,
+        panel,
+        text,
+        sandbox=sandbox,
+        targets={c.id for c in new},
+        deadline=deadline,
+        reach=reach,
+        progress=progress,
     )
     out = Probing(
         witnesses=dict(search.result.witnesses),
@@ -156,14 +167,20 @@ def probe_candidates(
     crashes: dict[str, list[bool]] = {pid: [] for pid in new_ids}
     signatures: dict[str, list] = {p.id: [] for p in programs}
     by_entry = calls_by_entry(calls)
+    slowest_draw_s = 0.0
     for entry in [e for e in search.entries if e.spec in by_entry]:
-        if deadline is not None and time.monotonic() > deadline:
+        started = time.monotonic()
+        if deadline is not None and started + slowest_draw_s > deadline:
             out.stopped = True
             break
         seeds = by_entry[entry.spec]
         # The same inputs the search drew (so the probe cache answers them): seeds, their
-        # mutations, random inputs of their shape and Hypothesis examples.
-        inputs = entry_inputs(task, entry, seeds, dictionary)
+        # mutations, random inputs of their shape and Hypothesis examples; drawn again only for
+        # an entry the search did not reach (it stops once every mutant is told apart).
+        inputs = search.inputs.get(entry.spec)
+        if inputs is None:
+            inputs = entry_inputs(task, entry, seeds, dictionary)
+            slowest_draw_s = max(slowest_draw_s, time.monotonic() - started)
         out.inputs += len(inputs)
         seen = prober.probe(programs, entry.target, [entry.literal(a) for a in inputs], deadline=deadline)
         if deadline is not None and time.monotonic() > deadline:

@@ -1,5 +1,6 @@
 """The panel build's time budget holds inside a batch of mutants, not only between batches, and
-inside the probe of one entry point.
+inside the probe of one entry point, and it bounds the whole command: what it spent before the build
+(the interpreter's start, imports, the task's copy) counts.
 
 A batch of 40 mutants on a real repository probed for minutes past `--budget-s` (505 s at 60 s on
 boltons' singularize fix, bench/real_repos.py): the budget was checked between batches only. Then,
@@ -13,6 +14,7 @@ import json
 import time
 
 from prism_lsp.cli import prism_main
+from prism_lsp.panel.build import BuildOptions, build_panel
 from prism_lsp.tasks import load_task
 from prism_lsp.witness import prober_for, programs_of, search_panel
 from prism_lsp.witness.panel_search import entry_inputs, seeded_entries
@@ -87,3 +89,17 @@ def test_a_build_that_tried_every_mutant_does_not_say_the_budget_stopped_it(tmp_
     code, data = _build_spent(root, capsys, cache_dir)
     assert 0 < data["tried"] < 40 and code == 1
     assert not any("time budget" in n for n in data["notes"]), data["notes"]
+
+
+def test_time_spent_before_the_build_counts_against_its_budget(fixture_copy, engine):
+    # The same build keeps mutants of mean-rounded given its whole budget (test_build.py); here the
+    # command had already spent all but a second of it (start, imports, copying the task) before
+    # the build began, and the build used to get the whole budget again on top.
+    task = load_task(fixture_copy("mean-rounded"))
+    said: list[str] = []
+    budget_s = 30.0
+    options = BuildOptions(budget_s=budget_s, started=time.monotonic() - (budget_s - 1), progress=said.append)
+    result = build_panel(engine, task, options)
+    assert said[0].startswith("29.0 s of the 30 s budget spent before the build"), said[0]
+    assert result.dropped["not judged: the time budget ran out while probing"] >= 1
+    assert any("time budget (30 s) inside batch 1" in n for n in result.notes), result.notes
