@@ -17,7 +17,7 @@ from prism_lsp.cli import prism_main
 from prism_lsp.panel.build import BuildOptions, build_panel
 from prism_lsp.tasks import load_task
 from prism_lsp.witness import prober_for, programs_of, search_panel
-from prism_lsp.witness.panel_search import entry_inputs, seeded_entries
+from prism_lsp.witness.panel_search import Reach, entry_inputs, seeded_entries
 from prism_lsp.witness.probe import _MIN_REQUEST_S
 from tests.conftest import write_task
 
@@ -103,3 +103,23 @@ def test_time_spent_before_the_build_counts_against_its_budget(fixture_copy, eng
     assert said[0].startswith("29.0 s of the 30 s budget spent before the build"), said[0]
     assert result.dropped["not judged: the time budget ran out while probing"] >= 1
     assert any("time budget (30 s) inside batch 1" in n for n in result.notes), result.notes
+
+
+def test_a_function_the_suite_calls_through_its_package_is_searched_first(tmp_path):
+    # more-itertools' tests call `mi.chunked(...)`, defined in more_itertools/more.py and
+    # re-exported by the package: the search went through the suite's 200 other entry points first
+    # and the budget ran out before it reached the changed function (9 mutants, none judged).
+    core = "".join(f"def {name}(x):\n    return x\n\n\n" for name in ("alpha", "beta", "gamma", "zeta"))
+    suite = "import pkg\n\n\ndef test_all():\n" + "".join(
+        f"    assert pkg.{name}(1) == 1\n" for name in ("alpha", "beta", "gamma", "zeta")
+    )
+    root = write_task(
+        tmp_path / "task",
+        initial={"pkg/__init__.py": "from pkg.core import *\n", "pkg/core.py": core},
+        candidates=[{"id": "reference", "reference": True, "files": {}}],
+        suites={"suites/test_pkg.py": suite},
+    )
+    entries, _ = seeded_entries(load_task(root), suite, Reach(frozenset({"pkg.core"}), frozenset({"zeta"})))
+    assert [e.function for e in entries][:1] == ["zeta"], [e.spec for e in entries]
+    # A name of the package that the change does not hold keeps the suite's order.
+    assert [e.function for e in entries][1:] == ["alpha", "beta", "gamma"]
