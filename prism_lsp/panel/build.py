@@ -353,7 +353,14 @@ def _judge_batch(
     with tempfile.TemporaryDirectory(prefix="prism-build-") as tmp:
         staged = staged_candidates(Path(tmp), tried, "mutant")
         probing = probe_candidates(
-            session, task, staged, sandbox=options.sandbox, deadline=deadline, reach=reach, progress=options.progress
+            session,
+            task,
+            staged,
+            sandbox=options.sandbox,
+            deadline=deadline,
+            reach=reach,
+            progress=options.progress,
+            near=tuple(texts),
         )
     if tried and not probing.entries and not any("no entry point" in n for n in result.notes):
         result.notes.append(

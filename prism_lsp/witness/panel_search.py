@@ -136,12 +136,14 @@ def search_panel(
     deadline: float | None = None,
     reach: Reach | None = None,
     progress: Callable[[str], None] | None = None,
+    seeded: tuple[list[Entry], list[SuiteCall]] | None = None,
 ) -> PanelSearch:
     """Witnesses for the initial program and the invalid candidates (or only `targets`); past
     `deadline` (a `time.monotonic()` value) no further entry is searched, nor one whose inputs
     would not be drawn by then (drawing them is host work the probes' deadline does not cut: the
-    slowest draw so far is the estimate). `progress` hears, every few seconds, how far it got."""
-    entries, calls = seeded_entries(task, suite_text, reach)
+    slowest draw so far is the estimate). `progress` hears, every few seconds, how far it got.
+    `seeded`: `seeded_entries(task, suite_text, reach)` when the caller has it already."""
+    entries, calls = seeded if seeded is not None else seeded_entries(task, suite_text, reach)
     programs = programs_of(task, session.cache)
     valid = [p for p in programs if p.valid]
     others = [p for p in programs if not p.valid and (targets is None or p.id in targets)]

@@ -15,6 +15,7 @@ import time
 
 from prism_lsp.cli import prism_main
 from prism_lsp.panel.build import BuildOptions, build_panel
+from prism_lsp.panel.witnessing import seed_files
 from prism_lsp.tasks import load_task
 from prism_lsp.witness import prober_for, programs_of, search_panel
 from prism_lsp.witness.panel_search import Reach, entry_inputs, seeded_entries
@@ -123,3 +124,21 @@ def test_a_function_the_suite_calls_through_its_package_is_searched_first(tmp_pa
     assert [e.function for e in entries][:1] == ["zeta"], [e.spec for e in entries]
     # A name of the package that the change does not hold keeps the suite's order.
     assert [e.function for e in entries][1:] == ["alpha", "beta", "gamma"]
+
+
+def test_inputs_are_seeded_from_the_repository_tests_nearest_the_change_not_its_venv(tmp_path):
+    # A task made by `prism init` is the repository: networkx's `.venv` held numpy's and scipy's
+    # tests (903 files, 16 MB), whose parse took the build's whole budget and 2 GB on the host.
+    call = "from pkg.{m} import f\n\n\ndef test_f():\n    assert f(1) == 1\n"
+    root = write_task(
+        tmp_path / "task",
+        initial={"pkg/__init__.py": "", "pkg/a/core.py": "def f(x):\n    return x\n"},
+        candidates=[{"id": "reference", "reference": True, "files": {}}],
+        suites={
+            "aaa/tests/test_far.py": call.format(m="b"),
+            "pkg/a/tests/test_core.py": call.format(m="a.core"),
+            ".venv/lib/python3.11/site-packages/numpy/tests/test_numpy.py": call.format(m="numpy"),
+        },
+    )
+    files = [str(p.relative_to(root)) for p in seed_files(load_task(root), ("pkg/a/core.py",))]
+    assert files == ["pkg/a/tests/test_core.py", "aaa/tests/test_far.py"], files
