@@ -35,8 +35,8 @@ BATCH = 40  # mutants labelled and probed together
 DEFAULT_BUDGET_S = 60.0
 # Seconds of the budget kept for what follows the last probe: judging the batch, writing the
 # panel, closing the runners and the process's exit (0.8 s measured on toolz's fix, mostly the
-# interpreter's exit, 2026-12-02; twice that is kept).
-FINISH_S = 1.5
+# interpreter's exit, 2026-12-02; 2.1 s at load 5 on more-itertools', so a little more is kept).
+FINISH_S = 2.5
 
 
 @dataclass(frozen=True)
