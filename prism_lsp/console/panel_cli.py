@@ -141,7 +141,7 @@ def add_panel_parser(sub, common, cmd_check) -> None:
         "--budget-s",
         type=seconds,
         default=60.0,
-        help="seconds the build may take (default 60): past it, the mutants kept so far make the panel, with a note",
+        help="seconds the whole command may take (default 60), its start and the task copy included: past it, the mutants kept so far make the panel, with a note",
     )
     build.add_argument(
         "--from-samples",
