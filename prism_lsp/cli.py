@@ -140,6 +140,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def prism_main(argv: list[str] | None = None) -> int:
     """Entry point of `prism`; returns (and exits with) the status documented above."""
+    from prism_lsp.console.started import command_started
+
+    started = command_started(own_process=argv is None)  # what a time budget counts from
     from prism_lsp.sandbox.shutdown import install_exit_on_signals
 
     install_exit_on_signals()  # SIGTERM/SIGHUP exit normally, so atexit removes Docker containers
@@ -148,6 +151,7 @@ def prism_main(argv: list[str] | None = None) -> int:
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.started = started
     try:
         code = args.func(args, out, err)
     except (ManifestError, UsageError, InitError, VerifierError) as exc:

@@ -69,6 +69,7 @@ def cmd_panel_build(args: argparse.Namespace, out: Console, err: Console) -> int
         timeout_s=args.timeout,
         mutate=args.mutate,
         budget_s=args.budget_s,
+        started=args.started,
     )
     task = _panel_task(args)
     code = build_command(task, usable_cache_dir(args.cache_dir), out, options, as_json=args.json)
@@ -140,7 +141,7 @@ def add_panel_parser(sub, common, cmd_check) -> None:
         "--budget-s",
         type=seconds,
         default=60.0,
-        help="seconds the build may take (default 60): past it, the mutants kept so far make the panel, with a note",
+        help="seconds the whole command may take (default 60), its start and the task copy included: past it, the mutants kept so far make the panel, with a note",
     )
     build.add_argument(
         "--from-samples",

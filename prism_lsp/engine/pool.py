@@ -41,6 +41,7 @@ from prism_lsp.sandbox.base import Backend, Limits, RunnerProcess, default_runne
 
 # Time the runner needs beyond a program's own limit: copying the tree, reaping.
 _GRACE_S = 10.0
+_MIN_PROBE_S = 0.5  # a probe started just before its `until` still needs its fork and tree copy
 _START_TIMEOUT_S = 60.0
 
 
@@ -64,6 +65,7 @@ class _Job:
     request: RunRequest | ProbeRequest | str
     future: Future = field(default_factory=Future)
     cancel: threading.Event | None = None
+    until: float | None = None  # a probe's limit ends by then (`time.monotonic()`), however long it queued
 
 
 class _Worker:
@@ -227,10 +229,18 @@ class RunnerPool:
         for f in self.start():
             f.result()
 
-    def submit(self, request: RunRequest | ProbeRequest | str, cancel: threading.Event | None = None) -> Future:
+    def submit(
+        self,
+        request: RunRequest | ProbeRequest | str,
+        cancel: threading.Event | None = None,
+        until: float | None = None,
+    ) -> Future:
+        """Queue `request`; `cancel` set before it runs: it never runs. `until`: a probe's limit is cut
+        to end by then when it starts (a limit set at submission ran on past a build's deadline by
+        the time the request waited for a runner: 5-7 s on more-itertools)."""
         if self._closed:
             raise RuntimeError("pool is closed")
-        job = _Job(request, cancel=cancel)
+        job = _Job(request, cancel=cancel, until=until)
         self._queue.put(job)
         return job.future
 
@@ -252,7 +262,11 @@ class RunnerPool:
                     job.future.set_result(worker.info)
                     continue
                 assert not isinstance(job.request, str), "the only text request is WARM"
-                job.future.set_result(worker.run(job.request))
+                request = job.request
+                if job.until is not None and isinstance(request, ProbeRequest):
+                    left = max(job.until - time.monotonic(), _MIN_PROBE_S)
+                    request = dataclasses.replace(request, timeout_s=min(float(request.timeout_s), left))
+                job.future.set_result(worker.run(request))
             except RunnerStartFailed as exc:
                 job.future.set_result(error_result(request_id, "sandbox", str(exc)))
             except RunnerGone as exc:

@@ -9,55 +9,88 @@ signature on every probe input (two candidates with the same signature are dupli
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from prism_lsp.engine.session import EngineSession
 from prism_lsp.model.task import Candidate, Task
 from prism_lsp.witness import BASELINE, Witness, prober_for, programs_of, search_panel
+from prism_lsp.witness.entry import Entry
 from prism_lsp.witness.inputs import program_literals
 from prism_lsp.witness.panel_search import Reach, calls_by_entry, entry_inputs, seeded_entries
 from prism_lsp.witness.probe import CUT
+from prism_lsp.witness.seeds import SuiteCall
 
 Signature = tuple
 
 
-# The initial program's own tests seed inputs too (a repository's tests call its functions with
-# real arguments); bounded, since a repository may hold thousands.
+# The task's and the initial program's test files seed inputs (a repository's tests call its
+# functions with real arguments); bounded, since a repository may hold thousands: networkx's 377
+# test files (3.5 MB) parse into one suite in 15 s and 500 MB on the host. Those nearest the
+# changed files (the fix's own test module among them) come first.
 MAX_PROGRAM_TEST_FILES = 200
+MAX_PROGRAM_SEED_BYTES = 1 << 19  # of each of the two kinds, in all
 MAX_SEED_FILE_BYTES = 1 << 20
 _NOT_TESTS = {".venv", "venv", "site-packages", "node_modules", ".git", ".tox", "build"}
 
 
-def _program_tests(initial: Path) -> list[Path]:
-    out = []
-    for pattern in ("test_*.py", "*_test.py"):
-        for path in sorted(initial.rglob(pattern)):
-            if not _NOT_TESTS & set(path.relative_to(initial).parts) and path.is_file():
-                out.append(path)
-            if len(out) >= MAX_PROGRAM_TEST_FILES:
-                return out
+def _nearness(rel: Path, near: tuple[str, ...]) -> int:
+    """How many leading folders `rel` shares with the nearest of the `near` files."""
+    best = 0
+    for other in near:
+        shared = 0
+        for a, b in zip(rel.parent.parts, Path(other).parent.parts):
+            if a != b:
+                break
+            shared += 1
+        best = max(best, shared)
+    return best
+
+
+def _nearest(found: list[Path], base: Path, near: tuple[str, ...]) -> list[Path]:
+    """`found` (under `base`), those nearest the `near` files first, within the files' and bytes' caps."""
+    found = sorted(found, key=lambda p: -_nearness(p.relative_to(base), near))  # stable: path order within
+    out: list[Path] = []
+    size = 0
+    for path in found[:MAX_PROGRAM_TEST_FILES]:
+        size += path.stat().st_size
+        if size > MAX_PROGRAM_SEED_BYTES and out:
+            break
+        out.append(path)
     return out
 
 
-def seed_files(task: Task) -> list[Path]:
-    """Where inputs come from: the verifier, every test file of the task outside its programs, then
-    the initial program's own test files."""
-    skip = {task.initial.resolve(), (task.root / "candidates").resolve()}
+def _test_files(folder: Path, skip: tuple[Path, ...] = ()) -> list[Path]:
+    found = []
+    for pattern in ("test_*.py", "*_test.py"):
+        for path in sorted(folder.rglob(pattern)):
+            # A task made by `prism init` is the repository: its `.venv` holds numpy's and scipy's
+            # tests (networkx: 903 files, 16 MB, whose parse took 100 s and 2 GB on the host).
+            if _NOT_TESTS & set(path.relative_to(folder).parts) or not path.is_file():
+                continue
+            if not any(path.resolve().is_relative_to(s) for s in skip):
+                found.append(path)
+    return found
+
+
+def seed_files(task: Task, near: tuple[str, ...] = ()) -> list[Path]:
+    """Where inputs come from: the verifier, the task's test files outside its programs, then the
+    initial program's own test files; of each, those nearest the `near` files (the change) first."""
+    skip = (task.initial.resolve(), (task.root / "candidates").resolve())
     files = [] if task.verifier is None else [task.verifier]
-    for path in sorted(task.root.rglob("test_*.py")):
-        if path != task.verifier and not any(path.resolve().is_relative_to(s) for s in skip):
-            files.append(path)
-    return files + [p for p in _program_tests(task.initial) if p not in files]
+    own = [p for p in _test_files(task.root, skip) if p != task.verifier]
+    files += _nearest(own, task.root, near)
+    return files + [p for p in _nearest(_test_files(task.initial), task.initial, near) if p not in files]
 
 
-def seed_text(task: Task) -> str:
+def seed_text(task: Task, near: tuple[str, ...] = ()) -> str:
     """The seed files as one suite text; a file that does not parse on its own is left out (one
     would otherwise hide every other file's calls)."""
     from prism_lsp.witness.entry import parse_suite
 
     texts = []
-    for path in seed_files(task):
+    for path in seed_files(task, near):
         try:
             if path.stat().st_size > MAX_SEED_FILE_BYTES:
                 continue
@@ -91,13 +124,13 @@ def _screen(
     session: EngineSession,
     panel: Task,
     new: list[Candidate],
-    text: str,
+    seeded: tuple[list[Entry], list[SuiteCall]],
     sandbox: str | None,
     deadline: float | None,
-    reach: Reach | None,
 ) -> dict[str, str]:
-    """New candidates that fail every one of the suites' smallest calls: id -> the error."""
-    entries, calls = seeded_entries(panel, text, reach)
+    """New candidates that fail every one of the suites' smallest calls (of the `seeded` entries
+    and calls): id -> the error."""
+    entries, calls = seeded
     programs = [p for p in programs_of(panel, session.cache) if p.id in {c.id for c in new}]
     if not calls or not programs:
         return {}
@@ -129,16 +162,30 @@ def probe_candidates(
     sandbox: str | None = None,
     deadline: float | None = None,
     reach: Reach | None = None,
+    progress: Callable[[str], None] | None = None,
+    near: tuple[str, ...] = (),
 ) -> Probing:
     """Witnesses, crash-only verdicts and signatures for `new` (and signatures for the panel).
     Past `deadline` (`time.monotonic()`), no further entry point is searched or probed: the
-    candidates get what was found so far."""
-    text = seed_text(task)
-    unprobed = _screen(session, replace(task, candidates=(*task.candidates, *new)), new, text, sandbox, deadline, reach)
+    candidates get what was found so far. `progress` hears how far the search got; `near`: the
+    changed files, whose nearest tests seed inputs first."""
+    text = seed_text(task, near)
+    seeded = seeded_entries(task, text, reach)  # a parse of every seed file: once, for both
+    unprobed = _screen(session, replace(task, candidates=(*task.candidates, *new)), new, seeded, sandbox, deadline)
+    if progress is not None:
+        progress(f"screened {len(new)} mutants on the suites' smallest calls: {len(unprobed)} do not run")
     new = [c for c in new if c.id not in unprobed]
     panel = replace(task, candidates=(*task.candidates, *new))
     search = search_panel(
-        session, panel, text, sandbox=sandbox, targets={c.id for c in new}, deadline=deadline, reach=reach
+        session,
+        panel,
+        text,
+        sandbox=sandbox,
+        targets={c.id for c in new},
+        deadline=deadline,
+        reach=reach,
+        progress=progress,
+        seeded=seeded,
     )
     out = Probing(
         witnesses=dict(search.result.witnesses),
@@ -156,14 +203,20 @@ def probe_candidates(
     crashes: dict[str, list[bool]] = {pid: [] for pid in new_ids}
     signatures: dict[str, list] = {p.id: [] for p in programs}
     by_entry = calls_by_entry(calls)
+    slowest_draw_s = 0.0
     for entry in [e for e in search.entries if e.spec in by_entry]:
-        if deadline is not None and time.monotonic() > deadline:
+        started = time.monotonic()
+        if deadline is not None and started + slowest_draw_s > deadline:
             out.stopped = True
             break
         seeds = by_entry[entry.spec]
         # The same inputs the search drew (so the probe cache answers them): seeds, their
-        # mutations, random inputs of their shape and Hypothesis examples.
-        inputs = entry_inputs(task, entry, seeds, dictionary)
+        # mutations, random inputs of their shape and Hypothesis examples; drawn again only for
+        # an entry the search did not reach (it stops once every mutant is told apart).
+        inputs = search.inputs.get(entry.spec)
+        if inputs is None:
+            inputs = entry_inputs(task, entry, seeds, dictionary)
+            slowest_draw_s = max(slowest_draw_s, time.monotonic() - started)
         out.inputs += len(inputs)
         seen = prober.probe(programs, entry.target, [entry.literal(a) for a in inputs], deadline=deadline)
         if deadline is not None and time.monotonic() > deadline:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import threading
 import time
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from prism_lsp.engine.pool import RunnerPool
@@ -22,6 +23,7 @@ from prism_lsp.witness.search import SearchResult, find_witnesses
 from prism_lsp.witness.seeds import SuiteCall, formed_entries, suite_calls
 
 BASELINE = "initial"
+PROGRESS_EVERY_S = 5.0  # a search longer than this says how far it got
 _probers: weakref.WeakKeyDictionary[RunnerPool, Prober] = weakref.WeakKeyDictionary()
 _probers_lock = threading.Lock()
 
@@ -67,6 +69,7 @@ class PanelSearch:
     result: SearchResult
     programs: dict[str, Program] = field(default_factory=dict)
     stopped: bool = False  # the deadline came before every entry point was searched
+    inputs: dict[str, list[tuple]] = field(default_factory=dict)  # entry spec -> the inputs probed
 
 
 @dataclass(frozen=True)
@@ -78,9 +81,14 @@ class Reach:
     names: frozenset[str] = frozenset()
 
     def rank(self, entry: Entry) -> int:
-        if entry.module not in self.modules:
-            return 2
-        return 0 if entry.function.split(".")[0] in self.names else 1
+        named = entry.function.split(".")[0] in self.names
+        if entry.module in self.modules:
+            return 0 if named else 1
+        # A package re-exporting the changed module's names (more-itertools' tests call
+        # `more_itertools.chunked`, defined in `more_itertools.more`): its name there is the change.
+        if named and any(m.startswith(entry.module + ".") for m in self.modules):
+            return 0
+        return 2
 
 
 def seeded_entries(task: Task, suite_text: str, reach: Reach | None = None) -> tuple[list[Entry], list[SuiteCall]]:
@@ -127,10 +135,15 @@ def search_panel(
     targets: set[str] | None = None,
     deadline: float | None = None,
     reach: Reach | None = None,
+    progress: Callable[[str], None] | None = None,
+    seeded: tuple[list[Entry], list[SuiteCall]] | None = None,
 ) -> PanelSearch:
     """Witnesses for the initial program and the invalid candidates (or only `targets`); past
-    `deadline` (a `time.monotonic()` value) no further entry is searched."""
-    entries, calls = seeded_entries(task, suite_text, reach)
+    `deadline` (a `time.monotonic()` value) no further entry is searched, nor one whose inputs
+    would not be drawn by then (drawing them is host work the probes' deadline does not cut: the
+    slowest draw so far is the estimate). `progress` hears, every few seconds, how far it got.
+    `seeded`: `seeded_entries(task, suite_text, reach)` when the caller has it already."""
+    entries, calls = seeded if seeded is not None else seeded_entries(task, suite_text, reach)
     programs = programs_of(task, session.cache)
     valid = [p for p in programs if p.valid]
     others = [p for p in programs if not p.valid and (targets is None or p.id in targets)]
@@ -141,22 +154,32 @@ def search_panel(
     prober = prober_for(pool, task)
     dictionary = program_literals(task.initial)
     by_entry = calls_by_entry(calls)
+    searched = [e for e in entries if by_entry.get(e.spec)]
+    drawn: dict[str, list[tuple]] = {}
     stopped = False
-    for entry in entries:
-        seeds = by_entry.get(entry.spec, [])
-        if not seeds:
-            continue
-        if deadline is not None and time.monotonic() > deadline:
+    slowest_draw_s = 0.0
+    said = time.monotonic()
+    for n, entry in enumerate(searched):
+        now = time.monotonic()
+        if deadline is not None and now + slowest_draw_s > deadline:
             stopped = True
             break
         if reach is not None and not [p for p in others if p.id not in result.witnesses]:
             break  # a build's search: every program told apart, no further entry adds a witness
+        if progress is not None and now - said >= PROGRESS_EVERY_S:
+            said = now
+            progress(
+                f"witness search: entry point {n + 1} of {len(searched)} ({entry.spec}), "
+                f"{len([p for p in others if p.id in result.witnesses])} of {len(others)} programs told apart"
+            )
+        drawn[entry.spec] = entry_inputs(task, entry, by_entry[entry.spec], dictionary)
+        slowest_draw_s = max(slowest_draw_s, time.monotonic() - now)
         found = find_witnesses(
             prober,
             entry,
             valid,
             [p for p in others if p.id not in result.witnesses],
-            entry_inputs(task, entry, seeds, dictionary),
+            drawn[entry.spec],
             deadline,
         )
         result.witnesses.update(found.witnesses)
@@ -165,4 +188,4 @@ def search_panel(
         if deadline is not None and time.monotonic() > deadline:
             stopped = True  # this entry's probes were cut short at the deadline
             break
-    return PanelSearch(entries, calls, result, {p.id: p for p in programs}, stopped)
+    return PanelSearch(entries, calls, result, {p.id: p for p in programs}, stopped, drawn)

@@ -138,6 +138,7 @@ class Prober:
                 pythonpath=list(self.pythonpath),
             ),
             cancel=cancel,  # still queued at the deadline: never run
+            until=deadline,  # started just before it: cut there, not `budget` after it started
         )
 
     def _store(self, p: Program, entry: str, calls: list[str], idx: list[int], answer, cut: bool = False) -> list[int]:

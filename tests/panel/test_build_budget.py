@@ -1,5 +1,6 @@
 """The panel build's time budget holds inside a batch of mutants, not only between batches, and
-inside the probe of one entry point.
+inside the probe of one entry point, and it bounds the whole command: what it spent before the build
+(the interpreter's start, imports, the task's copy) counts.
 
 A batch of 40 mutants on a real repository probed for minutes past `--budget-s` (505 s at 60 s on
 boltons' singularize fix, bench/real_repos.py): the budget was checked between batches only. Then,
@@ -13,9 +14,11 @@ import json
 import time
 
 from prism_lsp.cli import prism_main
+from prism_lsp.panel.build import BuildOptions, build_panel
+from prism_lsp.panel.witnessing import seed_files
 from prism_lsp.tasks import load_task
 from prism_lsp.witness import prober_for, programs_of, search_panel
-from prism_lsp.witness.panel_search import entry_inputs, seeded_entries
+from prism_lsp.witness.panel_search import Reach, entry_inputs, seeded_entries
 from prism_lsp.witness.probe import _MIN_REQUEST_S
 from tests.conftest import write_task
 
@@ -87,3 +90,55 @@ def test_a_build_that_tried_every_mutant_does_not_say_the_budget_stopped_it(tmp_
     code, data = _build_spent(root, capsys, cache_dir)
     assert 0 < data["tried"] < 40 and code == 1
     assert not any("time budget" in n for n in data["notes"]), data["notes"]
+
+
+def test_time_spent_before_the_build_counts_against_its_budget(fixture_copy, engine):
+    # The same build keeps mutants of mean-rounded given its whole budget (test_build.py); here the
+    # command had already spent all but a second of it (start, imports, copying the task) before
+    # the build began, and the build used to get the whole budget again on top.
+    task = load_task(fixture_copy("mean-rounded"))
+    said: list[str] = []
+    budget_s = 30.0
+    options = BuildOptions(budget_s=budget_s, started=time.monotonic() - (budget_s - 1), progress=said.append)
+    result = build_panel(engine, task, options)
+    assert said[0].startswith("29.0 s of the 30 s budget spent before the build"), said[0]
+    assert result.dropped["not judged: the time budget ran out while probing"] >= 1
+    assert any("time budget (30 s) inside batch 1" in n for n in result.notes), result.notes
+
+
+def test_a_function_the_suite_calls_through_its_package_is_searched_first(tmp_path):
+    # more-itertools' tests call `mi.chunked(...)`, defined in more_itertools/more.py and
+    # re-exported by the package: the search went through the suite's 200 other entry points first
+    # and the budget ran out before it reached the changed function (9 mutants, none judged).
+    core = "".join(f"def {name}(x):\n    return x\n\n\n" for name in ("alpha", "beta", "gamma", "zeta"))
+    suite = "import pkg\n\n\ndef test_all():\n" + "".join(
+        f"    assert pkg.{name}(1) == 1\n" for name in ("alpha", "beta", "gamma", "zeta")
+    )
+    root = write_task(
+        tmp_path / "task",
+        initial={"pkg/__init__.py": "from pkg.core import *\n", "pkg/core.py": core},
+        candidates=[{"id": "reference", "reference": True, "files": {}}],
+        suites={"suites/test_pkg.py": suite},
+    )
+    entries, _ = seeded_entries(load_task(root), suite, Reach(frozenset({"pkg.core"}), frozenset({"zeta"})))
+    assert [e.function for e in entries][:1] == ["zeta"], [e.spec for e in entries]
+    # A name of the package that the change does not hold keeps the suite's order.
+    assert [e.function for e in entries][1:] == ["alpha", "beta", "gamma"]
+
+
+def test_inputs_are_seeded_from_the_repository_tests_nearest_the_change_not_its_venv(tmp_path):
+    # A task made by `prism init` is the repository: networkx's `.venv` held numpy's and scipy's
+    # tests (903 files, 16 MB), whose parse took the build's whole budget and 2 GB on the host.
+    call = "from pkg.{m} import f\n\n\ndef test_f():\n    assert f(1) == 1\n"
+    root = write_task(
+        tmp_path / "task",
+        initial={"pkg/__init__.py": "", "pkg/a/core.py": "def f(x):\n    return x\n"},
+        candidates=[{"id": "reference", "reference": True, "files": {}}],
+        suites={
+            "aaa/tests/test_far.py": call.format(m="b"),
+            "pkg/a/tests/test_core.py": call.format(m="a.core"),
+            ".venv/lib/python3.11/site-packages/numpy/tests/test_numpy.py": call.format(m="numpy"),
+        },
+    )
+    files = [str(p.relative_to(root)) for p in seed_files(load_task(root), ("pkg/a/core.py",))]
+    assert files == ["pkg/a/tests/test_core.py", "aaa/tests/test_far.py"], files
