@@ -14,8 +14,11 @@ import json
 import time
 
 from prism_lsp.cli import prism_main
+from prism_lsp.engine.panel import BASELINE
+from prism_lsp.engine.session import EngineSession
 from prism_lsp.panel.build import BuildOptions, build_panel
 from prism_lsp.panel.witnessing import seed_files
+from prism_lsp.runner._prism_protocol import ProbeRequest
 from prism_lsp.tasks import load_task
 from prism_lsp.witness import prober_for, programs_of, search_panel
 from prism_lsp.witness.panel_search import Reach, entry_inputs, seeded_entries
@@ -142,3 +145,32 @@ def test_inputs_are_seeded_from_the_repository_tests_nearest_the_change_not_its_
     )
     files = [str(p.relative_to(root)) for p in seed_files(load_task(root), ("pkg/a/core.py",))]
     assert files == ["pkg/a/tests/test_core.py", "aaa/tests/test_far.py"], files
+
+
+def test_a_probe_that_waited_for_a_runner_still_ends_by_its_deadline(tmp_path, cache_dir):
+    # One runner, busy with a first probe: the second, queued with a 20 s limit and a deadline
+    # just after it was queued, ran all its calls when it started (its limit counted from then).
+    root = write_task(
+        tmp_path / "task",
+        initial={"solution.py": f"import time\n\n\ndef f(x):\n    time.sleep({SLEEP_S})\n    return x\n"},
+        candidates=[{"id": "reference", "reference": True, "files": {}}],
+        extra_task='sandbox = "bubblewrap"',
+        suites={"initial/test_f.py": SUITE},
+    )
+    task = load_task(root)
+    with EngineSession(cache_dir, workers=1) as session:
+        pool = session.pool_for(task, "bubblewrap")
+        pool.warm()
+        tree = str(next(p for p in programs_of(task, session.cache) if p.id == BASELINE).tree.path)
+
+        def probe(n: int) -> ProbeRequest:
+            calls = [f"({i},)" for i in range(n)]
+            return ProbeRequest(id=f"p{n}", tree=tree, entry="solution:f", calls=calls, timeout_s=20)
+
+        busy = pool.submit(probe(8))  # 8 x SLEEP_S = 2 s of the only runner
+        late = pool.submit(probe(40), until=time.monotonic() + 0.2)
+        assert len(busy.result().calls) == 8
+        answer = late.result()
+    answered = [c for c in answer.calls if not c.get("error")]
+    # Cut at its deadline's floor (a few calls), not after all 40 (10 s later).
+    assert answer.reason == "batch-timeout" and len(answered) < 40 // 4, answer
