@@ -23,6 +23,7 @@ from prism_lsp.server.prism_server import PrismServer, uri_path
 from prism_lsp.server.suggestions import open_dimension_note, suggestion_actions
 
 server = PrismServer()
+server.accept_offer = lambda uri: commands.accept_offer(server, uri)
 
 
 def _lines(ls: PrismServer, uri: str) -> tuple[Lines, str] | None:

@@ -138,6 +138,14 @@ async def init_task(server: PrismServer, args: list[Any] | None) -> dict:
     return {"task": str(result.root / "prism.toml"), "suites": result.suites, "notes": result.notes}
 
 
+async def accept_offer(server: PrismServer, uri: str) -> None:
+    """The offer's "Create Task" button: `init_task` on `uri`, its refusal shown as an error message."""
+    try:
+        await init_task(server, [uri])
+    except CommandError as exc:
+        server.window_show_message(types.ShowMessageParams(types.MessageType.Error, str(exc)))
+
+
 HANDLERS = {
     RUN_PANEL: run_panel,
     LIST_CANDIDATES: list_panel,

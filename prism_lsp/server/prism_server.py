@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -81,6 +82,9 @@ class PrismServer(LanguageServer):
         self._told: set[str] = set()  # messages shown once
         self.offers = InitOffers()  # "create a task from this fix", for a test file in a git repository
         self._asking: set[asyncio.Task[None]] = set()  # offers waiting for the user's click
+        # What "Create Task" does: the `prism.initTask` command's handler, set by the wiring
+        # (`server/app.py`), so this module needs nothing of the commands module.
+        self.accept_offer: Callable[[str], Awaitable[None]] | None = None
         self._resolved: tuple[object, ResolvedClientCapabilities] | None = None
         self.closed = False  # after `shutdown`: nothing more is told to the client
         self._reporting = False
@@ -322,12 +326,8 @@ class PrismServer(LanguageServer):
             if choice is None or choice.title != OFFER_ACTION:
                 self.offers.decline(offer)
                 return
-            from prism_lsp.server.commands import CommandError, init_task
-
-            try:
-                await init_task(self, [uri])
-            except CommandError as exc:
-                self.window_show_message(types.ShowMessageParams(types.MessageType.Error, str(exc)))
+            if self.accept_offer is not None:
+                await self.accept_offer(uri)
 
         task = asyncio.get_running_loop().create_task(ask())
         self._asking.add(task)
