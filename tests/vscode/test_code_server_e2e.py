@@ -155,14 +155,19 @@ def _artefacts() -> Path:
     return Path(os.environ.get("PRISM_ARTEFACTS") or tempfile.mkdtemp(prefix="prism-e2e-"))
 
 
+def _on_fixture_copy(browser, tmp_path_factory, prefix: str, fixture: str):
+    """code-server (Workspace Trust off) on a copy of fixture task `fixture`: (page, folder, artefacts)."""
+    base = tmp_path_factory.mktemp(prefix)
+    folder = base / fixture
+    shutil.copytree(ROOT / "fixtures" / fixture, folder)
+    with _workbench(browser, base, folder, trust=False) as page:
+        yield page, folder, _artefacts()
+
+
 @pytest.fixture(scope="module")
 def workbench(browser, tmp_path_factory):
     """A code-server with the packaged extension, a copy of a fixture task as its folder, and a browser page."""
-    base = tmp_path_factory.mktemp("code-server")
-    folder = base / "mean-rounded"
-    shutil.copytree(ROOT / "fixtures" / "mean-rounded", folder)
-    with _workbench(browser, base, folder, trust=False) as page:
-        yield page, folder, _artefacts()
+    yield from _on_fixture_copy(browser, tmp_path_factory, "code-server", "mean-rounded")
 
 
 def _squiggle_centre(page) -> tuple[float, float]:
@@ -322,11 +327,7 @@ def test_status_says_old_counts_are_old_and_an_import_error_is_no_verdict(workbe
 @pytest.fixture(scope="module")
 def empty_panel(browser, tmp_path_factory):
     """code-server on a copy of top-tags, whose panel is only its reference (a copy: Build Panel writes into it)."""
-    base = tmp_path_factory.mktemp("code-server-empty-panel")
-    folder = base / "top-tags"
-    shutil.copytree(ROOT / "fixtures" / "top-tags", folder)
-    with _workbench(browser, base, folder, trust=False) as page:
-        yield page, folder, _artefacts()
+    yield from _on_fixture_copy(browser, tmp_path_factory, "code-server-empty-panel", "top-tags")
 
 
 @pytest.fixture
