@@ -37,7 +37,10 @@ def file_title(check: Check | None, last_run: Check | None = None) -> str:
     """The file's lens: where the document stands, as the status bar says it (`document.standing`)."""
     if check is None or check.task is None:
         return "Prism: no task"
-    now = standing(check, last_run)
+    return _file_title(check, standing(check, last_run))
+
+
+def _file_title(check: Check, now: Standing) -> str:
     if now.error is not None:  # an error state shows no verdict
         return "Prism: could not run the panel" if now.shown is None else f"Prism: {now.message}"
     shown = now.shown
@@ -103,8 +106,8 @@ def build_lenses(
         return []
     command = lambda title: types.Command(title=title, command=RUN_PANEL, arguments=[uri])  # noqa: E731
     top = types.Range(types.Position(0, 0), types.Position(0, 0))
-    lenses = [types.CodeLens(range=top, command=command(file_title(check, last_run)))]
-    standing_now = standing(check, last_run)
+    standing_now = standing(check, last_run)  # read once, for the file's lens and each test's
+    lenses = [types.CodeLens(range=top, command=command(_file_title(check, standing_now)))]
     if build_panel and _too_small(standing_now.shown):
         lenses.append(
             types.CodeLens(range=top, command=types.Command(title="Build Panel", command=BUILD_PANEL, arguments=[uri]))
