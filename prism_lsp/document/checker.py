@@ -53,6 +53,11 @@ class Settings(Protocol):
     def effective_reveal(self, task_reveal: str) -> str: ...
 
 
+def requested_sandbox(settings: Settings) -> str | None:
+    """The sandbox the settings name, or None for `auto` (the engine picks one per task)."""
+    return None if settings.sandbox == "auto" else settings.sandbox
+
+
 class Checker:
     """Finds tasks, analyses buffers and runs the panel; thread-safe; `close()` when done.
 
@@ -138,7 +143,7 @@ class Checker:
             return base
         suite = Suite(base.task.suite_rel(base.path), base.text)
         options = RunOptions(
-            sandbox=None if settings.sandbox == "auto" else settings.sandbox,
+            sandbox=requested_sandbox(settings),
             timeout_s=settings.timeout_seconds,
             reveal=base.reveal,
         )
@@ -166,7 +171,7 @@ class Checker:
         if test is not None:  # that test alone: the others are neither run nor looked up
             suite_map = replace(suite_map, tests=[t for t in suite_map.tests if t.name == test])
         options = RunOptions(
-            sandbox=None if settings.sandbox == "auto" else settings.sandbox,
+            sandbox=requested_sandbox(settings),
             timeout_s=settings.timeout_seconds,
             reveal=base.reveal,
             tests=(test,) if test is not None else None,
@@ -190,7 +195,7 @@ class Checker:
             self.session,
             base.task,
             base.text,
-            sandbox=None if settings.sandbox == "auto" else settings.sandbox,
+            sandbox=requested_sandbox(settings),
             targets={program},
             deadline=time.monotonic() + budget_s,
         )
@@ -233,7 +238,7 @@ class Checker:
         id and its runners' start, begun by the first caller for that pool and shared with the later
         ones; None when the sandbox cannot start (the run says why)."""
         try:
-            pool = self.session.pool_for(task, None if settings.sandbox == "auto" else settings.sandbox)
+            pool = self.session.pool_for(task, requested_sandbox(settings))
         except SandboxUnavailable:
             return None
         with self._lock:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 from lsprotocol.converters import get_converter
 
+from prism_lsp.document.checker import requested_sandbox
 from prism_lsp.engine.session import RunOptions
 from prism_lsp.judge.reveal import WITNESSES_SHOWN_AT as SHOWN_AT
 from prism_lsp.model.run import Suite
@@ -61,7 +62,7 @@ async def suggestion_actions(
     suite = Suite(task.suite_rel(check.path), check.text)
     settings = ls.settings
     options = RunOptions(
-        sandbox=None if settings.sandbox == "auto" else settings.sandbox,
+        sandbox=requested_sandbox(settings),
         timeout_s=settings.timeout_seconds,
         reveal=check.reveal,
     )
@@ -107,7 +108,7 @@ async def open_dimension_note(ls, uri: str, text: str, line: int, markdown: bool
     if check is None or check.run is None or check.task is None or check.reveal not in SHOWN_AT or check.text != text:
         return None
     settings = ls.settings
-    sandbox = None if settings.sandbox == "auto" else settings.sandbox
+    sandbox = requested_sandbox(settings)
     from prism_lsp.witness.open_dimension import describe, open_at_line
 
     found = await asyncio.to_thread(open_at_line, ls.checker.session, check.task, text, line, sandbox)
