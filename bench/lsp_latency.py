@@ -39,6 +39,8 @@ class Bench:
         self.client = LanguageClient("prism-bench", "1")
         self.arrived: dict[tuple[str, int], float] = {}
         self.settled: set[tuple[str, int]] = set()
+        # uri -> when the first `prism/status` counting programs in arrived (`done` > 0 while running)
+        self.first_in: dict[str, float] = {}
         self.event = asyncio.Event()
 
         @self.client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
@@ -48,6 +50,8 @@ class Bench:
 
         @self.client.feature("prism/status")
         def status(params) -> None:
+            if params.state == "running" and (params.done or 0) > 0:
+                self.first_in.setdefault(params.uri, time.perf_counter())
             if params.state != "running":
                 self.settled.update(k for k in self.arrived if k[0] == params.uri)
                 self.event.set()

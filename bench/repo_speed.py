@@ -14,12 +14,18 @@ the timing of a panel does not depend on its verdicts). Printed, measured in thi
   turn, with this interpreter's plugins autoloading and plugin-free
   (`PYTEST_DISABLE_PLUGIN_AUTOLOAD=1`); both loops are `bench/panel_speed.naive_panel`;
 - the cold first result (a new engine: sandboxes started, trees built, the panel run) against
-  one plain pytest process on the initial program.
+  one plain pytest process on the initial program;
+- the cold first result in the editor: a new `python -m prism_lsp` over stdio (`lsp_latency.Bench`,
+  its own empty cache) opening the module, from the server's start to the first status counting
+  programs in (the initial program's and the reference's findings are published just before it)
+  and to the whole panel's, against the same plain pytest process; then one-test edits on that
+  server against the same edits on a function-level task (mean-rounded) on another.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
 import statistics
 import subprocess
@@ -32,6 +38,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from lsp_latency import Bench, one_test_edit  # noqa: E402
+from lsp_latency import session as small_session  # noqa: E402
 from panel_speed import naive_panel  # noqa: E402
 from table import naive_env  # noqa: E402
 
@@ -79,6 +87,37 @@ def disk_bytes(trees: list[Path]) -> tuple[int, int, int]:
     return files, size, unique
 
 
+def editor_session(task_root: Path, module: str, cache: Path, edits: int) -> dict[str, float]:
+    """A new server opening `module` of the task's initial program: ms from the server's start to
+    `initialize`'s answer (`ready`), to the first result (`first`: the first status counting programs
+    in) and to the panel's settled status (`panel`); then the median of `edits` one-test edits
+    (`lsp_latency.one_test_edit`: didChange to the settled publication, `edit`); and the same edits'
+    median on a function-level task (the fixture mean-rounded) on another new server (`function_edit`)."""
+
+    async def session() -> dict[str, float]:
+        start = time.perf_counter()
+        bench = Bench({**os.environ, "PRISM_CACHE_DIR": str(cache)})
+        await bench.start()
+        ready = time.perf_counter()
+        path = task_root / "initial" / module
+        text = path.read_text()
+        uri = bench.open(path, text)
+        settled = await bench.wait(uri, 1)
+        first = bench.first_in.get(uri, settled)
+        times = [await bench.change(uri, 2 + i, one_test_edit(text, i)) for i in range(edits)]
+        await bench.stop()
+        small = await small_session("mean-rounded", False, edits, str(cache))
+        return {
+            "ready": (ready - start) * 1000,
+            "first": (first - start) * 1000,
+            "panel": (settled - start) * 1000,
+            "edit": statistics.median(times),
+            "function_edit": statistics.median(small["one"]),
+        }
+
+    return asyncio.run(session())
+
+
 def say(line: str) -> None:
     print(line, flush=True)
 
@@ -92,12 +131,23 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3, help="warm panels")
     ap.add_argument("--naive-repeat", type=int, default=3, help="naive loops (each runs every program)")
     ap.add_argument("--timeout", type=int, default=120)
+    ap.add_argument("--edits", type=int, default=5, help="one-test edits in the editor (each side)")
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="prism-repo-speed-"))
     task = load_task(make_task(args.repo.resolve(), args.target, args.programs, work / "task", args.timeout))
     suite = Suite(args.module, (task.initial / args.module).read_text())
     options = RunOptions(sandbox="bubblewrap")
     print(f"load average at start: {os.getloadavg()[0]:.1f}; {os.cpu_count()} cores", flush=True)
+    editor = editor_session(work / "task", args.module, work / "editor-cache", args.edits)
+    say(
+        f"editor, a new server: initialize {editor['ready']:.0f} ms, first result {editor['first']:.0f} ms,"
+        f" the whole panel {editor['panel']:.0f} ms"
+    )
+    say(
+        f"editor, one-test edit of {args.module}: {editor['edit']:.0f} ms (median of {args.edits}); the same edit"
+        f" on mean-rounded (function-level, 11 programs): {editor['function_edit']:.0f} ms;"
+        f" ratio {editor['edit'] / editor['function_edit']:.1f}x"
+    )
     cold_start = time.perf_counter()
     with EngineSession(work / "cache") as engine:
         first = engine.run(task, suite, options)
@@ -116,8 +166,10 @@ def main() -> None:
     say(f"warm panel: {w:.0f} ms, median of {[round(x) for x in warm]}")
     for label, free in (("plugin-free", True), ("plugins", False)):
         one = [naive_panel(trees[:1], suite, naive_env(free)) for _ in range(args.naive_repeat)]
+        plain = statistics.median(one)
         say(
-            f"one plain pytest, {label}: {statistics.median(one):.0f} ms; cold / it {cold_ms / statistics.median(one):.1f}x"
+            f"one plain pytest, {label}: {plain:.0f} ms; cold engine / it {cold_ms / plain:.1f}x;"
+            f" editor's first result / it {editor['first'] / plain:.1f}x"
         )
     for label, free in (("plugin-free", True), ("plugins", False)):
         loop = [naive_panel(trees, suite, naive_env(free)) for _ in range(args.naive_repeat)]

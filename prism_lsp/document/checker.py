@@ -156,7 +156,35 @@ class Checker:
             return failed(base, str(exc))
         return finished(base, run, stats, sandbox=options.sandbox)
 
-    def run_program(self, base: Check, settings: Settings, program: str, test: str | None = None) -> Check:
+    def run_first(self, base: Check, settings: Settings, *, cancel: threading.Event | None = None) -> Check | None:
+        """The initial program and the reference alone, ahead of the whole panel: a document's first
+        result after one program's time, not the panel's (the panel's run then takes both from the
+        per-test results, so nothing runs twice). Its findings are a part of the panel's, each final
+        (a test the reference fails, a test that never fails on the initial program). None when it
+        would show nothing sooner (two programs or fewer, no reference, results not kept) or name
+        more than the level allows (below `full`, candidates go by names given over the whole panel,
+        and a one-candidate panel would tell which one is the reference)."""
+        task = base.task
+        if (
+            task is None
+            or base.reveal != "full"
+            or not any(c.reference for c in task.candidates)
+            or len(task.candidates) < 2
+            or not self.incremental.enabled
+        ):
+            return None
+        first = self.run_program(base, settings, "initial", cancel=cancel)
+        return None if cancel is not None and cancel.is_set() else first
+
+    def run_program(
+        self,
+        base: Check,
+        settings: Settings,
+        program: str,
+        test: str | None = None,
+        *,
+        cancel: threading.Event | None = None,
+    ) -> Check:
         """The analysis `base` with the suite (or its test `test`) run on one program of its panel:
         `initial` or a candidate id. The initial program runs with the reference (whether it
         detects the bug depends on it) and a candidate with the initial program (every run has
@@ -178,7 +206,7 @@ class Checker:
         )
         try:
             run, stats = self.incremental.run(
-                panel_to_run(replace(task, candidates=others), base.reveal), suite, suite_map, options
+                panel_to_run(replace(task, candidates=others), base.reveal), suite, suite_map, options, cancel=cancel
             )
         except SandboxUnavailable as exc:
             return failed(base, str(exc))

@@ -250,9 +250,15 @@ class PrismServer(LanguageServer):
         # replace them (no flicker while typing).
         self.publish_diagnostics(job.uri, base, pending=True)
         progress = PanelProgress(self, self.supports_progress(), job.uri, first=first)
-        self.status(status_params(job.uri, "running", done=0, total=len(base.task.candidates) + 1))
+        total = len(base.task.candidates) + 1
+        self.status(status_params(job.uri, "running", done=0, total=total))
         await progress.begin()
         try:
+            if first:  # cold: the initial program's and the reference's findings, then the panel's
+                ahead = await asyncio.to_thread(self.checker.run_first, base, settings, cancel=cancel)
+                if ahead is not None:
+                    self.publish_diagnostics(job.uri, ahead, pending=True)
+                    progress.report(2, total, "")
             return await asyncio.to_thread(
                 self.checker.run_panel, base, settings, progress=progress.report, cancel=cancel
             )
