@@ -3,7 +3,11 @@
 This is the tree-level half of :mod:`prism_lsp.analysis.suite_map`; it keeps the tree-sitter
 nodes so the static rules can look inside assertions. Collection follows pytest's defaults:
 functions whose name starts with ``test`` at module level or inside a ``Test*`` class
-(nested classes too, no ``__init__``), ``async def`` and decorated ones included.
+(nested classes too, no ``__init__``), ``async def`` and decorated ones included; and, as pytest's
+unittest plugin does whatever their name, the ``test*`` methods of ``unittest.TestCase`` subclasses
+(a base named ``*TestCase``, or a class of this module that is one). A test inherited from a class
+of another module is not seen here: its results then name a test the map does not know, and the
+incremental scheduler keeps none of that suite's results (every run reruns it whole, as is safe).
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ from prism_lsp.analysis.source import Chunk, Source
 
 TEST_FUNCTION_PREFIX = "test"
 TEST_CLASS_PREFIX = "Test"
+# `unittest.TestCase`, `IsolatedAsyncioTestCase`, Django's `SimpleTestCase`...: collected by any name.
+CASE_BASE_SUFFIX = "TestCase"
 
 
 @dataclass(frozen=True)
@@ -56,6 +62,16 @@ class Discovered:
     asserting_helpers: set[str] = field(default_factory=set)
     # Why the document was not collected (too large, nested too deeply); None when it was.
     problem: str | None = None
+    # Classes of this module known to be `unittest.TestCase` subclasses (their subclasses are too).
+    case_classes: set[str] = field(default_factory=set)
+    # Module-level classes pytest collects (`Test*` ones and the `TestCase` subclasses).
+    test_classes: set[str] = field(default_factory=set)
+    # Tests a module-level test class inherits from classes of this module (pytest collects them
+    # under the subclass: `PeekableTests::test_x` of a mixin's method); kept apart from `tests`,
+    # whose nodes each belong to one test, so the static rules see a method once.
+    inherited: list[RawTest] = field(default_factory=list)
+    # Module-level class -> (its bases' names, its `test*` methods by name), collected or not.
+    classes: dict[str, tuple[tuple[str, ...], dict[str, tuple[Node, Node, Chunk]]]] = field(default_factory=dict)
 
 
 @lru_cache(maxsize=8)
@@ -74,6 +90,7 @@ def discover(text: str) -> Discovered:
     found = Discovered(source, chunks)
     for chunk in chunks:
         _walk_level(chunk.root, chunk, None, found)
+    _inherit(found)
     return found
 
 
@@ -91,15 +108,20 @@ def name_of(definition: Node) -> str:
     return name.text.decode("utf-8", errors="replace") if name is not None and name.text else ""
 
 
-def _walk_level(container: Node, chunk: Chunk, class_path: str | None, found: Discovered) -> None:
-    """Walk the statements of a module (class_path None) or of a test class body."""
+def _walk_level(
+    container: Node, chunk: Chunk, class_path: str | None, found: Discovered, *, case: bool = False
+) -> None:
+    """Walk the statements of a module (class_path None) or of a test class body (`case`: a
+    `TestCase`'s, whose nested classes pytest does not collect)."""
     for stmt in container.children:
         if stmt.type == "ERROR":
             # Broken code at this level may still hold whole definitions: look inside.
-            _walk_level(stmt, chunk, class_path, found)
+            _walk_level(stmt, chunk, class_path, found, case=case)
             continue
         definition = definition_of(stmt)
         name = name_of(definition) if definition is not None else ""
+        if definition is not None and definition.type == "class_definition" and class_path is None:
+            found.classes[name] = (_base_names(definition), _test_methods(definition, chunk))
         if (
             definition is not None
             and definition.type == "function_definition"
@@ -117,7 +139,26 @@ def _walk_level(container: Node, chunk: Chunk, class_path: str | None, found: Di
                 )
             )
             continue
-        if definition is not None and definition.type == "class_definition" and _is_test_class(definition, name):
+        if (
+            definition is not None
+            and definition.type == "class_definition"
+            and class_path is None
+            and _is_case_class(definition, found.case_classes)
+        ):
+            found.case_classes.add(name)
+            found.test_classes.add(name)
+            body = definition.child_by_field_name("body")
+            if body is not None:
+                _walk_level(body, chunk, name, found, case=True)
+            continue
+        if (
+            definition is not None
+            and definition.type == "class_definition"
+            and not case
+            and _is_test_class(definition, name)
+        ):
+            if class_path is None:
+                found.test_classes.add(name)
             body = definition.child_by_field_name("body")
             if body is not None:
                 _walk_level(body, chunk, f"{class_path}::{name}" if class_path else name, found)
@@ -138,6 +179,64 @@ def _is_test_class(definition: Node, name: str) -> bool:
         if inner is not None and inner.type == "function_definition" and name_of(inner) == "__init__":
             return False
     return True
+
+
+def _base_names(definition: Node) -> tuple[str, ...]:
+    """The last name of each base a class statement lists (`unittest.TestCase` -> `TestCase`)."""
+    bases = definition.child_by_field_name("superclasses")
+    names = []
+    for base in bases.named_children if bases is not None else ():
+        if base.type == "attribute":
+            base = base.child_by_field_name("attribute") or base
+        if base.type == "identifier" and base.text is not None:
+            names.append(base.text.decode("utf-8", errors="replace"))
+    return tuple(names)  # `metaclass=...`, a call, a subscript: not a class we can name
+
+
+def _test_methods(definition: Node, chunk: Chunk) -> dict[str, tuple[Node, Node, Chunk]]:
+    """A class body's `test*` methods: name -> (statement, function definition, its chunk)."""
+    body = definition.child_by_field_name("body")
+    methods = {}
+    for stmt in body.children if body is not None else ():
+        inner = definition_of(stmt)
+        if inner is not None and inner.type == "function_definition":
+            name = name_of(inner)
+            if name.startswith(TEST_FUNCTION_PREFIX):
+                methods[name] = (stmt, inner, chunk)
+    return methods
+
+
+def _inherited_methods(name: str, found: Discovered, depth: int = 0) -> dict[str, tuple[Node, Node, Chunk]]:
+    """Every `test*` method class `name` has from this module's classes, its own first, then its bases'
+    in order (a simple MRO: enough for mixins; bounded, a cycle is no class Python would make)."""
+    if name not in found.classes or depth > 20:
+        return {}
+    bases, own = found.classes[name]
+    methods = dict(own)
+    for base in bases:
+        for method, nodes in _inherited_methods(base, found, depth + 1).items():
+            methods.setdefault(method, nodes)
+    return methods
+
+
+def _inherit(found: Discovered) -> None:
+    """Add the tests each collected module-level class inherits from classes of this module."""
+    own = {(t.class_name, t.func_name) for t in found.tests}
+    for cls in found.classes:
+        if cls not in found.test_classes:
+            continue
+        for method, (stmt, func, chunk) in _inherited_methods(cls, found).items():
+            if (cls, method) in own:
+                continue
+            found.inherited.append(
+                RawTest(f"{cls}::{method}", method, cls, stmt, func, chunk, tuple(find_asserts(func, chunk)))
+            )
+
+
+def _is_case_class(definition: Node, known: set[str]) -> bool:
+    """Whether a module-level class derives from `unittest.TestCase`, as far as this module shows:
+    a base whose last name ends in `TestCase`, or a class of this module already known to."""
+    return any(base.endswith(CASE_BASE_SUFFIX) or base in known for base in _base_names(definition))
 
 
 def find_asserts(node: Node, chunk: Chunk) -> list[RawAssert]:

@@ -117,7 +117,7 @@ def parse_suite(text: str) -> SuiteMap:
     source = discovered.source
     tests: list[TestInfo] = []
     owned: list[tuple[int, int]] = []
-    for raw in discovered.tests:
+    for raw in [*discovered.tests, *discovered.inherited]:
         name_node = raw.func.child_by_field_name("name")
         outer_span = source.span(raw.outer, raw.chunk)
         tests.append(
@@ -132,6 +132,9 @@ def parse_suite(text: str) -> SuiteMap:
             )
         )
         owned.append(source.byte_range(raw.outer, raw.chunk))
+    # Source order, an inherited test at its method's place (after the class's own test there).
+    order = sorted(range(len(tests)), key=lambda i: tests[i].span.start_line)
+    tests, owned = [tests[i] for i in order], [owned[i] for i in order]
     # Comments change no test's behaviour: editing one outside the tests must not rerun them all.
     owned += [source.byte_range(node, chunk) for chunk in discovered.chunks for node in _comments(chunk.root)]
     return SuiteMap(

@@ -185,3 +185,95 @@ def test_pytest_default_prefixes_collect_testfoo_and_skip_classes_with_init():
 
 def test_clean_buffer_has_no_syntax_errors():
     assert parse_suite(SUITE).syntax_errors == []
+
+
+def test_unittest_testcase_subclasses_are_collected_whatever_their_name_like_pytest():
+    text = dedent(
+        """\
+        import unittest
+        from unittest import TestCase
+
+        class ChunkedTests(TestCase):
+            def setUp(self):
+                self.n = 2
+
+            def test_even(self):
+                assert f(4) == 2
+
+            def testcompact(self):
+                assert f(1) == 1
+
+            class TestInner:
+                def test_not_collected(self):
+                    assert f(5) == 5
+
+        class MoreChunkedTests(ChunkedTests):
+            def test_odd(self):
+                assert f(3) == 1
+
+        class AsyncTests(unittest.IsolatedAsyncioTestCase):
+            async def test_later(self):
+                assert f(6) == 3
+
+        class Helper(object):
+            def test_not_a_test(self):
+                assert f(7) == 7
+        """
+    )
+    suite = parse_suite(text)
+
+    assert [t.name for t in suite.tests] == [
+        "ChunkedTests::test_even",
+        "MoreChunkedTests::test_even",  # inherited, as pytest collects it
+        "ChunkedTests::testcompact",
+        "MoreChunkedTests::testcompact",
+        "MoreChunkedTests::test_odd",
+        "AsyncTests::test_later",
+    ]
+    assert test_for_name(suite, "tests/test_chunked.py::ChunkedTests::test_even").span.start_line == 8
+    assert {a.span.start_line for a in suite.helper_assertions} == {16, 28}
+
+
+def test_tests_inherited_from_a_class_of_the_module_are_collected_under_each_subclass():
+    text = dedent(
+        """\
+        from unittest import TestCase
+
+        class PeekMixin:
+            def test_peek(self):
+                assert self.make().peek() == 1
+
+            def helper(self):
+                return 2
+
+        class PeekableTests(PeekMixin, TestCase):
+            def make(self):
+                return peekable([1])
+
+        class SeekableTests(PeekMixin, TestCase):
+            def make(self):
+                return seekable([1])
+
+            def test_peek(self):
+                assert self.make().seek(0) is None
+
+        class TestBase:
+            def test_shared(self):
+                assert f() == 0
+
+        class TestChild(TestBase):
+            pass
+        """
+    )
+    suite = parse_suite(text)
+
+    assert [(t.name, t.span.start_line) for t in suite.tests] == [
+        ("PeekableTests::test_peek", 4),  # the mixin's method, where a finding on it lands
+        ("SeekableTests::test_peek", 18),  # its own, not the mixin's
+        ("TestBase::test_shared", 22),
+        ("TestChild::test_shared", 22),
+    ]
+    edited = parse_suite(text.replace("peek() == 1", "peek() == 2"))
+    assert edited.shared_hash == suite.shared_hash  # only the tests holding that method changed
+    changed = {t.name for t, u in zip(suite.tests, edited.tests) if t.body_hash != u.body_hash}
+    assert changed == {"PeekableTests::test_peek"}
