@@ -1,5 +1,6 @@
 """`prism panel build` on a task made by `prism init` from a real fix: mutants only where the fix
-changed the code (where the bug was), and `--from-samples` labels alternative fixes into the panel."""
+changed the code (where the bug was) — widened to its function when that gives too few, unless
+`--mutate changed` — and `--from-samples` labels alternative fixes into the panel."""
 
 from __future__ import annotations
 
