@@ -133,9 +133,10 @@ def add_panel_parser(sub, common, cmd_check) -> None:
         "--mutate",
         choices=("auto", "changed", "all"),
         default="auto",
-        help="where to mutate: only the lines the reference changed (`changed`, where the bug was; "
-        "what `auto` does for a task made by `prism init`) or every line of the files it "
-        "changed (`all`; `auto` otherwise)",
+        help="where to mutate: `auto` (default), for a task made by `prism init`, the lines the reference "
+        "changed (where the bug was), widened to the body of the function holding each when they give "
+        "fewer than 3 mutants, and for other tasks every line of the files it changed; `changed`: strictly "
+        "the changed lines, never widened; `all`: every line of the changed files",
     )
     build.add_argument(
         "--budget-s",

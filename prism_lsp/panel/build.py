@@ -23,7 +23,8 @@ from prism_lsp.engine.session import EngineSession
 from prism_lsp.model.task import Task
 from prism_lsp.panel.diffs import tree_diff
 from prism_lsp.panel.label import label_diffs, staged_candidates
-from prism_lsp.panel.mutate import Mutant, Site, _Chunk, mutant_at, sites_of
+from prism_lsp.panel.mutate import Mutant, mutant_at, sites_of
+from prism_lsp.panel.sites import MIN_CHANGED_MUTANTS, FileSite, Sites, find_sites
 from prism_lsp.panel.verifier import reference_seconds
 from prism_lsp.panel.witnessing import probe_candidates
 from prism_lsp.panel.write import NewCandidate, candidates_folder, replace_mutants
@@ -46,9 +47,10 @@ class BuildOptions:
     max_tried: int = 120  # mutants run at most (drawn by `seed` when there are more)
     sandbox: str | None = None
     timeout_s: float | None = None
-    # Where to mutate: "changed" = only lines the reference changed (where the bug was), "all" = every
-    # line of the files it changed, "auto" = "changed" for a task made by `prism init` (a real fix in a
-    # real file, most of which is not about the bug), else "all" (a function-level task).
+    # Where to mutate: "changed" = strictly the lines the reference changed (where the bug was), "all" =
+    # every line of the files it changed, "auto" = for a task made by `prism init` (a real fix in a real
+    # file, most of which is not about the bug) the changed lines, widened to their enclosing functions
+    # when they give fewer than `sites.MIN_CHANGED_MUTANTS` mutants; else "all" (a function-level task).
     mutate: str = "auto"
     # Seconds the build may take: checked between batches and, inside one, between the entry points
     # the witness search probes, so a large change gives the mutants kept so far, with a note,
@@ -95,13 +97,14 @@ def _ids(mutants: list[Mutant], files: set[str] | None = None) -> list[str]:
     return out
 
 
-def mutates_changed_lines(task: Task, mutate: str) -> bool:
-    """Whether `mutate` ("auto", "changed", "all") means: only the lines the reference changed."""
+def mutation_scope(task: Task, mutate: str) -> str:
+    """What `mutate` ("auto", "changed", "all") means for `task`: "changed" (the changed lines only),
+    "widen" (the changed lines, widened when they give too few mutants) or "all"."""
     if mutate == "auto":
         from prism_lsp.repo.writer import made_by_init
 
-        return made_by_init(task.manifest)
-    return mutate == "changed"
+        return "widen" if made_by_init(task.manifest) else "all"
+    return mutate
 
 
 @dataclass
@@ -110,10 +113,12 @@ class _Source:
 
     texts: dict[str, str]
     initial: dict[str, str | None]
-    sites: list[tuple[str, _Chunk, Site]]  # (file, statement, site), in traversal order
+    sites: list[FileSite]  # (file, statement, site): the changed lines' (or all) in traversal order, then the widened
+    widened: int = 0  # how many of `sites` (the last ones) are widened to the changed lines' functions
+    found: Sites | None = None  # the changed lines' sites and their widening ("changed" and "widen" scopes)
 
 
-def _sites(session: EngineSession, task: Task, changed_only: bool) -> _Source:
+def _sites(session: EngineSession, task: Task, scope: str) -> _Source:
     tree = session.cache.candidate(task, task.reference)
     texts = {
         rel: (tree.path / rel).read_text(encoding="utf-8")
@@ -124,13 +129,29 @@ def _sites(session: EngineSession, task: Task, changed_only: bool) -> _Source:
         rel: (task.initial / rel).read_text(encoding="utf-8") if (task.initial / rel).is_file() else None
         for rel in texts
     }
-    sites = [
-        (rel, chunk, site)
-        for rel in texts
-        if rel.endswith(".py")
-        for chunk, site in sites_of(texts[rel], tree.changed.get(rel, ()) if changed_only else None)
-    ]
-    return _Source(texts, initial, sites)
+    python = {rel: text for rel, text in texts.items() if rel.endswith(".py")}
+    if scope == "all":
+        return _Source(texts, initial, [(rel, chunk, site) for rel in python for chunk, site in sites_of(python[rel])])
+    found = find_sites(python, tree.changed, initial, widen=scope == "widen")
+    return _Source(texts, initial, found.all, len(found.widened), found)
+
+
+def _scope_line(source: _Source, scope: str, budget_from: float) -> str:
+    """The progress line saying where the build mutates, and why it widened."""
+    files = ", ".join(sorted(source.texts)) or "no file"
+    where = "the changed files" if scope == "all" else "the lines the fix changed"
+    line = f"{len(source.sites) - source.widened} mutation sites on {where} of {files}"
+    found = source.found
+    if scope == "widen" and found is not None and found.changed_mutants < MIN_CHANGED_MUTANTS:
+        n = found.changed_mutants
+        line += f"; {n} mutant{'' if n == 1 else 's'} there (fewer than {MIN_CHANGED_MUTANTS}): "
+        if found.widened:
+            names = [f"`{b.name}`" for bodies in found.bodies.values() for b in bodies]
+            functions = f"function{'' if len(names) == 1 else 's'} {', '.join(names)}"
+            line += f"widened to the enclosing {functions}: {source.widened} more sites"
+        else:
+            line += "not widened (no other site in a function holding a changed line)"
+    return f"{line} ({time.monotonic() - budget_from:.1f} s)"
 
 
 def _reach(task: Task, source: _Source) -> Reach:
@@ -162,6 +183,16 @@ def _reach(task: Task, source: _Source) -> Reach:
     return Reach(frozenset(modules), frozenset(names))
 
 
+def _order(n: int, widened: int, seed: int) -> list[int]:
+    """The order the `n` sites are tried in, drawn from `seed`: the changed lines' first, then the
+    last `widened` (those of the enclosing functions)."""
+    rng = random.Random(seed)
+    first, then = list(range(n - widened)), list(range(n - widened, n))
+    rng.shuffle(first)
+    rng.shuffle(then)
+    return first + then
+
+
 def _mutants(source: _Source, order: list[int]) -> Iterator[Mutant]:
     """The mutants of the sites in `order`: each distinct, compiling, and not the initial program
     (a mutant that undoes the fix is the bug itself, not a new invalid candidate)."""
@@ -189,11 +220,11 @@ def _draw(first: Mutant, mutants: Iterator[Mutant], size: int, deadline: float |
 
 
 def generate_mutants(
-    session: EngineSession, task: Task, changed_only: bool = False
+    session: EngineSession, task: Task, scope: str = "all"
 ) -> tuple[list[str], list[Mutant], dict[str, str]]:
-    """Every mutant of the reference's changed Python files (`changed_only`: on the lines it changed
-    only): (ids, mutants, id -> diff)."""
-    source = _sites(session, task, changed_only)
+    """Every mutant of the reference's changed Python files in `scope` (see `mutation_scope`):
+    (ids, mutants, id -> diff)."""
+    source = _sites(session, task, scope)
     mutants = list(_mutants(source, list(range(len(source.sites)))))
     ids = _ids(mutants)
     diffs = {cid: tree_diff(task.initial, {**source.texts, m.file: m.source}) for cid, m in zip(ids, mutants)}
@@ -259,17 +290,12 @@ def build_panel(session: EngineSession, task: Task, options: BuildOptions = Buil
         # reference's run, not the task's whole limit.
         reference_s = reference_seconds(session, task, sandbox=options.sandbox)
         timeout_s = timeout_s or min(task.timeout_s, max(MIN_MUTANT_TIMEOUT_S, 10 * reference_s))
-    changed_only = mutates_changed_lines(task, options.mutate)
-    source = _sites(session, task, changed_only)
+    scope = mutation_scope(task, options.mutate)
+    source = _sites(session, task, scope)
     result.sites = len(source.sites)
-    _say(
-        options,
-        f"{result.sites} mutation sites on {'the lines the fix changed' if changed_only else 'the changed files'} "
-        f"of {', '.join(sorted(source.texts)) or 'no file'} ({time.monotonic() - budget_from:.1f} s)",
-    )
+    _say(options, _scope_line(source, scope, budget_from))
     reach = _reach(task, source)
-    order = list(range(len(source.sites)))
-    random.Random(options.seed).shuffle(order)
+    order = _order(len(source.sites), source.widened, options.seed)
     mutants = _mutants(source, order)
     kept: list[Kept] = []
     seen_signatures: set = set()

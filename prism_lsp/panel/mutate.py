@@ -388,15 +388,24 @@ class _Chunk:
     text: str
 
 
-def _chunks(source: str, lines: Collection[int] | None) -> list[_Chunk]:
-    """The top-level statements of `source` (those touching `lines`, when given), found with `ast`.
+def parse_or_none(source: str) -> ast.Module | None:
+    """`source`'s `ast`, None when it does not parse (a file that does not parse has no sites)."""
+    try:
+        return ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+
+
+def statements_of(source: str, lines: Collection[int] | None, tree: ast.Module | None = None) -> list[_Chunk]:
+    """The top-level statements of `source` (those touching `lines`, when given), found with `ast`
+    (`tree`, when the caller parsed it already).
 
     Each parses on its own (it starts at column 0), so only the statements a change touches are
     ever given to libcst, and a mutant compiles as its statement, not as the whole file.
     """
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
+    if tree is None:
+        tree = parse_or_none(source)
+    if tree is None:
         return []
     offsets = _Offsets(source)
     wanted = None if lines is None else set(lines)
@@ -411,7 +420,7 @@ def _chunks(source: str, lines: Collection[int] | None) -> list[_Chunk]:
     return out
 
 
-def _chunk_sites(chunk: _Chunk, lines: set[int] | None) -> list[Site]:
+def statement_sites(chunk: _Chunk, lines: set[int] | None) -> list[Site]:
     try:
         module = cst.parse_module(chunk.text)
     except cst.ParserSyntaxError:
@@ -426,7 +435,7 @@ def sites_of(source: str, lines: Collection[int] | None = None) -> list[tuple[_C
     """Every mutation site of `source` (on `lines` only, when given), in traversal order, each with
     its statement (positions in a site are the statement's); none when the file does not parse."""
     wanted = None if lines is None else set(lines)
-    return [(chunk, site) for chunk in _chunks(source, wanted) for site in _chunk_sites(chunk, wanted)]
+    return [(chunk, site) for chunk in statements_of(source, wanted) for site in statement_sites(chunk, wanted)]
 
 
 def mutant_at(file: str, source: str, chunk: _Chunk, site: Site) -> Mutant | None:

@@ -1,5 +1,6 @@
 """`prism panel build` on a task made by `prism init` from a real fix: mutants only where the fix
-changed the code (where the bug was), and `--from-samples` labels alternative fixes into the panel."""
+changed the code (where the bug was) — widened to its function when that gives too few, unless
+`--mutate changed` — and `--from-samples` labels alternative fixes into the panel."""
 
 from __future__ import annotations
 
@@ -79,3 +80,29 @@ def test_from_samples_labels_alternative_fixes(tmp_path, capsys, cache_dir, monk
     labels = {c.id: c.label for c in task.candidates if c.origin == "sample"}
     assert labels == {"colleague": "valid", "model": "invalid"}
     assert any(c.origin == "mutant" for c in task.candidates)
+
+
+# A one-line fix with a single mutant on its line (the statement dropped): too few for a panel.
+CAP_BEFORE = BEFORE.replace(
+    "        return max(low, x)\n", "        if x > high:\n            x = low\n        return max(low, x)\n"
+)
+CAP_AFTER = CAP_BEFORE.replace("            x = low\n", "            x = high\n")
+
+
+def test_a_fix_with_too_few_mutants_on_its_lines_widens_to_its_function(tmp_path, capsys, cache_dir, monkeypatch):
+    repo = make_repo(tmp_path / "repo", {"util.py": CAP_BEFORE})
+    write(repo, {"util.py": CAP_AFTER, "tests/test_util.py": TEST})
+    monkeypatch.chdir(repo)
+    assert prism(capsys, "init")[0] == 0
+    clamp = range(7, 11)  # `def clamp` to its return, in util.py; the fix changed line 9
+    code, out, err = _build(capsys, cache_dir, repo, "--out", str(tmp_path / "auto"))
+    auto = json.loads(out.split("\n}\n")[0] + "\n}")
+    assert code == 0, err
+    assert "1 mutant there (fewer than 3): widened to the enclosing function `clamp`" in err
+    assert auto["sites"] > 1 and {k["line"] for k in auto["kept"]} - {9}
+    assert all(k["file"] == "util.py" and k["line"] in clamp for k in auto["kept"])
+    # `--mutate changed` is strictly the changed line: its one mutant.
+    code, out, err = _build(capsys, cache_dir, repo, "--mutate", "changed", "--out", str(tmp_path / "changed"))
+    strict = json.loads(out.split("\n}\n")[0] + "\n}")
+    assert strict["sites"] == 1, out
+    assert all(k["line"] == 9 for k in strict["kept"]) and "widened" not in err, out
