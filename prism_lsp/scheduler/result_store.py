@@ -140,6 +140,15 @@ class DiskStore:
                 self.counts.reasons.append(f"{name[:12]}: {why}")
         log.info("result cache: entry %s ignored (%s); its tests run again", name[:12], why)
 
+    def stamp(self, digest: str, context: str) -> tuple[int, int] | None:
+        """Which file the bundle of (digest, context) is now, (inode, size), or None when there is none:
+        every write replaces the file, so an equal stamp is a bundle already read (`get` touches it)."""
+        try:
+            st = os.lstat(self.folder / (self._name(digest, context) + _SUFFIX))
+        except OSError:
+            return None
+        return st.st_ino, st.st_size
+
     def get(self, digest: str, context: str) -> Records:
         """Test key -> (first line, results) of the bundle of (digest, context); {} when there is none or it is not valid."""
         name = self._name(digest, context)

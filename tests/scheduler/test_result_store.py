@@ -176,3 +176,24 @@ def test_a_results_folder_that_is_a_symlink_is_not_used(tmp_path):
     results, note = open_results(tmp_path / "cache")
     assert results.disk is None and "not a folder" in note
     assert list(elsewhere.iterdir()) == []  # not even the key was written through the link
+
+
+def test_a_bundle_already_in_memory_is_read_again_only_once_another_process_rewrote_it(tmp_path):
+    from prism_lsp.model.outcome import TestResult
+    from prism_lsp.scheduler.result_cache import ResultCache
+    from prism_lsp.scheduler.result_store import DiskStore
+
+    store = DiskStore.open(tmp_path / "results")
+    other = DiskStore.open(tmp_path / "results")  # another process's store on the same folder
+    assert isinstance(store, DiskStore) and isinstance(other, DiskStore)
+    first = (TestResult("test_a", "pass", 2),)
+    other.put("tree", "ctx", {"a": (1, first)})
+    cache = ResultCache(disk=store)
+    cache.load("tree", "ctx")
+    assert cache.get("tree", "a") == (TestResult("test_a", "pass", 1),) and store.counts.read == 1
+    for _ in range(3):  # a one-test edit misses a key on every run: the bundle it read is not read again
+        cache.load("tree", "ctx")
+    assert store.counts.read == 1
+    other.put("tree", "ctx", {"a": (1, first), "b": (5, (TestResult("test_b", "fail", 6, "assert 0"),))})
+    cache.load("tree", "ctx")  # rewritten since: read, with the other process's new result
+    assert store.counts.read == 2 and cache.get("tree", "b") == (TestResult("test_b", "fail", 1, "assert 0"),)
