@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from tree_sitter import Node
 
@@ -102,8 +103,11 @@ def _comments(root: Node) -> list[Node]:
     return found
 
 
+@lru_cache(maxsize=8)
 def parse_suite(text: str) -> SuiteMap:
-    """Map ``text`` (a pytest file, possibly broken). Never raises on bad Python."""
+    """Map ``text`` (a pytest file, possibly broken). Never raises on bad Python. Cached: a check asks
+    for one buffer's map from the analysis, the judge and the redaction (0.4 s each on a 6,000-line
+    module); callers treat the map as read-only (`replace` makes a changed copy)."""
     discovered = discover(text)
     if discovered.problem is not None:
         return SuiteMap(
