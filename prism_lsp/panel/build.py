@@ -134,14 +134,18 @@ def _sites(session: EngineSession, task: Task, changed_only: bool) -> _Source:
 
 
 def _reach(task: Task, source: _Source) -> Reach:
-    """The changed files' modules and the top-level functions and classes holding a mutation site:
-    the entry points the witness search tries first."""
+    """The changed files' modules, the top-level functions and classes holding a mutation site, and
+    the methods (`Class.method`) holding one: the entry points the witness search tries first, and
+    the protocol methods its probes observe first."""
     roots = sorted({r.strip("/") for r in probe_roots(task) if r.strip("/") not in ("", ".")}, key=len, reverse=True)
     modules: set[str] = set()
     names: set[str] = set()
+    methods: set[str] = set()
     firsts: dict[str, set[int]] = {}  # file -> first lines of the top-level statements with sites
-    for rel, chunk, _ in source.sites:
+    lines: dict[str, set[int]] = {}  # file -> lines of the sites
+    for rel, chunk, site in source.sites:
         firsts.setdefault(rel, set()).add(chunk.first)
+        lines.setdefault(rel, set()).add(chunk.first + site.line - 1)
     for rel, wanted in firsts.items():
         module = rel.removesuffix(".py")
         for root in roots:
@@ -159,7 +163,20 @@ def _reach(task: Task, source: _Source) -> Reach:
                 first in wanted or node.lineno in wanted
             ):
                 names.add(node.name)
-    return Reach(frozenset(modules), frozenset(names))
+            if isinstance(node, ast.ClassDef):
+                methods |= {f"{node.name}.{m}" for m in _methods_at(node, lines[rel])}
+    return Reach(frozenset(modules), frozenset(names), frozenset(methods))
+
+
+def _methods_at(cls: ast.ClassDef, lines: set[int]) -> list[str]:
+    """The methods of `cls` whose lines (decorators included) hold one of `lines`."""
+    out = []
+    for node in cls.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            if any(first <= line <= (node.end_lineno or node.lineno) for line in lines):
+                out.append(node.name)
+    return out
 
 
 def _mutants(source: _Source, order: list[int]) -> Iterator[Mutant]:

@@ -19,6 +19,7 @@ from prism_lsp.model.task import Task
 from prism_lsp.witness.entry import Entry, entry_points
 from prism_lsp.witness.inputs import generate, program_literals
 from prism_lsp.witness.probe import Prober, Program
+from prism_lsp.witness.protocol import focus
 from prism_lsp.witness.search import SearchResult, find_witnesses
 from prism_lsp.witness.seeds import SuiteCall, formed_entries, suite_calls
 
@@ -75,10 +76,17 @@ class PanelSearch:
 @dataclass(frozen=True)
 class Reach:
     """Where a change is: its modules and the functions and classes around its lines. Entry points
-    there are searched first (a repository's tests call hundreds of functions of other modules)."""
+    there are searched first (a repository's tests call hundreds of functions of other modules).
+    `methods`: the methods around its lines (`Class.method`); an instance's protocol methods among
+    them are observed first (`witness.protocol.focus`)."""
 
     modules: frozenset[str] = frozenset()
     names: frozenset[str] = frozenset()
+    methods: frozenset[str] = frozenset()
+
+    @property
+    def focus(self) -> tuple[str, ...]:
+        return focus(self.methods)
 
     def rank(self, entry: Entry) -> int:
         named = entry.function.split(".")[0] in self.names
@@ -181,6 +189,7 @@ def search_panel(
             [p for p in others if p.id not in result.witnesses],
             drawn[entry.spec],
             deadline,
+            focus=() if reach is None else reach.focus,
         )
         result.witnesses.update(found.witnesses)
         result.open_inputs += found.open_inputs
