@@ -13,7 +13,7 @@ first.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 # Op id -> the expression around the call's source text (`in:N`: see `expression`).
 _TEXTS: dict[str, Callable[[str], str]] = {
@@ -48,7 +48,7 @@ def expression(op: str, call: str, positional: tuple, show: Callable[[object], s
     return f"{show(positional[int(member.group(1))])} in {call}"
 
 
-def focus(methods: frozenset[str]) -> tuple[str, ...]:
+def focus(methods: Iterable[str]) -> tuple[str, ...]:
     """The protocol methods among `methods` (names such as `numeric_range.__reversed__` or
     `__reversed__`), sorted: what a probe observes first."""
     return tuple(sorted({m.rsplit(".", 1)[-1] for m in methods} & PROTOCOL_METHODS))
