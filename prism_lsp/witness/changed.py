@@ -11,7 +11,7 @@ The search then mutates those seeds as it does the suite's own.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from prism_lsp.witness.entry import CallForm, Entry
 from prism_lsp.witness.seeds import SuiteCall
@@ -23,7 +23,8 @@ MAX_ARITY = 4  # a method taking more required arguments is left to the suite's 
 
 def palette_args(arity: int) -> list[tuple]:
     """Argument tuples of `arity` values: all None, then each position in turn over the palette."""
-    out: dict[str, tuple] = {}
+    none = (None,) * arity
+    out: dict[str, tuple] = {repr(none): none}  # a method of no argument: its one call
     for position in range(arity):
         for value in PALETTE:
             args = (None,) * position + (value,) + (None,) * (arity - position - 1)
@@ -32,7 +33,7 @@ def palette_args(arity: int) -> list[tuple]:
 
 
 def method_entries(
-    entries: list[Entry], calls: list[SuiteCall], arities: Mapping[str, int], ranked
+    entries: list[Entry], calls: list[SuiteCall], arities: Mapping[str, int], ranked: Callable[[Entry], bool]
 ) -> tuple[list[Entry], list[SuiteCall]]:
     """For each changed method (`arities`: `Class.method` -> its required positional arguments, self
     left out) whose class the suite constructs with positional literals (a plain call of an entry

@@ -82,3 +82,4 @@ def test_the_palette_varies_one_argument_at_a_time():
     args = palette_args(2)
     assert args[0] == (None, None) and ([], None) in args and (None, {"a": 1}) in args
     assert all(sum(a is not None for a in pair) <= 1 for pair in args)
+    assert palette_args(0) == [()]  # a method of no argument is called once
