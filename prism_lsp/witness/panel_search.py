@@ -20,7 +20,7 @@ from prism_lsp.witness.changed import method_entries
 from prism_lsp.witness.entry import Entry, entry_points
 from prism_lsp.witness.inputs import generate, program_literals
 from prism_lsp.witness.probe import Prober, Program
-from prism_lsp.witness.protocol import focus
+from prism_lsp.witness.protocol import focus as protocol_focus
 from prism_lsp.witness.search import SearchResult, find_witnesses
 from prism_lsp.witness.seeds import SuiteCall, formed_entries, suite_calls
 
@@ -88,7 +88,7 @@ class Reach:
 
     @property
     def focus(self) -> tuple[str, ...]:
-        return focus(self.methods)
+        return protocol_focus(self.methods)
 
     def rank(self, entry: Entry) -> int:
         named = entry.function.split(".")[0] in self.names
