@@ -29,6 +29,7 @@ from prism_lsp.panel.verifier import reference_seconds
 from prism_lsp.panel.witnessing import probe_candidates
 from prism_lsp.panel.write import NewCandidate, candidates_folder, replace_mutants
 from prism_lsp.witness import Witness
+from prism_lsp.witness.entry import dotted_name
 from prism_lsp.witness.panel_search import Reach, probe_roots
 
 MIN_MUTANT_TIMEOUT_S = 2.0
@@ -155,14 +156,18 @@ def _scope_line(source: _Source, scope: str, budget_from: float) -> str:
 
 
 def _reach(task: Task, source: _Source) -> Reach:
-    """The changed files' modules and the top-level functions and classes holding a mutation site:
-    the entry points the witness search tries first."""
+    """The changed files' modules, the top-level functions and classes holding a mutation site, and
+    the methods (`Class.method`) holding one: the entry points the witness search tries first, and
+    the protocol methods its probes observe first."""
     roots = sorted({r.strip("/") for r in probe_roots(task) if r.strip("/") not in ("", ".")}, key=len, reverse=True)
     modules: set[str] = set()
     names: set[str] = set()
+    methods: dict[str, int] = {}
     firsts: dict[str, set[int]] = {}  # file -> first lines of the top-level statements with sites
-    for rel, chunk, _ in source.sites:
+    lines: dict[str, set[int]] = {}  # file -> lines of the sites
+    for rel, chunk, site in source.sites:
         firsts.setdefault(rel, set()).add(chunk.first)
+        lines.setdefault(rel, set()).add(chunk.first + site.line - 1)
     for rel, wanted in firsts.items():
         module = rel.removesuffix(".py")
         for root in roots:
@@ -180,7 +185,28 @@ def _reach(task: Task, source: _Source) -> Reach:
                 first in wanted or node.lineno in wanted
             ):
                 names.add(node.name)
-    return Reach(frozenset(modules), frozenset(names))
+            if isinstance(node, ast.ClassDef):
+                methods.update({f"{node.name}.{m}": n for m, n in _methods_at(node, lines[rel]).items()})
+    return Reach(frozenset(modules), frozenset(names), methods)
+
+
+_NOT_CALLED = {"property", "cached_property", "setter", "getter", "deleter"}
+
+
+def _methods_at(cls: ast.ClassDef, lines: set[int]) -> dict[str, int]:
+    """The methods of `cls` whose lines (decorators included) hold one of `lines`, each with the
+    positional arguments a call must pass (self left out; a static method's first one counts)."""
+    out = {}
+    for node in cls.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            if any(first <= line <= (node.end_lineno or node.lineno) for line in lines):
+                decorators = {n.rsplit(".", 1)[-1] for d in node.decorator_list if (n := dotted_name(d))}
+                if decorators & _NOT_CALLED:
+                    continue  # a property: read, never called
+                positional = len(node.args.posonlyargs) + len(node.args.args) - len(node.args.defaults)
+                out[node.name] = max(0, positional - ("staticmethod" not in decorators))
+    return out
 
 
 def _order(n: int, widened: int, seed: int) -> list[int]:

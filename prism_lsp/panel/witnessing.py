@@ -127,6 +127,7 @@ def _screen(
     seeded: tuple[list[Entry], list[SuiteCall]],
     sandbox: str | None,
     deadline: float | None,
+    focus: tuple[str, ...] = (),
 ) -> dict[str, str]:
     """New candidates that fail every one of the suites' smallest calls (of the `seeded` entries
     and calls): id -> the error."""
@@ -141,7 +142,7 @@ def _screen(
         if deadline is not None and time.monotonic() > deadline:
             break
         smallest = sorted({entry.literal(a) for a in by_entry[entry.spec]}, key=lambda r: (len(r), r))
-        seen = prober.probe(programs, entry.target, smallest[:SCREEN_CALLS], deadline=deadline)
+        seen = prober.probe(programs, entry.target, smallest[:SCREEN_CALLS], deadline=deadline, focus=focus)
         for pid, behaviours in seen.items():
             # A call the deadline left unanswered says nothing: such a candidate fails nothing yet.
             errors = [b.error for b in behaviours if b.error is not None and b.error != CUT]
@@ -171,7 +172,9 @@ def probe_candidates(
     changed files, whose nearest tests seed inputs first."""
     text = seed_text(task, near)
     seeded = seeded_entries(task, text, reach)  # a parse of every seed file: once, for both
-    unprobed = _screen(session, replace(task, candidates=(*task.candidates, *new)), new, seeded, sandbox, deadline)
+    focus = () if reach is None else reach.focus  # the same as the search's: its probes are cached
+    every = replace(task, candidates=(*task.candidates, *new))
+    unprobed = _screen(session, every, new, seeded, sandbox, deadline, focus)
     if progress is not None:
         progress(f"screened {len(new)} mutants on the suites' smallest calls: {len(unprobed)} do not run")
     new = [c for c in new if c.id not in unprobed]
@@ -218,12 +221,12 @@ def probe_candidates(
             inputs = entry_inputs(task, entry, seeds, dictionary)
             slowest_draw_s = max(slowest_draw_s, time.monotonic() - started)
         out.inputs += len(inputs)
-        seen = prober.probe(programs, entry.target, [entry.literal(a) for a in inputs], deadline=deadline)
+        seen = prober.probe(programs, entry.target, [entry.literal(a) for a in inputs], deadline=deadline, focus=focus)
         if deadline is not None and time.monotonic() > deadline:
             out.stopped = True  # signatures of a cut probe would tell nothing apart
             break
         for pid, behaviours in seen.items():
-            signatures[pid] += [(b.value, b.exception, b.mutated, b.error) for b in behaviours]
+            signatures[pid] += [(b.value, b.exception, b.mutated, b.error, b.protocol) for b in behaviours]
         own = {repr(s) for s in seeds}
         reference = seen[task.reference.id]
         for pid in new_ids & seen.keys():

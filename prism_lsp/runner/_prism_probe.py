@@ -10,7 +10,9 @@ the call returns:
 
 `value` is the result's `repr`, bounded by `repr_limit` characters (a longer
 one is an error, never a value). A lazy result (generator, map...) is read
-into a list first (`type` keeps its real type). `mutated` says whether the
+into a list first (`type` keeps its real type). A result of a class the
+program defines adds `"protocol": [...]`, what its protocol does
+(`list(reversed(x))`, `len(x)`, `x[0]`...: see `_prism_instance`). `mutated` says whether the
 call changed its arguments. A program that dies, hangs past the batch limit
 or floods its output leaves the calls it did not report as errors: errors
 are never evidence of a difference.
@@ -30,16 +32,19 @@ import os
 import signal
 import time
 import types
+from dataclasses import dataclass
 
 import _prism_isolation as isolation
 import _prism_prepared as prepared_session
 from _prism_child import copy_work_tree, enter_program, run_paths
 from _prism_cleanup import CleanupFailed
+from _prism_instance import is_program_instance, observe
 from _prism_limits import set_limits
 from _prism_protocol import ProbeRequest, ProbeResult
 from _prism_reaper import reap_all
 from _prism_supervisor import Settings, clear_after_program, fork_program, sealed_wait
 
+MAX_OPS = 16  # protocol observations kept per call (`_prism_instance` makes at most 10)
 _MAX_TIMEOUTS = 3  # calls of one batch allowed to time out before the program counts as hanging
 _LAZY = (types.GeneratorType, map, filter, zip, enumerate, reversed, itertools.chain)
 
@@ -60,9 +65,13 @@ def _exception_name(exc: BaseException) -> str:
 _FORM = {"args", "kwargs", "init", "init_kwargs"}
 
 
-def _one_call(func, source: str, limit_s: float, repr_limit: int, owner=None, name: str = "") -> dict:
+def _one_call(
+    func, source: str, limit_s: float, repr_limit: int, owner=None, name: str = "", instance: _Instance | None = None
+) -> dict:
     """One call. `source` is an argument tuple, or a dict {args, kwargs[, init, init_kwargs]}: keyword
-    arguments, and with `init` a method called on `owner(*init, **init_kwargs)` (a fresh instance)."""
+    arguments, and with `init` a method called on `owner(*init, **init_kwargs)` (a fresh instance).
+    With `instance`, a result of a class the program defines is observed through its protocol too
+    (`protocol`: see `_prism_instance`), under a time limit of its own."""
     out: dict[str, object] = {"value": None, "type": None, "exception": None, "mutated": False, "error": None}
     try:
         args, kwargs, init = ast.literal_eval(source), {}, None
@@ -99,9 +108,40 @@ def _one_call(func, source: str, limit_s: float, repr_limit: int, owner=None, na
         out["mutated"] = repr((args, kwargs)) != before
     except _CallTimeout:
         out.update(value=None, exception=None, error="timeout")
+        return out
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
+    if instance is not None and out["exception"] is None and not instance.tired():
+        _observe(out, result, args, limit_s, repr_limit, instance)
     return out
+
+
+@dataclass
+class _Instance:
+    """What observing instances needs: the program's tree (a realpath), the methods to observe
+    first, and how many observations ran out of time (past `_MAX_TIMEOUTS`, no more are made)."""
+
+    root: str
+    focus: tuple[str, ...]
+    timeouts: int = 0
+
+    def tired(self) -> bool:
+        return self.timeouts >= _MAX_TIMEOUTS
+
+
+def _observe(out: dict, result: object, args: tuple, limit_s: float, repr_limit: int, instance: _Instance) -> None:
+    signal.setitimer(signal.ITIMER_REAL, limit_s)
+    try:
+        if not is_program_instance(result, instance.root):
+            return
+        rows, timed_out = observe(result, args, instance.focus, repr_limit, _exception_name, _CallTimeout)
+        instance.timeouts += timed_out
+        if rows:
+            out["protocol"] = rows
+    except _CallTimeout:  # between two ops: what was observed is lost with it, the call's value is not
+        instance.timeouts += 1
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
 
 
 def _write(wfd: int, obj: dict) -> None:
@@ -146,6 +186,7 @@ def _calls(req: ProbeRequest, wfd: int) -> None:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
     timeouts, flooded = 0, False
+    instance = _Instance(os.path.realpath(os.getcwd()), tuple(req.focus))
     for i, source in enumerate(req.calls):
         if timeouts >= _MAX_TIMEOUTS or flooded:  # too slow (or too loud) to probe: the rest stay unjudged
             _write(
@@ -160,13 +201,14 @@ def _calls(req: ProbeRequest, wfd: int) -> None:
                 },
             )
             continue
-        row = _one_call(func, source, limit_s, req.repr_limit, owner, attr.rsplit(".", 1)[-1])
+        row = _one_call(func, source, limit_s, req.repr_limit, owner, attr.rsplit(".", 1)[-1], instance)
         timeouts += row["error"] == "timeout"
         # The output file stops growing at the limit (writes are cut short, not always killed):
         # a call that filled it is an error, whatever it returned.
         if os.fstat(1).st_size >= req.output_limit:
             flooded = True
             row.update(value=None, exception=None, error="output-limit")
+            row.pop("protocol", None)
         _write(wfd, {"call": i, **row})
     _write(wfd, {"finished": True})
     os._exit(0)
@@ -225,6 +267,8 @@ def _interpret(req: ProbeRequest, raw: bytes, timed_out: bool, start: float) -> 
             finished = True
         elif isinstance(data.get("call"), int) and 0 <= data["call"] < len(req.calls):
             results[data["call"]] = {k: data.get(k) for k in ("value", "type", "exception", "mutated", "error")}
+            if isinstance(data.get("protocol"), list):
+                results[data["call"]]["protocol"] = data["protocol"][:MAX_OPS]
     lost = "batch-timeout" if timed_out else "exited"  # not this call's own doing: worth asking again
     calls = [
         results.get(i) or {"value": None, "type": None, "exception": None, "mutated": False, "error": lost}

@@ -400,6 +400,7 @@ class ProbeRequest(_Message):
     pids_max: int = 0
     repr_limit: int = 2000
     pythonpath: list[str] = field(default_factory=list)
+    focus: list[str] = field(default_factory=list)  # methods whose protocol ops go first (those changed)
 
 
 @dataclass

@@ -14,7 +14,9 @@ Public API (stable; other packages build on these):
   of Python literals, smallest first. `Prober(pool)` probes through a `RunnerPool`
   (or `prober_for(pool, task)`, shared and cached per pool).
 - `Witness`: `call` (source text), `kind` ("value" | "raises" | "mutates"), `view`
-  (the comparison the valid candidates agree in), `expected` (literal source), `got`.
+  (the comparison the valid candidates agree in), `expected` (literal source), `got`. A call
+  returning an instance of the program's own class is compared on what the instance does too
+  (`witness.protocol`): the witness's `call` is then e.g. `list(reversed(numeric_range(0)))`.
 """
 
 from prism_lsp.witness.entry import Entry, entry_points

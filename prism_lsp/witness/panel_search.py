@@ -9,16 +9,18 @@ from __future__ import annotations
 import threading
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from prism_lsp.engine.pool import RunnerPool
 from prism_lsp.engine.session import EngineSession
 from prism_lsp.materialize import MaterializeError, TreeCache
 from prism_lsp.model.task import Task
+from prism_lsp.witness.changed import method_entries
 from prism_lsp.witness.entry import Entry, entry_points
 from prism_lsp.witness.inputs import generate, program_literals
 from prism_lsp.witness.probe import Prober, Program
+from prism_lsp.witness.protocol import focus as protocol_focus
 from prism_lsp.witness.search import SearchResult, find_witnesses
 from prism_lsp.witness.seeds import SuiteCall, formed_entries, suite_calls
 
@@ -75,10 +77,18 @@ class PanelSearch:
 @dataclass(frozen=True)
 class Reach:
     """Where a change is: its modules and the functions and classes around its lines. Entry points
-    there are searched first (a repository's tests call hundreds of functions of other modules)."""
+    there are searched first (a repository's tests call hundreds of functions of other modules).
+    `methods`: the methods around its lines (`Class.method` -> its required positional arguments,
+    self left out); an instance's protocol methods among them are observed first
+    (`witness.protocol.focus`), the others called directly (`witness.changed`)."""
 
     modules: frozenset[str] = frozenset()
     names: frozenset[str] = frozenset()
+    methods: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def focus(self) -> tuple[str, ...]:
+        return protocol_focus(self.methods)
 
     def rank(self, entry: Entry) -> int:
         named = entry.function.split(".")[0] in self.names
@@ -100,6 +110,10 @@ def seeded_entries(task: Task, suite_text: str, reach: Reach | None = None) -> t
     calls = suite_calls(suite_text, entries, forms=True)
     entries = entries + formed_entries(calls)
     if reach is not None:
+        # The changed methods, called on an instance made as the suite makes one: first, as no
+        # suite call may reach them (their arguments are objects no literal makes).
+        direct, palette = method_entries(entries, calls, reach.methods, lambda e: reach.rank(e) == 0)
+        entries, calls = direct + entries, calls + palette
         entries.sort(key=reach.rank)  # stable: the suite's order within a rank
     return entries, calls
 
@@ -181,6 +195,7 @@ def search_panel(
             [p for p in others if p.id not in result.witnesses],
             drawn[entry.spec],
             deadline,
+            focus=() if reach is None else reach.focus,
         )
         result.witnesses.update(found.witnesses)
         result.open_inputs += found.open_inputs

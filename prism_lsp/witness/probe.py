@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from prism_lsp.engine.pool import RunnerPool
 from prism_lsp.materialize import ProgramTree
 from prism_lsp.runner._prism_protocol import ProbeRequest
+from prism_lsp.witness.protocol import known
 from prism_lsp.witness.values import Behaviour
 
 # Errors that are the batch's, not the call's: the call never ran to the end on its own terms.
@@ -60,7 +61,7 @@ class Prober:
         self._ids = itertools.count(1)
         self.call_timeout_s = call_timeout_s
         self.batch_timeout_s = batch_timeout_s
-        self._cache: dict[tuple[str, str, str], Behaviour] = {}
+        self._cache: dict[tuple[str, str, str, tuple[str, ...]], Behaviour] = {}
         self._lock = threading.Lock()
         self.requests = 0  # runner requests sent (for tests and the benchmark)
         self.skipped = 0  # requests not run (or cut short) because the caller's deadline came
@@ -72,10 +73,18 @@ class Prober:
             return self._answered.get(digest, 0)
 
     def probe(
-        self, programs: list[Program], entry: str, calls: list[str], *, deadline: float | None = None
+        self,
+        programs: list[Program],
+        entry: str,
+        calls: list[str],
+        *,
+        deadline: float | None = None,
+        focus: tuple[str, ...] = (),
     ) -> dict[str, list[Behaviour]]:
         """Behaviour of every program on every call (`calls` are argument-tuple literals). Past
-        `deadline` (`time.monotonic()`) nothing more is asked: unanswered calls are `CUT`."""
+        `deadline` (`time.monotonic()`) nothing more is asked: unanswered calls are `CUT`. `focus`:
+        the protocol methods a result's observation exercises first (see `witness.protocol`); the
+        order can change what an object that its own ops consume shows, so it is part of the key."""
         wanted = {p.id: p for p in programs}
         cancel = threading.Event()
         timer = None
@@ -86,17 +95,26 @@ class Prober:
         try:
             pending: dict[str, tuple[Program, list[int], Future | None]] = {}
             for p in wanted.values():
-                missing = self._missing(p, entry, calls)
+                missing = self._missing(p, entry, calls, focus)
                 if missing:
-                    pending[p.id] = (p, missing, self._submit(p, entry, [calls[i] for i in missing], deadline, cancel))
+                    pending[p.id] = (
+                        p,
+                        missing,
+                        self._submit(p, entry, [calls[i] for i in missing], deadline, cancel, focus),
+                    )
             for _ in range(_RETRIES + 1):
                 again: dict[str, tuple[Program, list[int], Future | None]] = {}
                 for pid, (p, idx, fut) in pending.items():
                     if fut is None:
                         continue
-                    rest = self._store(p, entry, calls, idx, fut.result(), cut=deadline is not None and cancel.is_set())
+                    cut = deadline is not None and cancel.is_set()
+                    rest = self._store(p, entry, calls, idx, fut.result(), cut=cut, focus=focus)
                     if rest and not cancel.is_set():
-                        again[pid] = (p, rest, self._submit(p, entry, [calls[i] for i in rest], deadline, cancel))
+                        again[pid] = (
+                            p,
+                            rest,
+                            self._submit(p, entry, [calls[i] for i in rest], deadline, cancel, focus),
+                        )
                 pending = again
                 if not pending:
                     break
@@ -108,14 +126,23 @@ class Prober:
                 timer.cancel()
         lost = Behaviour(error=CUT if cancel.is_set() else "exited")
         with self._lock:
-            return {pid: [self._cache.get((p.tree.digest, entry, c), lost) for c in calls] for pid, p in wanted.items()}
+            return {
+                pid: [self._cache.get((p.tree.digest, entry, c, focus), lost) for c in calls]
+                for pid, p in wanted.items()
+            }
 
-    def _missing(self, p: Program, entry: str, calls: list[str]) -> list[int]:
+    def _missing(self, p: Program, entry: str, calls: list[str], focus: tuple[str, ...]) -> list[int]:
         with self._lock:
-            return [i for i, c in enumerate(calls) if (p.tree.digest, entry, c) not in self._cache]
+            return [i for i, c in enumerate(calls) if (p.tree.digest, entry, c, focus) not in self._cache]
 
     def _submit(
-        self, p: Program, entry: str, calls: list[str], deadline: float | None, cancel: threading.Event
+        self,
+        p: Program,
+        entry: str,
+        calls: list[str],
+        deadline: float | None,
+        cancel: threading.Event,
+        focus: tuple[str, ...],
     ) -> Future | None:
         budget = min(self.batch_timeout_s, 2.0 + self.call_timeout_s * len(calls))  # hundreds of calls take ~0.1 s
         if deadline is not None:
@@ -136,12 +163,22 @@ class Prober:
                 timeout_s=budget,
                 memory_mb=self.memory_mb,
                 pythonpath=list(self.pythonpath),
+                focus=list(focus),
             ),
             cancel=cancel,  # still queued at the deadline: never run
             until=deadline,  # started just before it: cut there, not `budget` after it started
         )
 
-    def _store(self, p: Program, entry: str, calls: list[str], idx: list[int], answer, cut: bool = False) -> list[int]:
+    def _store(
+        self,
+        p: Program,
+        entry: str,
+        calls: list[str],
+        idx: list[int],
+        answer,
+        cut: bool = False,
+        focus: tuple[str, ...] = (),
+    ) -> list[int]:
         """Cache what the runner answered (a `ProbeResult`, or an error `Result` when the probe could
         not run); return the indexes worth asking again. When the deadline `cut` the request short,
         a call it lost is the deadline's doing: not cached."""
@@ -166,17 +203,18 @@ class Prober:
                     exception=_text(row.get("exception")),
                     mutated=row.get("mutated") is True,
                     error=_text(row.get("error")),
+                    protocol=_protocol(row.get("protocol")),
                 )
                 if b.error in _LOST:
                     if cut:
                         continue
                     if first_lost:  # the call that was running when the batch died: its own fault
                         first_lost = False
-                        self._cache[(p.tree.digest, entry, calls[i])] = Behaviour(error=b.error)
+                        self._cache[(p.tree.digest, entry, calls[i], focus)] = Behaviour(error=b.error)
                     elif b.error in _RETRY:
                         retry.append(i)
                     continue  # not cached: a later search may ask again
-                self._cache[(p.tree.digest, entry, calls[i])] = b
+                self._cache[(p.tree.digest, entry, calls[i], focus)] = b
                 self._answered[p.tree.digest] = self._answered.get(p.tree.digest, 0) + 1
             if cut and any(isinstance(r, dict) and r.get("error") in _LOST for r in rows):
                 self.skipped += 1
@@ -185,3 +223,17 @@ class Prober:
 
 def _text(v: object) -> str | None:
     return v if isinstance(v, str) else None
+
+
+def _protocol(rows: object) -> tuple[tuple[str, Behaviour], ...]:
+    """The observations of a result's protocol the host can write as tests (see `witness.protocol`)."""
+    if not isinstance(rows, list):
+        return ()
+    out = []
+    for row in rows:
+        if isinstance(row, dict) and isinstance(row.get("op"), str) and known(row["op"]):
+            b = Behaviour(
+                value=_text(row.get("value")), exception=_text(row.get("exception")), error=_text(row.get("error"))
+            )
+            out.append((row["op"], b))
+    return tuple(dict(out).items())  # an op reported twice counts once (its last report)

@@ -17,6 +17,7 @@ from typing import Literal
 
 from prism_lsp.witness.entry import Entry
 from prism_lsp.witness.probe import Prober, Program
+from prism_lsp.witness.protocol import expression
 from prism_lsp.witness.values import EXACT, VIEWS, Behaviour, View, key, literal, same
 
 MAX_OPEN = 20
@@ -74,6 +75,23 @@ def _agreed(valid: list[Behaviour]) -> tuple[View, tuple] | None:
     return None
 
 
+def _protocol_views(
+    vb: list[Behaviour], entry: Entry, args: tuple, call: str
+) -> list[tuple[str, str, tuple[View, tuple] | None]]:
+    """(op id, its expression, the view the valid candidates agree in) of each protocol op every valid
+    candidate's result was observed under (an instance of the program's class: see `witness.protocol`)."""
+    positional = args if entry.form is None else entry.form.split(args)[2]
+    out = []
+    ops = [dict(b.protocol) for b in vb]
+    for op, _ in vb[0].protocol:
+        seen = [o.get(op) for o in ops]
+        text = expression(op, call, positional, literal)
+        if text is None or not all(b is not None and b.judged for b in seen):
+            continue
+        out.append((op, text, _agreed([b for b in seen if b is not None])))
+    return out
+
+
 def find_witnesses(
     prober: Prober,
     entry: Entry,
@@ -81,16 +99,19 @@ def find_witnesses(
     others: list[Program],
     inputs: list[tuple],
     deadline: float | None = None,
+    focus: tuple[str, ...] = (),
 ) -> SearchResult:
     """Probe `valid` and `others` on `inputs` (smallest first) and return, for each program of
     `others` that can be told apart, its first witness, plus the open inputs seen. Past `deadline`
-    the probes stop: an input left unanswered is no witness."""
+    the probes stop: an input left unanswered is no witness. A result that is an instance of the
+    program's class is compared on its protocol too (`list(reversed(CALL))`...), the ops of the
+    `focus` methods observed first."""
     result = SearchResult(inputs=len(inputs))
     if not valid or not inputs:
         return result
     inputs = [a for a in inputs if entry.accepts(a)]
     calls = [entry.literal(a) for a in inputs]
-    seen = prober.probe(valid + others, entry.target, calls, deadline=deadline)
+    seen = prober.probe(valid + others, entry.target, calls, deadline=deadline, focus=focus)
     name = entry.local_names[0] if entry.local_names else entry.function
     fallback: dict[str, Witness] = {}
     for i, args in enumerate(inputs):
@@ -103,29 +124,33 @@ def find_witnesses(
         exact = [key(b, EXACT) for b in vb]
         if not all(same(k, exact[0]) for k in exact[1:]) and len(result.open_inputs) < MAX_OPEN:
             result.open_inputs.append(OpenInput(entry.spec, call, {p.id: b.shown() for p, b in zip(valid, vb)}))
-        agreed = _agreed(vb)
         keeps_args = all(not b.mutated for b in vb)
+        observed = [(None, call, _agreed(vb)), *_protocol_views(vb, entry, args, call)]
         for p in others:
             if p.id in result.witnesses:
                 continue
             b = seen[p.id][i]
             if not b.judged:
                 continue
-            got = {p.id: b.shown()}
-            if agreed is not None:
-                view, want = agreed
-                mine = key(b, view)
-                if mine is not None and not same(mine, want):
-                    kind: Literal["raises", "value"] = "raises" if want[0] == "raises" else "value"
-                    expected = want[1] if kind == "raises" else literal(want[2])
-                    w = Witness(p.id, entry.spec, args, call, kind, view.name, expected, got)
-                    if kind == "raises":
-                        # A returned value is the stronger evidence: keep looking, this is the fallback.
-                        fallback.setdefault(p.id, w)
-                    else:
-                        result.witnesses[p.id] = w
+            raised = False  # the call itself raised where the valid candidates agree: no "mutates"
+            for op, text, agreed in observed:
+                theirs = b if op is None else dict(b.protocol).get(op)
+                if agreed is None or theirs is None or not theirs.judged:
                     continue
-            if keeps_args and b.mutated:
+                view, want = agreed
+                mine = key(theirs, view)
+                if mine is None or same(mine, want):
+                    continue
+                kind: Literal["raises", "value"] = "raises" if want[0] == "raises" else "value"
+                expected = want[1] if kind == "raises" else literal(want[2])
+                w = Witness(p.id, entry.spec, args, text, kind, view.name, expected, {p.id: theirs.shown()})
+                if kind == "value":
+                    result.witnesses[p.id] = w
+                    break
+                # A returned value is the stronger evidence: keep looking, this is the fallback.
+                fallback.setdefault(p.id, w)
+                raised = raised or op is None
+            if p.id not in result.witnesses and not raised and keeps_args and b.mutated:
                 result.witnesses[p.id] = Witness(
                     p.id, entry.spec, args, call, "mutates", EXACT.name, literal(args), {p.id: "changes its arguments"}
                 )

@@ -28,6 +28,9 @@ class Behaviour:
     exception: str | None = None  # exception type name (builtins bare, others module.Qualname)
     mutated: bool = False
     error: str | None = None  # the call could not be judged: timeout, exited, repr-limit, ...
+    # What the result, an instance of a class of the program, did: (op id, its behaviour) in the
+    # runner's order (see `witness.protocol`); empty for any other result.
+    protocol: tuple[tuple[str, Behaviour], ...] = ()
 
     @property
     def judged(self) -> bool:

@@ -235,6 +235,7 @@ REQUIRED_AND_DEFAULTS = {
             "pids_max": 0,
             "repr_limit": 2000,
             "pythonpath": [],
+            "focus": [],
         },
     ),
     Seal: ({"id": "r", "secret": "s"}, {}),
