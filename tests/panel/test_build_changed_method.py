@@ -1,7 +1,10 @@
 """A fix in a method the suite reaches only through objects no literal makes gets witness-proven
 mutants: the build calls the changed method on an instance made as the suite makes one, with values
 of every kind (issue 22: marshmallow's `Boolean._serialize`, reached through `Schema.dump` on a
-schema class the test defines, kept none: the search never called it)."""
+schema class the test defines, kept none: the search never called it); a fix in a protocol method
+(`__reversed__`) too: the probes observe the instances an entry point returns through their
+protocol, the changed method's operations first (more-itertools' `numeric_range.__reversed__` fix
+kept none, every mutant unjudged at the budget)."""
 
 import pytest
 
@@ -11,6 +14,8 @@ from prism_lsp.witness.changed import method_entries, palette_args
 from prism_lsp.witness.entry import Entry
 from prism_lsp.witness.seeds import SuiteCall
 from tests.conftest import write_task
+from tests.witness.test_instance_protocol import SPAN
+from tests.witness.test_instance_protocol import SUITE as SPAN_SUITE
 
 FLAG = """\
 class Flag:
@@ -40,19 +45,43 @@ def test_flag():
 """
 
 
-def test_mutants_of_a_method_no_suite_call_reaches_are_kept(tmp_path, engine):
+def _kept_witness_calls(tmp_path, engine, module: str, initial: str, fixed: str, suite: str) -> list[str]:
+    """Build the panel of a one-module fix; the witness call of every kept mutant (each one told apart)."""
     root = write_task(
         tmp_path / "task",
-        initial={"flag.py": FLAG.format(body=UNHASHABLE_FAILS)},
-        candidates=[{"id": "reference", "reference": True, "files": {"flag.py": FLAG.format(body=FIXED)}}],
+        initial={module: initial},
+        candidates=[{"id": "reference", "reference": True, "files": {module: fixed}}],
         extra_task='sandbox = "bubblewrap"',
-        suites={"initial/test_flag.py": SUITE},
+        suites={f"initial/test_{module}": suite},
     )
     result = build_panel(engine, load_task(root), BuildOptions(mutate="changed", sandbox="bubblewrap", budget_s=60))
     assert result.kept, result.dropped
     for k in result.kept:
-        assert k.witness.call.startswith("Flag()._render("), k.witness
         assert k.witness.expected != next(iter(k.witness.got.values()))
+    return [k.witness.call for k in result.kept]
+
+
+@pytest.mark.parametrize(
+    ("module", "initial", "fixed", "suite", "call"),
+    [
+        # marshmallow's `Boolean._serialize`: the build calls the changed method directly
+        ("flag.py", FLAG.format(body=UNHASHABLE_FAILS), FLAG.format(body=FIXED), SUITE, "Flag()._render("),
+        # more-itertools' `numeric_range.__reversed__`: the probe observes the instance through `reversed()`
+        (
+            "span.py",
+            SPAN.format(low="self.start"),
+            SPAN.format(low="self.start - 1"),
+            SPAN_SUITE,
+            "list(reversed(Span(",
+        ),
+    ],
+    ids=["changed-method", "protocol-method"],
+)
+def test_a_fix_no_literal_call_of_the_suite_reaches_gets_witness_proven_mutants(
+    tmp_path, engine, module, initial, fixed, suite, call
+):
+    calls = _kept_witness_calls(tmp_path, engine, module, initial, fixed, suite)
+    assert all(c.startswith(call) for c in calls), calls
 
 
 CLASS = Entry("pkg.m", "Box", ("Box",))
