@@ -127,7 +127,8 @@ class IncrementalRunner:
             else repr((suite.rel_path, options.timeout_s, options.sandbox, task.test_command))
         )
         starts = {t.name: t.span.start_line for t in suite_map.tests}
-        keys = {t.name: test_key(t.body_hash, suite_map.shared_hash, context) for t in suite_map.tests}
+        # The name too: tests a mixin's method gives several classes share its text, not their results.
+        keys = {t.name: test_key(t.body_hash, suite_map.shared_hash, context, t.name) for t in suite_map.tests}
         cached: dict[str, dict[str, tuple[TestResult, ...]]] = {}
         missing: dict[str, set[str]] = {}
         for program, tree in trees.items():

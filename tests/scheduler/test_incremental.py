@@ -83,3 +83,52 @@ def test_a_cached_test_that_moved_keeps_correct_lines(checker):
     assert moved.stats.tests_cached == 2
     (rv,) = [f for f in moved.report.findings if f.kind == "rejects-valid"]
     assert grown.splitlines()[rv.line - 1].strip() == "assert mean_rounded([1, 4]) == 3"
+
+
+MIXIN_SUITE = """\
+from unittest import TestCase
+
+from solution import mean_rounded
+
+
+class MeanChecks:
+    def test_whole(self):
+        self.assertEqual(mean_rounded(self.values), self.whole)
+
+
+class PairTests(MeanChecks, TestCase):
+    values, whole = [2, 4], 3
+
+
+class TripleTests(MeanChecks, TestCase):
+    values, whole = [2, 4, 6], 4
+
+    def test_halfway(self):
+        self.assertEqual(mean_rounded([1, 4]), 3)
+"""
+
+
+def test_unittest_classes_and_a_mixins_tests_are_kept_per_class(checker, tmp_path):
+    """Two classes inheriting one mixin method share its text, not its results: each is kept under its
+    own name, so an edit of another test reruns that test alone (more-itertools' test_more.py reran
+    every inherited test on every edit)."""
+    suite = OVERFIT.parent / "test_mixin_in_memory.py"  # never written: the buffer is the suite
+    first = checker.check(suite, 1, MIXIN_SUITE, Settings())
+    assert first.stats.tests_run == 3
+    assert {t.name for t in first.run.baseline.tests} == {
+        "PairTests::test_whole",
+        "TripleTests::test_whole",
+        "TripleTests::test_halfway",
+    }
+    edited = MIXIN_SUITE.replace("[1, 4]), 3)", "[1, 4]), 3)  # the halfway case")
+    inc = checker.check(suite, 2, edited, Settings())
+    assert (inc.stats.tests_run, inc.stats.tests_cached) == (1, 2)
+    cold = cold_checker(tmp_path)
+    try:
+        fresh = cold.check(suite, 2, edited, Settings())
+    finally:
+        cold.close()
+    # Merged results are in source order; pytest runs a TestCase's methods in name order.
+    assert {p: (o, sorted(ts)) for p, (o, ts) in _outcomes(inc).items()} == {
+        p: (o, sorted(ts)) for p, (o, ts) in _outcomes(fresh).items()
+    }
