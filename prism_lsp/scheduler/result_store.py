@@ -14,6 +14,7 @@ folder is 0700, bounded in total (`MAX_TOTAL_BYTES`, `MAX_BUNDLES`: least recent
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import logging
@@ -65,8 +66,11 @@ def _entry(t: TestResult) -> TestEntry:
 Records = dict[str, tuple[int, tuple[TestResult, ...]]]  # test key -> (its first line, its results)
 
 
+@functools.lru_cache(maxsize=16_384)  # records of several programs of a large module
 def _record(key: str, start: int, results: tuple[TestResult, ...]) -> str:
-    # The suite's lines as they were when stored, and where the test started (`line`).
+    # The suite's lines as they were when stored, and where the test started (`line`). Cached: every
+    # run rewrites a program's whole bundle, and a one-test edit of a 589-test module re-encoded
+    # 4,123 unchanged records (0.5 s); the results are frozen values, the key is their content.
     return Result(id=key, outcome="pass", line=start, tests=[_entry(t) for t in results]).to_json()
 
 
