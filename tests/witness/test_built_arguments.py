@@ -112,3 +112,21 @@ def test_a_building_call_is_not_varied_past_the_size_of_the_suites_own():
     assert (9,) in sizes and (0,) in sizes and (10,) in sizes
     assert all(abs(n) <= 10 for (n,) in sizes)  # no complete(97), no complete(10**6)
 
+
+def test_a_call_passing_a_keyword_the_changed_lines_name_is_searched_first():
+    from prism_lsp.witness.entry import CallForm, Entry
+    from prism_lsp.witness.panel_search import Reach
+
+    reach = Reach(frozenset({"graphs.layout"}), frozenset({"layout"}), words=frozenset({"fixed", "np"}))
+    entries = [
+        Entry("graphs", "path", ("graphs.path",)),
+        Entry("graphs", "layout", ("graphs.layout",)),
+        Entry("graphs", "layout", ("graphs.layout",), CallForm(positional=1, keywords=("seed",))),
+        Entry("graphs", "layout", ("graphs.layout",), CallForm(positional=1, keywords=("fixed",))),
+    ]
+    assert [e.spec for e in sorted(entries, key=reach.order)] == [
+        "graphs:layout(1,fixed)",
+        "graphs:layout",
+        "graphs:layout(1,seed)",
+        "graphs:path",
+    ]
