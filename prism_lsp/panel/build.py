@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import random
+import re
 import tempfile
 import time
 from collections import Counter
@@ -165,9 +166,14 @@ def _reach(task: Task, source: _Source) -> Reach:
     methods: dict[str, int] = {}
     firsts: dict[str, set[int]] = {}  # file -> first lines of the top-level statements with sites
     lines: dict[str, set[int]] = {}  # file -> lines of the sites
-    for rel, chunk, site in source.sites:
+    words: set[str] = set()  # the names the changed lines' sites are written with
+    for n, (rel, chunk, site) in enumerate(source.sites):
         firsts.setdefault(rel, set()).add(chunk.first)
         lines.setdefault(rel, set()).add(chunk.first + site.line - 1)
+        if n < len(source.sites) - source.widened:
+            text = source.texts[rel].splitlines()
+            line = chunk.first + site.line - 2
+            words.update(re.findall(r"[A-Za-z_]\w*", text[line] if 0 <= line < len(text) else ""))
     for rel, wanted in firsts.items():
         module = rel.removesuffix(".py")
         for root in roots:
@@ -187,7 +193,7 @@ def _reach(task: Task, source: _Source) -> Reach:
                 names.add(node.name)
             if isinstance(node, ast.ClassDef):
                 methods.update({f"{node.name}.{m}": n for m, n in _methods_at(node, lines[rel]).items()})
-    return Reach(frozenset(modules), frozenset(names), methods)
+    return Reach(frozenset(modules), frozenset(names), methods, frozenset(words))
 
 
 _NOT_CALLED = {"property", "cached_property", "setter", "getter", "deleter"}

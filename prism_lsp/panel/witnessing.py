@@ -136,13 +136,22 @@ def _screen(
     if not calls or not programs:
         return {}
     prober = prober_for(session.pool_for(panel, sandbox), panel)
+    dictionary = program_literals(panel.initial)
     failing: dict[str, str] = {}
     by_entry = calls_by_entry(calls)
     for n, entry in enumerate(e for e in entries if e.spec in by_entry):
         if deadline is not None and time.monotonic() > deadline:
             break
-        smallest = sorted({entry.literal(a) for a in by_entry[entry.spec]}, key=lambda r: (len(r), r))
-        seen = prober.probe(programs, entry.target, smallest[:SCREEN_CALLS], deadline=deadline, focus=focus)
+        if n == 0:
+            # The first entry's calls are the search's first probes (the same draw, so the probe
+            # cache answers them there): one request per program, not two, each paying for a fork
+            # and the program's imports (networkx, numpy: seconds). A program that hangs costs
+            # no more: its runner gives up a batch after a few time-outs.
+            drawn = [entry.literal(a) for a in entry_inputs(panel, entry, by_entry[entry.spec], dictionary)]
+        else:
+            drawn = sorted({entry.literal(a) for a in by_entry[entry.spec]}, key=lambda r: (len(r), r))
+            drawn = drawn[:SCREEN_CALLS]
+        seen = prober.probe(programs, entry.target, drawn, deadline=deadline, focus=focus)
         for pid, behaviours in seen.items():
             # A call the deadline left unanswered says nothing: such a candidate fails nothing yet.
             errors = [b.error for b in behaviours if b.error is not None and b.error != CUT]

@@ -33,6 +33,7 @@ import signal
 import time
 import types
 from dataclasses import dataclass
+from typing import Any
 
 import _prism_isolation as isolation
 import _prism_prepared as prepared_session
@@ -66,12 +67,20 @@ _FORM = {"args", "kwargs", "init", "init_kwargs"}
 
 
 def _one_call(
-    func, source: str, limit_s: float, repr_limit: int, owner=None, name: str = "", instance: _Instance | None = None
+    func,
+    source: str,
+    limit_s: float,
+    repr_limit: int,
+    owner=None,
+    name: str = "",
+    instance: _Instance | None = None,
+    package: str = "",
 ) -> dict:
     """One call. `source` is an argument tuple, or a dict {args, kwargs[, init, init_kwargs]}: keyword
     arguments, and with `init` a method called on `owner(*init, **init_kwargs)` (a fresh instance).
     With `instance`, a result of a class the program defines is observed through its protocol too
-    (`protocol`: see `_prism_instance`), under a time limit of its own."""
+    (`protocol`: see `_prism_instance`), under a time limit of its own. `package`: the entry's top
+    package, whose functions may build arguments (see `_built_one`)."""
     out: dict[str, object] = {"value": None, "type": None, "exception": None, "mutated": False, "error": None}
     try:
         args, kwargs, init = ast.literal_eval(source), {}, None
@@ -87,10 +96,15 @@ def _one_call(
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         out["error"] = "bad-input"
         return out
-    before = repr((args, kwargs))
+    before = None  # a built argument that raised was never the entry's to change
     signal.setitimer(signal.ITIMER_REAL, limit_s)
     try:
         try:
+            if package:  # arguments the program builds, made here: the host never runs them
+                args, kwargs = _built(args, package), {k: _built_one(v, package) for k, v in kwargs.items()}
+                if init is not None:
+                    init = (_built(init[0], package), {k: _built_one(v, package) for k, v in init[1].items()})
+            before = repr((args, kwargs))
             call = func if init is None else getattr(owner(*init[0], **init[1]), name)
             result = call(*args, **kwargs)
             out["type"] = type(result).__name__
@@ -105,7 +119,7 @@ def _one_call(
             raise
         except BaseException as exc:  # the candidate may raise anything, SystemExit included
             out["exception"] = _exception_name(exc)
-        out["mutated"] = repr((args, kwargs)) != before
+        out["mutated"] = before is not None and repr((args, kwargs)) != before
     except _CallTimeout:
         out.update(value=None, exception=None, error="timeout")
         return out
@@ -114,6 +128,30 @@ def _one_call(
     if instance is not None and out["exception"] is None and not instance.tired():
         _observe(out, result, args, limit_s, repr_limit, instance)
     return out
+
+
+_BUILT = "__prism_built__"
+_BUILT_KEYS = {_BUILT, "name", "args", "kwargs"}
+
+
+def _built_one(value, package: str):
+    """An argument the program builds (`prism_lsp.witness.built`: a dict of exactly `_BUILT_KEYS`,
+    `"module:function"` in the entry's own package, literal arguments) made by calling that
+    function; any other value as it is. What it raises is the call's exception."""
+    if not isinstance(value, dict) or set(value) != _BUILT_KEYS or not isinstance(value[_BUILT], str):
+        return value
+    module_name, _, attr = value[_BUILT].partition(":")
+    args, kwargs = value["args"], value["kwargs"]
+    if module_name.split(".")[0] != package or not attr or not isinstance(args, tuple) or not isinstance(kwargs, dict):
+        return value
+    maker: Any = importlib.import_module(module_name)
+    for part in attr.split("."):
+        maker = getattr(maker, part)
+    return maker(*args, **kwargs)
+
+
+def _built(args: tuple, package: str) -> tuple:
+    return tuple(_built_one(a, package) for a in args)
 
 
 @dataclass
@@ -201,7 +239,9 @@ def _calls(req: ProbeRequest, wfd: int) -> None:
                 },
             )
             continue
-        row = _one_call(func, source, limit_s, req.repr_limit, owner, attr.rsplit(".", 1)[-1], instance)
+        row = _one_call(
+            func, source, limit_s, req.repr_limit, owner, attr.rsplit(".", 1)[-1], instance, module_name.split(".")[0]
+        )
         timeouts += row["error"] == "timeout"
         # The output file stops growing at the limit (writes are cut short, not always killed):
         # a call that filled it is an error, whatever it returned.

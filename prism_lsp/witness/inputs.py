@@ -23,6 +23,7 @@ import random
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from prism_lsp.witness.built import MARK, as_built
 from prism_lsp.witness.values import round_trips
 
 MAX_INPUTS = 400
@@ -88,8 +89,19 @@ def _record(v: object) -> bool:
 
 
 def mutations(v: object, dictionary: dict[type, list]) -> Iterator[object]:
-    """Values near `v`, one change each."""
-    if isinstance(v, tuple) and _record(v):
+    """Values near `v`, one change each (of a built argument: of its arguments)."""
+    built = as_built(v)
+    if built is not None:
+        kwargs = built["kwargs"]
+        flat = built["args"] + tuple(kwargs.values())
+        # Numbers no larger than the suite's own (or _BUILT_NUMBER): `complete_graph(10**6)` is a
+        # time-out on every program, and past three the rest of a probe's batch goes unjudged.
+        bound = max([_BUILT_NUMBER, *(abs(x) for x in _numbers(flat))])
+        n = len(built["args"])
+        for changed in _arg_mutations(flat, dictionary):
+            if all(abs(x) <= bound for x in _numbers(changed)):
+                yield built.with_args(changed[:n], dict(zip(kwargs, changed[n:])))
+    elif isinstance(v, tuple) and _record(v):
         for i, item in enumerate(v):
             for m in mutations(item, dictionary):
                 yield v[:i] + (m,) + v[i + 1 :]
@@ -101,6 +113,21 @@ def mutations(v: object, dictionary: dict[type, list]) -> Iterator[object]:
             yield {kk: vv for kk, vv in v.items() if kk != k}
     else:
         yield from _scalar_mutations(v, dictionary)
+
+
+_BUILT_NUMBER = 10
+
+
+def _numbers(v: object) -> Iterator[int | float]:
+    """The numbers in a literal value, nested ones included."""
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        yield v
+    elif isinstance(v, (list, tuple, set)):
+        for x in v:
+            yield from _numbers(x)
+    elif isinstance(v, dict):
+        for x in (*v.keys(), *v.values()):
+            yield from _numbers(x)
 
 
 def _arg_mutations(args: tuple, dictionary: dict[type, list]) -> Iterator[tuple]:
@@ -164,6 +191,9 @@ def shape(v: object) -> object:
         return ("record", tuple(shape(x) for x in v))
     if isinstance(v, (list, tuple, set)):
         return (type(v).__name__, frozenset(shape(x) for x in v))
+    built = as_built(v)
+    if built is not None:
+        return ("built", built[MARK], shape(built["args"]), shape(built["kwargs"]))
     if isinstance(v, dict):
         return ("dict", frozenset(shape(x) for x in v), frozenset(shape(x) for x in v.values()))
     return type(v).__name__

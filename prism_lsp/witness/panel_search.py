@@ -85,6 +85,7 @@ class Reach:
     modules: frozenset[str] = frozenset()
     names: frozenset[str] = frozenset()
     methods: Mapping[str, int] = field(default_factory=dict)
+    words: frozenset[str] = frozenset()  # the names on the changed lines (`fixed`)
 
     @property
     def focus(self) -> tuple[str, ...]:
@@ -100,6 +101,12 @@ class Reach:
             return 0
         return 2
 
+    def order(self, entry: Entry) -> tuple[int, int]:
+        """Where `entry` is searched: by `rank`, and within a rank a call passing a keyword the changed
+        lines name first (`spring_layout(G, fixed=[0])` for a fix of how `fixed` is read)."""
+        keywords = set(entry.form.keywords) if entry.form is not None else set()
+        return self.rank(entry), 0 if keywords & self.words else 1
+
 
 def seeded_entries(task: Task, suite_text: str, reach: Reach | None = None) -> tuple[list[Entry], list[SuiteCall]]:
     """The entry points the suite calls with literal arguments (keyword and method calls included,
@@ -114,7 +121,7 @@ def seeded_entries(task: Task, suite_text: str, reach: Reach | None = None) -> t
         # suite call may reach them (their arguments are objects no literal makes).
         direct, palette = method_entries(entries, calls, reach.methods, lambda e: reach.rank(e) == 0)
         entries, calls = direct + entries, calls + palette
-        entries.sort(key=reach.rank)  # stable: the suite's order within a rank
+        entries.sort(key=reach.order)  # stable: the suite's order within a rank
     return entries, calls
 
 

@@ -6,7 +6,8 @@ not literals (computed, starred) is left out: its inputs are unknown. With
 `forms=True`, calls with keyword arguments and method calls on an instance made
 from literals (`Inflector(keep=["sheep"]).singular("glass")`, or `i = Inflector()`
 then `i.singular("glass")` in the same test) are read too, each as an entry with
-its `CallForm` (`SuiteCall.via`).
+its `CallForm` (`SuiteCall.via`). A name a test binds to a call of the program with literal
+arguments (`G = nx.path_graph(4)`) is an argument too: a `built.Built`, made in the sandbox.
 Each call keeps where it is (line, enclosing test and statement) so suggestions
 can relax or extend it.
 """
@@ -18,6 +19,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from prism_lsp.witness.built import Built
 from prism_lsp.witness.entry import CallForm, Entry, dotted_name, parse_suite
 
 
@@ -154,13 +156,17 @@ def suite_calls(suite_text: str, entries: list[Entry], *, forms: bool = False) -
         )
         return Entry(cls.module, f"{cls.function}.{func.attr}", (name,), form), name, init[0] + call[0]
 
-    def visit(node: ast.AST, test: str | None, names: dict[str, Entry], made: dict[str, tuple]) -> None:
+    def visit(
+        node: ast.AST, test: str | None, names: dict[str, Entry], made: dict[str, tuple], built: dict[str, Built]
+    ) -> None:
         for child in ast.iter_child_nodes(node):
-            inner, scope, here = test, names, made
+            inner, scope, here, objects = test, names, made, built
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 inner = child.name
                 scope = {**names, **passed.get(child.name, {})}
-                here = {}  # instances a test makes are its own
+                here, objects = {}, {}  # instances a test makes are its own
+            if isinstance(child, ast.Assign):
+                _bind_built(child, scope, env, built)
             if (
                 forms
                 and isinstance(child, ast.Assign)
@@ -176,15 +182,18 @@ def suite_calls(suite_text: str, entries: list[Entry], *, forms: bool = False) -
                     made.pop(child.targets[0].id, None)
             if isinstance(child, ast.Call):
                 name = dotted_name(child.func)
+                # Names bound to built arguments: copied only for a call of an entry (a test holds
+                # thousands of nodes).
+                known = {**env, **built} if built and name in scope else env
                 if name in scope and not child.keywords and not any(isinstance(a, ast.Starred) for a in child.args):
                     try:
-                        args = tuple(literal_value(a, env) for a in child.args)
+                        args = tuple(literal_value(a, known) for a in child.args)
                     except (_NotLiteral, TypeError):
                         args = None
                     if args is not None:
                         add(scope[name], name, args, child, inner, False)
                 elif forms and name in scope and child.keywords:
-                    found = _literals(child.args, child.keywords, env)
+                    found = _literals(child.args, child.keywords, known)
                     if found is not None:
                         e = scope[name]
                         form = CallForm(positional=len(found[0]) - len(found[1]), keywords=found[1])
@@ -193,10 +202,29 @@ def suite_calls(suite_text: str, entries: list[Entry], *, forms: bool = False) -
                     method = method_call(child, scope, made)
                     if method is not None:
                         add(method[0], method[1], method[2], child, inner, True)
-            visit(child, inner, scope, here)
+            visit(child, inner, scope, here, objects)
 
-    visit(tree, None, by_name, {})
+    visit(tree, None, by_name, {}, {})
     return out
+
+
+def _bind_built(node: ast.Assign, scope: dict[str, Entry], env: dict, built: dict[str, Built]) -> None:
+    """`x = f(literals)` with `f` a function of the program: `x` stands for that call (built in the
+    sandbox) in the calls after it; `x` bound to anything else stands for nothing."""
+    names = [t.id for t in node.targets if isinstance(t, ast.Name)]
+    for name in names:
+        built.pop(name, None)
+    call = node.value
+    if len(names) != 1 or len(node.targets) != 1 or not isinstance(call, ast.Call):
+        return
+    callee = dotted_name(call.func)
+    entry = scope.get(callee) if callee is not None else None
+    found = _literals(call.args, call.keywords, env)  # literals only: a built argument is one call deep
+    if entry is None or callee is None or found is None or entry.form is not None:
+        return
+    values, keywords = found
+    n = len(values) - len(keywords)
+    built[names[0]] = Built(entry.target, callee, values[:n], dict(zip(keywords, values[n:])))
 
 
 def formed_entries(calls: list[SuiteCall]) -> list[Entry]:

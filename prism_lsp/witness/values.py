@@ -18,6 +18,8 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from prism_lsp.witness.built import as_built, built_text
+
 
 @dataclass(frozen=True)
 class Behaviour:
@@ -77,7 +79,11 @@ def round_trips(value: object) -> bool:
 
 
 def literal(value: object) -> str:
-    """The source text of `value` in a suite (sets sorted, so the text is stable)."""
+    """The source text of `value` in a suite (sets sorted, so the text is stable; an argument the
+    program builds as the call that builds it)."""
+    built = as_built(value)
+    if built is not None:
+        return built_text(built, literal)
     if isinstance(value, set) and value:
         try:
             items = sorted(value)
