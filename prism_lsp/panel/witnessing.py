@@ -129,8 +129,8 @@ def _screen(
     deadline: float | None,
     focus: tuple[str, ...] = (),
 ) -> dict[str, str]:
-    """New candidates that fail every one of the suites' smallest calls (of the `seeded` entries
-    and calls): id -> the error."""
+    """New candidates that fail every call they are screened on (the first entry's inputs, as the
+    search draws them, then the suites' smallest calls of each further `seeded` entry): id -> the error."""
     entries, calls = seeded
     programs = [p for p in programs_of(panel, session.cache) if p.id in {c.id for c in new}]
     if not calls or not programs:
@@ -185,7 +185,9 @@ def probe_candidates(
     every = replace(task, candidates=(*task.candidates, *new))
     unprobed = _screen(session, every, new, seeded, sandbox, deadline, focus)
     if progress is not None:
-        progress(f"screened {len(new)} mutants on the suites' smallest calls: {len(unprobed)} do not run")
+        progress(
+            f"screened {len(new)} mutants on the first entry's inputs and the suites' smallest calls: {len(unprobed)} do not run"
+        )
     new = [c for c in new if c.id not in unprobed]
     panel = replace(task, candidates=(*task.candidates, *new))
     search = search_panel(
