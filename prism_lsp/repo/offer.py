@@ -50,6 +50,9 @@ class InitOffers:
     def __init__(self) -> None:
         self._told: set[Path] = set()
         self._declined: set[Path] = set()  # repositories whose offer was dismissed
+        # Repositories with a message out, not answered yet: one at a time (a second file opened
+        # meanwhile would have raced the answer, and been told again after a dismissal).
+        self._asking: set[Path] = set()
         self._roots: dict[Path, Path | None] = {}  # folder -> its repository (asked of git once)
         self._lock = threading.Lock()
         self._making = threading.Lock()  # one `prism init` at a time (a double click is not two tasks)
@@ -76,13 +79,19 @@ class InitOffers:
         return Offer(root, path.resolve())
 
     def first_time(self, offer: Offer) -> bool:
-        """True once per file, and never again in a repository whose offer was dismissed: whether to
-        show the message now."""
+        """True once per file, and never again in a repository whose offer was dismissed, nor while
+        that repository's message is out (`answered` ends that): whether to show the message now."""
         with self._lock:
-            if offer.path in self._told or offer.repo_root in self._declined:
+            if offer.path in self._told or offer.repo_root in self._declined or offer.repo_root in self._asking:
                 return False
             self._told.add(offer.path)
+            self._asking.add(offer.repo_root)
             return True
+
+    def answered(self, offer: Offer) -> None:
+        """The message of `offer`'s repository was answered (or could not be shown): another may follow."""
+        with self._lock:
+            self._asking.discard(offer.repo_root)
 
     def decline(self, offer: Offer) -> None:
         """The message was dismissed: not shown again for the other test files of that repository."""

@@ -29,7 +29,7 @@ from prism_lsp.document.kept_findings import with_last_findings
 from prism_lsp.document.standing import state_of
 from prism_lsp.repo.offer import ACTION as OFFER_ACTION
 from prism_lsp.repo.offer import MESSAGE as OFFER_MESSAGE
-from prism_lsp.repo.offer import InitOffers
+from prism_lsp.repo.offer import InitOffers, Offer
 from prism_lsp.scheduler import Job, Scheduler
 from prism_lsp.server.capabilities import ResolvedClientCapabilities, resolve
 from prism_lsp.server.diagnostics import Options, build_diagnostics
@@ -301,7 +301,7 @@ class PrismServer(LanguageServer):
                     "Prism: no prism.toml found above this file, so only static hints are shown.",
                 )
             elif self.offers.first_time(offer):
-                self._offer_init(uri)
+                self._offer_init(uri, offer)
         self.status(finished_status(uri, check, record.last_run))
         if state == "error" and message:
             self.tell_once(types.MessageType.Error, f"Prism: {message}")
@@ -311,7 +311,7 @@ class PrismServer(LanguageServer):
             except Exception as exc:  # refreshing is a nicety
                 log.debug("code lens refresh failed: %r", exc)
 
-    def _offer_init(self, uri: str) -> None:
+    def _offer_init(self, uri: str, shown: Offer) -> None:
         """The `prism init` offer as a message with a button (`window/showMessageRequest`): "Create Task"
         does what the code lens does. Asked in the background (the answer comes when the user clicks,
         or never); a click after the lens made the task does nothing."""
@@ -324,13 +324,16 @@ class PrismServer(LanguageServer):
             try:
                 choice = await asyncio.wrap_future(asked)
             except Exception as exc:  # a client that cannot ask still has the lens
+                self.offers.answered(shown)
                 self.log(f"the offer's message failed: {exc!r}")
                 return
+            if choice is None or choice.title != OFFER_ACTION:
+                self.offers.decline(shown)  # before the repository may be asked again
+                self.offers.answered(shown)
+                return
+            self.offers.answered(shown)
             offer = await asyncio.to_thread(self.offers.offer, uri_path(uri))
             if offer is None:  # acted on already: the lens made the task
-                return
-            if choice is None or choice.title != OFFER_ACTION:
-                self.offers.decline(offer)
                 return
             if self.accept_offer is not None:
                 await self.accept_offer(uri)
