@@ -25,6 +25,7 @@ TEST_FUNCTION_PREFIX = "test"
 TEST_CLASS_PREFIX = "Test"
 # `unittest.TestCase`, `IsolatedAsyncioTestCase`, Django's `SimpleTestCase`...: collected by any name.
 CASE_BASE_SUFFIX = "TestCase"
+MAX_INHERITED = 10_000  # inherited tests a buffer may add (see `_inherit`)
 
 
 @dataclass(frozen=True)
@@ -206,31 +207,46 @@ def _test_methods(definition: Node, chunk: Chunk) -> dict[str, tuple[Node, Node,
     return methods
 
 
-def _inherited_methods(name: str, found: Discovered, depth: int = 0) -> dict[str, tuple[Node, Node, Chunk]]:
+def _inherited_methods(
+    name: str, found: Discovered, memo: dict[str, dict[str, tuple[Node, Node, Chunk]]], depth: int = 0
+) -> dict[str, tuple[Node, Node, Chunk]]:
     """Every `test*` method class `name` has from this module's classes, its own first, then its bases'
-    in order (a simple MRO: enough for mixins; bounded, a cycle is no class Python would make)."""
+    in order (a simple MRO: enough for mixins). Each class is worked out once (`memo`: a diamond of
+    bases is not walked again per path), at most `MAX_INHERITED` methods, 20 bases deep."""
+    if name in memo:
+        return memo[name]
     if name not in found.classes or depth > 20:
         return {}
     bases, own = found.classes[name]
     methods = dict(own)
     for base in bases:
-        for method, nodes in _inherited_methods(base, found, depth + 1).items():
+        for method, nodes in _inherited_methods(base, found, memo, depth + 1).items():
+            if len(methods) >= MAX_INHERITED:
+                break
             methods.setdefault(method, nodes)
+    memo[name] = methods
     return methods
 
 
 def _inherit(found: Discovered) -> None:
-    """Add the tests each collected module-level class inherits from classes of this module."""
+    """Add the tests each collected module-level class inherits from classes of this module, at most
+    `MAX_INHERITED` in all (the editor's buffer is untrusted: a class of many test methods and many
+    subclasses would otherwise make a test per pair). Past it, a run's results name tests the map does
+    not know, and the incremental scheduler keeps none of that suite's results (a whole rerun, safe)."""
     own = {(t.class_name, t.func_name) for t in found.tests}
+    memo: dict[str, dict[str, tuple[Node, Node, Chunk]]] = {}
+    asserts: dict[int, tuple[RawAssert, ...]] = {}  # a mixin's method, once for all its classes
     for cls in found.classes:
         if cls not in found.test_classes:
             continue
-        for method, (stmt, func, chunk) in _inherited_methods(cls, found).items():
+        for method, (stmt, func, chunk) in _inherited_methods(cls, found, memo).items():
             if (cls, method) in own:
                 continue
-            found.inherited.append(
-                RawTest(f"{cls}::{method}", method, cls, stmt, func, chunk, tuple(find_asserts(func, chunk)))
-            )
+            if len(found.inherited) >= MAX_INHERITED:
+                return
+            if func.id not in asserts:
+                asserts[func.id] = tuple(find_asserts(func, chunk))
+            found.inherited.append(RawTest(f"{cls}::{method}", method, cls, stmt, func, chunk, asserts[func.id]))
 
 
 def _is_case_class(definition: Node, known: set[str]) -> bool:

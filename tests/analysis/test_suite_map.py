@@ -277,3 +277,14 @@ def test_tests_inherited_from_a_class_of_the_module_are_collected_under_each_sub
     assert edited.shared_hash == suite.shared_hash  # only the tests holding that method changed
     changed = {t.name for t, u in zip(suite.tests, edited.tests) if t.body_hash != u.body_hash}
     assert changed == {"PeekableTests::test_peek"}
+
+
+def test_inherited_tests_are_bounded_for_a_buffer_made_to_multiply_them():
+    from prism_lsp.analysis.discovery import MAX_INHERITED
+
+    methods = "".join(f"    def test_{i}(self):\n        assert {i}\n" for i in range(200))
+    text = f"class Base:\n{methods}\n" + "".join(f"class Test{k}(Base):\n    pass\n" for k in range(200))
+    suite = parse_suite(text)  # 200 x 200 pairs: 40,000 tests if nothing stopped it
+
+    assert len(suite.tests) == MAX_INHERITED
+    assert suite.tests[0].name.startswith("Test0::")
