@@ -12,6 +12,7 @@ incremental scheduler keeps none of that suite's results (every run reruns it wh
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -73,6 +74,29 @@ class Discovered:
     inherited: list[RawTest] = field(default_factory=list)
     # Module-level class -> (its bases' names, its `test*` methods by name), collected or not.
     classes: dict[str, tuple[tuple[str, ...], dict[str, tuple[Node, Node, Chunk]]]] = field(default_factory=dict)
+    # Chunk (by its first row) -> its assert-like nodes as (start byte, end byte, assert), outer first.
+    _assert_like: dict[int, list[tuple[int, int, RawAssert]]] = field(default_factory=dict, repr=False)
+
+    def asserts_in(self, node: Node, chunk: Chunk) -> list[RawAssert]:
+        """Every assert statement under ``node`` (a node of ``chunk``) in source order, broken ones
+        included: an ``assert_statement``, or an ERROR node that starts with ``assert`` (``assert f(x == 1``
+        with the paren unclosed: still the author's assertion). One inside another counts once, as the outer."""
+        candidates = self._assert_like.get(chunk.first_row)
+        if candidates is None:
+            candidates = self._assert_like[chunk.first_row] = _assert_like(chunk)
+        out: list[RawAssert] = []
+        kept_end = -1
+        for i in range(bisect.bisect_left(candidates, (node.start_byte,)), len(candidates)):
+            start, end, raw = candidates[i]
+            if start >= node.end_byte:
+                break
+            if end > node.end_byte or start < kept_end:
+                continue
+            if (start, end) == (node.start_byte, node.end_byte) and not _holds(node, raw.node):
+                continue  # `node`'s parent of the same extent (an ERROR around one `assert` token)
+            out.append(raw)
+            kept_end = end
+        return out
 
 
 @lru_cache(maxsize=8)
@@ -136,7 +160,7 @@ def _walk_level(
                     outer=stmt,
                     func=definition,
                     chunk=chunk,
-                    asserts=tuple(find_asserts(definition, chunk)),
+                    asserts=tuple(found.asserts_in(definition, chunk)),
                 )
             )
             continue
@@ -164,7 +188,7 @@ def _walk_level(
             if body is not None:
                 _walk_level(body, chunk, f"{class_path}::{name}" if class_path else name, found)
             continue
-        asserts = find_asserts(stmt, chunk)
+        asserts = found.asserts_in(stmt, chunk)
         found.other_asserts.extend(asserts)
         if asserts and definition is not None and definition.type == "function_definition" and class_path is None:
             found.asserting_helpers.add(name)
@@ -245,7 +269,7 @@ def _inherit(found: Discovered) -> None:
             if len(found.inherited) >= MAX_INHERITED:
                 return
             if func.id not in asserts:
-                asserts[func.id] = tuple(find_asserts(func, chunk))
+                asserts[func.id] = tuple(found.asserts_in(func, chunk))
             found.inherited.append(RawTest(f"{cls}::{method}", method, cls, stmt, func, chunk, asserts[func.id]))
 
 
@@ -255,18 +279,18 @@ def _is_case_class(definition: Node, known: set[str]) -> bool:
     return any(base.endswith(CASE_BASE_SUFFIX) or base in known for base in _base_names(definition))
 
 
-def find_asserts(node: Node, chunk: Chunk) -> list[RawAssert]:
-    """Every assert statement under ``node`` in source order, broken ones included."""
-    out: list[RawAssert] = []
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if current.type == "assert_statement":
-            out.append(RawAssert(current, chunk, current.has_error))
-            continue
-        if current.type == "ERROR" and current.child_count and current.children[0].type == "assert":
-            # `assert f(x == 1` with the paren unclosed: still the author's assertion.
-            out.append(RawAssert(current, chunk, True))
-            continue
-        stack.extend(reversed(current.children))
-    return out
+def _assert_like(chunk: Chunk) -> list[tuple[int, int, RawAssert]]:
+    marked = chunk.marked
+    nodes = [(n, n.has_error) for n in marked["assert_statement"]]
+    nodes += [(n, True) for n in marked["ERROR"] if n.child_count and n.children[0].type == "assert"]
+    return sorted(((n.start_byte, n.end_byte, RawAssert(n, chunk, b)) for n, b in nodes), key=lambda c: (c[0], -c[1]))
+
+
+def _holds(node: Node, inner: Node) -> bool:
+    """Whether `inner` is `node` or lies under it (not beside or above it with the same extent)."""
+    current: Node | None = inner
+    while current is not None and current.start_byte >= node.start_byte and current.end_byte <= node.end_byte:
+        if current == node:
+            return True
+        current = current.parent
+    return False

@@ -24,20 +24,14 @@ def ignored_kinds(text: str) -> Ignores:
     Lines without an ignore comment are absent. Several comments on one line merge; a bare
     ignore anywhere on the line wins. A document past the size limit is not parsed: none.
     """
-    if size_problem(text) is not None:
-        return {}
-    source = Source(text)
+    if size_problem(text) is not None or not _IGNORE.search(text):
+        return {}  # no such comment anywhere (the common case): nothing to parse
     found: Ignores = {}
-    stack = [parse_bytes(source.data).root_node]
-    while stack:
-        node = stack.pop()
-        if node.type == "comment":
-            comment = node.text.decode("utf-8", errors="replace") if node.text else ""
-            line = node.start_point.row + 1
-            for match in _IGNORE.finditer(comment):
-                found[line] = _merge(found.get(line, frozenset()), _kinds(match.group("kinds")))
-            continue
-        stack.extend(node.children)
+    for node in Source(text).whole().marked["comment"]:
+        comment = node.text.decode("utf-8", errors="replace") if node.text else ""
+        line = node.start_point.row + 1
+        for match in _IGNORE.finditer(comment):
+            found[line] = _merge(found.get(line, frozenset()), _kinds(match.group("kinds")))
     return found
 
 

@@ -7,10 +7,10 @@ character columns, so all node positions go through :class:`Source`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import tree_sitter_python as tsp
-from tree_sitter import Language, Node, Parser, Tree
+from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
 from prism_lsp.analysis.span import Span
 
@@ -19,6 +19,15 @@ from prism_lsp.analysis.span import Span
 def python_language() -> Language:
     """The tree-sitter Python grammar (loaded once)."""
     return Language(tsp.language())
+
+
+# The node types the analysis looks for anywhere in a piece (see `Chunk.marked`).
+MARKED_TYPES = ("comment", "assert_statement", "ERROR")
+
+
+@lru_cache(maxsize=1)
+def _marked_query() -> Query:
+    return Query(python_language(), " ".join(f"({kind}) @{kind}" for kind in MARKED_TYPES))
 
 
 def parse_bytes(data: bytes) -> Tree:
@@ -39,6 +48,14 @@ class Chunk:
     root: Node
     first_row: int
     byte_offset: int
+
+    @cached_property
+    def marked(self) -> dict[str, list[Node]]:
+        """Every node of this piece of each of `MARKED_TYPES`, by type, each list in source order
+        (an enclosing node before the nodes it holds). One tree-sitter query, run in C: walking a
+        6,000-line module's nodes in Python for them took 0.3 s of every keystroke's analysis."""
+        found = QueryCursor(_marked_query()).captures(self.root)
+        return {kind: sorted(found.get(kind, ()), key=lambda n: (n.start_byte, -n.end_byte)) for kind in MARKED_TYPES}
 
 
 class Source:

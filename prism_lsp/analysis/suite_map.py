@@ -11,8 +11,6 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from tree_sitter import Node
-
 from prism_lsp.analysis.discovery import RawAssert, discover
 from prism_lsp.analysis.hashing import shared_code_hash, text_hash
 from prism_lsp.analysis.source import Source
@@ -91,18 +89,6 @@ class SuiteMap:
         return sorted(found, key=lambda a: a.span)
 
 
-def _comments(root: Node) -> list[Node]:
-    found: list[Node] = []
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.type == "comment":
-            found.append(node)
-        else:
-            stack.extend(node.children)
-    return found
-
-
 @lru_cache(maxsize=8)
 def parse_suite(text: str) -> SuiteMap:
     """Map ``text`` (a pytest file, possibly broken). Never raises on bad Python. Cached: a check asks
@@ -140,7 +126,7 @@ def parse_suite(text: str) -> SuiteMap:
     order = sorted(range(len(tests)), key=lambda i: tests[i].span.start_line)
     tests, owned = [tests[i] for i in order], [owned[i] for i in order]
     # Comments change no test's behaviour: editing one outside the tests must not rerun them all.
-    owned += [source.byte_range(node, chunk) for chunk in discovered.chunks for node in _comments(chunk.root)]
+    owned += [source.byte_range(node, chunk) for chunk in discovered.chunks for node in chunk.marked["comment"]]
     return SuiteMap(
         text=text,
         tests=tests,

@@ -25,6 +25,7 @@ def run_request(
     """The request for one program. Its id is random, never the candidate's: what runs in the
     sandbox must not learn which candidate it is (the panel is the answer key). `config` is
     the initial state's pytest configuration (`pytest_config.initial_config`)."""
+    code_tag, code = shipped_suite_code(suite.rel_path, suite.text)
     return RunRequest(
         id=secrets.token_hex(8),
         tree=str(tree.path),
@@ -39,7 +40,19 @@ def run_request(
         config_text=config[1] if config else None,
         pythonpath=list(task.pythonpath),
         entry=entry_specs(task, suite.text),
+        suite_code_tag=code_tag,
+        suite_code=code,
     )
+
+
+@functools.lru_cache(maxsize=4)
+def shipped_suite_code(rel: str, text: str) -> tuple[str | None, str | None]:
+    """(tag, code): the suite's code compiled here once for every runner (`_prism_suitecode`); (None,
+    None) when it does not compile (each runner then compiles it, and a child reports the error)."""
+    from prism_lsp.runner import _prism_suitecode as suitecode
+
+    code = suitecode.compiled_for_runners(rel, text)
+    return (None, None) if code is None else (suitecode.code_tag(), code)
 
 
 def entry_specs(task: Task, suite_text: str) -> list[str]:

@@ -30,8 +30,8 @@ from prism_lsp.panel.verifier import reference_seconds
 from prism_lsp.panel.witnessing import probe_candidates
 from prism_lsp.panel.write import NewCandidate, candidates_folder, replace_mutants
 from prism_lsp.witness import Witness
-from prism_lsp.witness.entry import dotted_name
 from prism_lsp.witness.panel_search import Reach, probe_roots
+from prism_lsp.witness.suite_names import dotted_name
 
 MIN_MUTANT_TIMEOUT_S = 2.0
 BATCH = 40  # mutants labelled and probed together

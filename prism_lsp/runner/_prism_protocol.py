@@ -258,6 +258,10 @@ class RunRequest(_Message):
     pythonpath: list[str] = field(default_factory=list)
     # Entry points (`module:function`) whose statements every test's `covered` reports (entry coverage).
     entry: list[str] = field(default_factory=list)
+    # The suite's code as the host compiled it (`_prism_suitecode`): taken by a runner whose
+    # Python and pytest match `suite_code_tag`, else compiled there from `suite_text`.
+    suite_code_tag: str | None = None
+    suite_code: str | None = None
 
 
 @dataclass

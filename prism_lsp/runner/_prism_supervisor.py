@@ -207,7 +207,9 @@ def run_one(req: RunRequest, settings: Settings, started: Callable[[str], str]) 
     replaced, never run another program in that state.
     """
     start = time.perf_counter()
-    suitecode.prepare(os.path.join(run_paths(settings.scratch)[1], req.suite_rel), req.suite_text)
+    suitecode.prepare(
+        os.path.join(run_paths(settings.scratch)[1], req.suite_rel), req.suite_text, req.suite_code_tag, req.suite_code
+    )
     compiled = time.perf_counter()
     # Switched off only when nothing of the run's set-up can reach them (`_prism_plugins`).
     plugins_off = plugins.switched_off(

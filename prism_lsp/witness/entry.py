@@ -16,6 +16,8 @@ import ast
 from dataclasses import dataclass
 from pathlib import Path
 
+from prism_lsp.witness.suite_names import suite_names
+
 
 @dataclass(frozen=True)
 class CallForm:
@@ -106,79 +108,25 @@ def _is_program_module(initial: Path, module: str, roots: tuple[str, ...] = ()) 
     return False
 
 
-def _called_names(tree: ast.Module) -> set[str]:
-    """Every `f` of `f(...)` and `m.f` of `m.f(...)` in the suite, and every function passed to a
-    call (`check(f)`, HumanEval's way of calling the entry point)."""
-    names = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call):
-            for part in [node.func, *node.args]:
-                dotted = dotted_name(part) if part is node.func or isinstance(part, (ast.Name, ast.Attribute)) else None
-                if dotted:
-                    names.add(dotted)
-    return names
-
-
-MAX_ALIASES = 10_000
-
-
-def _aliases(tree: ast.Module) -> dict[str, str]:
-    """`name = m.f` (or `= f`) anywhere in the suite: name -> the dotted name it stands for (a test
-    binding `singularize = strutils.singularize` then calling `singularize('glass')`). A name bound
-    to two different things is left out."""
-    out: dict[str, str] = {}
-    clashes: set[str] = set()
-    for node in ast.walk(tree):
-        if (
-            isinstance(node, ast.Assign)
-            and len(node.targets) == 1
-            and isinstance(node.targets[0], ast.Name)
-            and isinstance(node.value, (ast.Name, ast.Attribute))
-        ):
-            dotted = dotted_name(node.value)
-            name = node.targets[0].id
-            if dotted is None or dotted == name:
-                continue
-            if out.setdefault(name, dotted) != dotted:
-                clashes.add(name)
-            if len(out) >= MAX_ALIASES:
-                break
-    return {k: v for k, v in out.items() if k not in clashes}
-
-
-def dotted_name(node: ast.AST) -> str | None:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        return ".".join([node.id, *reversed(parts)])
-    return None
-
-
 def entry_points(
     suite_text: str, initial: Path, declared: tuple[str, ...] = (), roots: tuple[str, ...] = ()
 ) -> list[Entry]:
     """The entry points to probe, each with the names the suite calls it by (`roots`: the program's
     import roots besides its top folder, e.g. `src`)."""
-    tree = parse_suite(suite_text)
+    calls = suite_names(suite_text)
     imported: dict[str, tuple[str, str]] = {}  # local dotted name -> (module, function)
-    if tree is not None:
-        for node in tree.body:
-            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                for alias in node.names:
-                    if alias.name == "*":
-                        continue
-                    if _is_program_module(initial, f"{node.module}.{alias.name}", roots):
-                        # `from pkg import mod`: then `mod.f(...)`
-                        imported[f"{alias.asname or alias.name}.*"] = (f"{node.module}.{alias.name}", "*")
-                    else:
-                        imported[alias.asname or alias.name] = (node.module, alias.name)
-            elif isinstance(node, ast.Import):
-                for alias in node.names:
-                    imported[f"{alias.asname or alias.name}.*"] = (alias.name, "*")
-    called = _called_names(tree) if tree is not None else set()
-    aliases = _aliases(tree) if tree is not None else {}
+    for kind, module, name, asname in calls.imports if calls is not None else ():
+        if kind == "import":
+            imported[f"{asname or module}.*"] = (module, "*")
+        elif name == "*":
+            continue
+        elif _is_program_module(initial, f"{module}.{name}", roots):
+            # `from pkg import mod`: then `mod.f(...)`
+            imported[f"{asname or name}.*"] = (f"{module}.{name}", "*")
+        else:
+            imported[asname or name] = (module, name)
+    called = set(calls.called) if calls is not None else set()
+    aliases = calls.aliases if calls is not None else {}
     called |= {aliases[n] for n in called if n in aliases}  # `singularize = strutils.singularize`
 
     def local_names(module: str, function: str) -> tuple[str, ...]:

@@ -20,7 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from prism_lsp.witness.built import Built
-from prism_lsp.witness.entry import CallForm, Entry, dotted_name, parse_suite
+from prism_lsp.witness.entry import CallForm, Entry, parse_suite
+from prism_lsp.witness.suite_names import dotted_name
 
 
 @dataclass(frozen=True)

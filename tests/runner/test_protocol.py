@@ -223,6 +223,8 @@ REQUIRED_AND_DEFAULTS = {
             "config_text": None,
             "pythonpath": [],
             "entry": [],
+            "suite_code_tag": None,
+            "suite_code": None,
         },
     ),
     ProbeRequest: (

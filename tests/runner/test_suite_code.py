@@ -152,3 +152,53 @@ def test_output_a_program_leaves_in_its_capture_never_reaches_the_next_program(t
         run = engine.run(task, Suite("test_channel.py", CHANNEL), RunOptions(sandbox="bubblewrap"))
         quiet_ones = [run.baseline] + [r for c, r in run.results if int(c.id[1:]) % 2 == 0]
         assert {t.outcome for program in quiet_ones for t in program.tests} == {"pass"}
+
+
+def _prepared_namespace(path: str, text: str, tag: str | None, shipped: str | None) -> dict:
+    from prism_lsp.runner import _prism_suitecode as suitecode
+
+    suitecode._prepared.clear()
+    suitecode.prepare(path, text, tag, shipped)
+    (_, code) = suitecode._prepared[(path, text.encode())]
+    namespace: dict = {}
+    exec(code, namespace)
+    return {"namespace": namespace, "code": code}
+
+
+def test_a_runner_takes_the_hosts_code_of_the_suite_only_under_its_own_python_and_pytest():
+    """The host compiles an edit's suite once for every runner; a runner whose interpreter differs
+    (a task image's) compiles the text itself. Here the shipped code is of another text, so which
+    one the runner kept shows."""
+    from prism_lsp.runner import _prism_suitecode as suitecode
+
+    shipped = suitecode.compiled_for_runners("tests/test_x.py", "def answer():\n    return 'host'\n")
+    text = "def answer():\n    return 'text'\n"
+    path = "/run/tree/tests/test_x.py"
+    same = _prepared_namespace(path, text, suitecode.code_tag(), shipped)
+    assert same["namespace"]["answer"]() == "host"
+    # Tracebacks and assertion reports name the suite's path in the runner, not the host's placeholder.
+    assert same["code"].co_filename == path and same["namespace"]["answer"].__code__.co_filename == path
+    other = _prepared_namespace(path, text, "3.9.0|0000|7.0", shipped)
+    assert other["namespace"]["answer"]() == "text"
+    broken = _prepared_namespace(path, text, suitecode.code_tag(), "not base64 !")
+    assert broken["namespace"]["answer"]() == "text"
+
+
+def test_a_suite_that_does_not_compile_is_shipped_as_nothing():
+    from prism_lsp.engine.requests import shipped_suite_code
+
+    assert shipped_suite_code("test_x.py", "def test_x(:\n    pass\n") == (None, None)
+    tag, code = shipped_suite_code("test_x.py", PASSING)
+    assert tag is not None and code
+
+
+def test_a_suite_whose_compile_warns_is_compiled_by_each_program_under_its_own_warning_filters(tmp_path, engine):
+    """`P = "\\d"` warns at compile time; under `filterwarnings = error` plain pytest reports a
+    collection error. Code compiled ahead (by the host or the runner) would have swallowed it."""
+    from prism_lsp.engine.requests import shipped_suite_code
+
+    text = 'P = "\\d"\n\ndef test_p():\n    assert P\n'
+    assert shipped_suite_code("test_calc.py", text) == (None, None)
+    task = _task(tmp_path, {"pytest.ini": "[pytest]\nfilterwarnings =\n    error\n"})
+    run = engine.run(task, Suite("test_calc.py", text), RunOptions(sandbox="bubblewrap"))
+    assert {p.outcome for p in [run.baseline, *(r for _, r in run.results)]} == {"error"}
