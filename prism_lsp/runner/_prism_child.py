@@ -22,6 +22,7 @@ import traceback
 import _prism_isolation as isolation
 import _prism_limits as limits
 import _prism_prepared as prepared_session
+import _prism_programcode as programcode
 import _prism_speedups as speedups
 import _prism_suitecode as suitecode
 import pytest
@@ -236,11 +237,13 @@ def _program(
         _run_command(req.command, wfd)
     changed = {os.path.join(tree, rel): lines for rel, lines in req.changed.items()}
     session_start = time.perf_counter()
+    used = programcode.used
     collector, code = _session(
         req, wfd, tree, suite_path, changed, session_args(req, tree, config, plugins_off), prepared
     )
     collector.finish_probes()
     phases["session"] = round((time.perf_counter() - session_start) * 1000, 2)
+    phases["program_code_used"] = float(programcode.used - used)  # modules run from the runner's compile
     report = ChildReport(
         exit_code=int(code) if isinstance(code, int) else -1,
         finished=collector.session_finished,
@@ -250,6 +253,7 @@ def _program(
         collected=collector.collected,
         duration_ms=phases["session"],
         phases=phases,
+        imported=programcode.imported(),
     )
     write_message(wfd, report, tree)
     os._exit(0)
@@ -368,6 +372,7 @@ def warm_up(scratch: str) -> None:
             collector = Collector(suite_path, {})
             speedups.install()
             suitecode.install()
+            programcode.install()
             with speedups.recording():
                 pytest.main([suite_rel, *pytest_args(tree)], plugins=[collector])
             speedups.prebuild_config([a for name in PLUGINS_OFF for a in ("-p", f"no:{name}")])

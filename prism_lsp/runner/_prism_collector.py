@@ -12,6 +12,7 @@ import sys
 import time
 
 import _prism_lines
+import _prism_programcode
 import pytest
 from _prism_limits import limit_reached
 from _prism_protocol import Assertion, CollectError, TestDone, TestEntry, TestStart
@@ -44,9 +45,12 @@ class Collector:
             if module and function:
                 self.entry.setdefault(module, []).append(function)
         self.root = os.path.realpath(root) if root else None
-        self.files: list[str] = []
-        self.changed_statements: dict[int, set[int]] = {}
-        self._covered: dict[str, set[tuple[int, int]]] = {}
+        # Probes report under a file's tree-relative path (the same whichever order modules load
+        # in, so the runner can compile them before the child runs: `_prism_programcode`); each
+        # file's place in `files` keeps `covered` in the order files were first measured.
+        self.files: dict[str, int] = {}
+        self.changed_statements: dict[str, set[int]] = {}
+        self._covered: dict[str, set[tuple[str, int]]] = {}
         self._current = ""
         # Called with a TestStart before and a TestDone after each test, so a run that
         # never finishes (timeout, os._exit, a crash) still tells which test it was in and
@@ -92,19 +96,23 @@ class Collector:
     # every executable statement that holds a changed line or lies in an entry point's span (see
     # `_ProbeFinder`, `_prism_lines`), so measuring costs nothing outside those statements; a
     # tracer (settrace; `sys.monitoring` needs 3.12) would slow every call of every program.
-    def probe(self, line: int, file: int = 0) -> None:
+    def probe(self, line: int, file: str = "") -> None:
         if self._current:
             covered = self._covered.get(self._current)
             if covered is None:
                 covered = self._covered[self._current] = set()
             covered.add((file, line))
 
-    def measured_file(self, path: str, changed_statements: set[int]) -> int:
-        """The index probes of file `path` report under; its changed statements' first lines."""
-        rel = os.path.relpath(path, self.root) if self.root else os.path.basename(path)
-        self.files.append(rel)
-        self.changed_statements[len(self.files) - 1] = changed_statements
-        return len(self.files) - 1
+    def file_key(self, path: str) -> str:
+        """What probes of file `path` report under: its path relative to the tree."""
+        return os.path.relpath(path, self.root) if self.root else os.path.basename(path)
+
+    def measured_file(self, path: str, changed_statements: set[int]) -> str:
+        """Register file `path` with its changed statements' first lines: the key its probes report under."""
+        rel = self.file_key(path)
+        self.files.setdefault(rel, len(self.files))
+        self.changed_statements.setdefault(rel, set()).update(changed_statements)
+        return rel
 
     def start_probes(self) -> None:
         if self.changed or self.entry:
@@ -118,8 +126,11 @@ class Collector:
 
     def _covered_lines(self, nodeid: str) -> dict[str, list[int]]:
         out: dict[str, list[int]] = {}
-        for f, line in sorted(self._covered.get(nodeid, ())):
-            out.setdefault(self.files[f], []).append(line)
+        order = self.files
+        for f, line in sorted(
+            (pair for pair in self._covered.get(nodeid, ()) if pair[0] in order), key=lambda p: (order[p[0]], p[1])
+        ):
+            out.setdefault(f, []).append(line)
         return out
 
     def _measure(self, nodeid: str, entry: TestEntry) -> None:
@@ -328,26 +339,36 @@ def _probe_loader_class():
             self.collector, self.origin, self.lines, self.functions = collector, origin, lines, functions
 
         def source_to_code(self, data, path, *, _optimize=-1):
+            key = self.collector.file_key(self.origin)
+            if isinstance(data, bytes):
+                # Compiled by the runner from these very bytes with these very inputs, if at all.
+                hit = _prism_programcode.lookup(path, data, (frozenset(self.lines), tuple(self.functions), key))
+                if hit is not None:
+                    self.collector.measured_file(self.origin, set(hit[1] or ()))
+                    return hit[0]
             try:
                 tree = ast.parse(data, filename=path)
             except SyntaxError:
                 return super().source_to_code(data, path)
             changed, entry = _prism_lines.measured_lines(tree, self.lines, self.functions)
-            index = self.collector.measured_file(self.origin, changed)
-            _insert_probes(tree, changed | entry, index, ast, _prism_lines)
+            self.collector.measured_file(self.origin, changed)
+            insert_probes(tree, changed | entry, key)
             return compile(tree, path, "exec", dont_inherit=True)
 
         def get_code(self, fullname):
-            # Never from a bytecode cache: the probes' file index belongs to this run.
+            # Never from a bytecode cache: the probes belong to this run's changed lines and entry points.
             return self.source_to_code(self.get_data(self.path), self.path)
 
     return ProbeLoader
 
 
-def _insert_probes(tree, lines: set[int], index: int, ast, lines_module) -> None:
-    """A probe call `__prism_probe__(line, index)` in front of every executable statement starting on one of `lines`."""
+def insert_probes(tree, lines: set[int], key: str) -> None:
+    """A probe call `__prism_probe__(line, key)` in front of every executable statement starting on
+    one of `lines` (`key`: the file's tree-relative path, `Collector.file_key`)."""
+    import ast
+
     probed: dict[tuple[int, str], tuple[list, set[int]]] = {}
-    for parent, name, position, stmt in list(lines_module.statements(tree)):
+    for parent, name, position, stmt in list(_prism_lines.statements(tree)):
         if stmt.lineno in lines:
             probed.setdefault((id(parent), name), (getattr(parent, name), set()))[1].add(position)
     for stmts, positions in probed.values():
@@ -355,7 +376,7 @@ def _insert_probes(tree, lines: set[int], index: int, ast, lines_module) -> None
         for position, stmt in enumerate(stmts):
             if position in positions:
                 call = ast.Call(
-                    ast.Name("__prism_probe__", ast.Load()), [ast.Constant(stmt.lineno), ast.Constant(index)], []
+                    ast.Name("__prism_probe__", ast.Load()), [ast.Constant(stmt.lineno), ast.Constant(key)], []
                 )
                 out.append(ast.copy_location(ast.Expr(call), stmt))
             out.append(stmt)

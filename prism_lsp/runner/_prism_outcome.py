@@ -25,8 +25,10 @@ from _prism_protocol import (
     program_rule,
 )
 
+Parsed = tuple[ChildReport | Fatal | None, dict[str, TestEntry], TestStart | None]
 
-def _parse(lines: list[bytes]) -> tuple[ChildReport | Fatal | None, dict[str, TestEntry], TestStart | None]:
+
+def parse(lines: list[bytes]) -> Parsed:
     """(final report or None, finished tests by name, the test still running or None).
 
     The pipe is the program's own channel (it runs inside pytest's process and may write
@@ -67,14 +69,14 @@ def _with(base: Result, **values) -> Result:
     return Result(**{**base.__dict__, **values})
 
 
-def interpret(req: RunRequest, lines: list[bytes], status: int | None, timed_out: bool, elapsed_ms: float) -> Result:
-    """The outcome of one program run from the lines its child wrote and how it ended.
+def interpret(req: RunRequest, parsed: Parsed, status: int | None, timed_out: bool, elapsed_ms: float) -> Result:
+    """The outcome of one program run from the lines its child wrote (`parse`) and how it ended.
 
     Progress lines (TestStart/TestDone per test) let a run that never completes still
     name the test it was in; only the child's final report can make it a pass.
     """
     base = Result(id=req.id, outcome="error", duration_ms=round(elapsed_ms, 2))
-    data, done, running = _parse(lines)
+    data, done, running = parsed
     if timed_out:
         return _interrupted(base, done, running, "timeout", timeout_message(req.timeout_s))
     if data is None:
@@ -134,4 +136,4 @@ def interpret(req: RunRequest, lines: list[bytes], status: int | None, timed_out
     return _with(base, outcome="pass")
 
 
-__all__ = ["interpret", "error_result"]
+__all__ = ["parse", "interpret", "error_result"]

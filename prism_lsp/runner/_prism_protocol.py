@@ -371,6 +371,9 @@ class ChildReport(_Message):
     collected: int = 0
     duration_ms: float = 0.0
     phases: dict[str, float] = field(default_factory=dict)
+    # Tree-relative source files the program imported without probes: a hint of which files the
+    # runner compiles before the next program (`_prism_programcode`), never code itself.
+    imported: list[str] = field(default_factory=list)
 
     def _validate_nested(self) -> None:
         self.tests = [t if isinstance(t, TestEntry) else TestEntry.from_dict(t) for t in self.tests]

@@ -13,12 +13,13 @@ from dataclasses import dataclass, field
 import _prism_isolation as isolation
 import _prism_plugins as plugins
 import _prism_prepared as prepared_session
+import _prism_programcode as programcode
 import _prism_suitecode as suitecode
 from _prism_child import PLUGINS_OFF, config_file, report_fatal, run_child, run_paths, session_args, write_run_files
 from _prism_cleanup import CleanupFailed, SharedFolders, clear_runs
 from _prism_collector import Collector, short
-from _prism_outcome import interpret
-from _prism_protocol import Result, RunRequest, error_result
+from _prism_outcome import interpret, parse
+from _prism_protocol import ChildReport, Result, RunRequest, error_result
 from _prism_reaper import reap_all
 
 # What one child may write to its pipe; the rest is dropped (its own result is far smaller).
@@ -207,10 +208,15 @@ def run_one(req: RunRequest, settings: Settings, started: Callable[[str], str]) 
     replaced, never run another program in that state.
     """
     start = time.perf_counter()
-    suitecode.prepare(
-        os.path.join(run_paths(settings.scratch)[1], req.suite_rel), req.suite_text, req.suite_code_tag, req.suite_code
-    )
+    run_tree = run_paths(settings.scratch)[1]
+    suitecode.prepare(os.path.join(run_tree, req.suite_rel), req.suite_text, req.suite_code_tag, req.suite_code)
     compiled = time.perf_counter()
+    program_compiled = 0  # a task's own test command runs in new processes: they inherit no code
+    if not req.command:
+        program_compiled = programcode.prepare(
+            run_tree, settings.tree_path(req.tree), req.changed, req.entry, req.pythonpath, req.suite_rel
+        )
+    program_code = time.perf_counter()
     # Switched off only when nothing of the run's set-up can reach them (`_prism_plugins`).
     plugins_off = plugins.switched_off(
         PLUGINS_OFF, req.suite_rel, req.suite_text, req.config_text, settings.tree_path(req.tree), req.pythonpath
@@ -225,7 +231,10 @@ def run_one(req: RunRequest, settings: Settings, started: Callable[[str], str]) 
     waited = time.perf_counter()
     reap_all(settings.namespaces)
     elapsed = (time.perf_counter() - start) * 1000
-    result = interpret(req, b"".join(chunks).strip().splitlines(), status, timed_out, elapsed)
+    parsed = parse(b"".join(chunks).strip().splitlines())
+    result = interpret(req, parsed, status, timed_out, elapsed)
+    if isinstance(parsed[0], ChildReport):
+        programcode.learn(parsed[0].imported)
     try:
         clear_after_program(settings)
     except CleanupFailed as exc:
@@ -239,7 +248,9 @@ def run_one(req: RunRequest, settings: Settings, started: Callable[[str], str]) 
     result.secret = secret
     result.phases = {
         "compile": round((compiled - start) * 1000, 2),
-        "prepare": round((set_up - compiled) * 1000, 2),
+        "program_code": round((program_code - compiled) * 1000, 2),
+        "program_compiled": float(program_compiled),
+        "prepare": round((set_up - program_code) * 1000, 2),
         "prepared": 1.0 if prepared is not None else 0.0,
         "fork": round((forked - set_up) * 1000, 2),
         **result.phases,

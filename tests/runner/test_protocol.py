@@ -273,6 +273,7 @@ REQUIRED_AND_DEFAULTS = {
             "collected": 0,
             "duration_ms": 0.0,
             "phases": {},
+            "imported": [],
         },
     ),
     Fatal: ({"message": "boom"}, {}),
