@@ -16,9 +16,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from prism_lsp.analysis.ignores import ignored_kinds
+from prism_lsp.analysis.limits import size_problem
 from prism_lsp.analysis.suite_map import SuiteMap, parse_suite
 from prism_lsp.analysis.weak_assertions import static_findings
 from prism_lsp.document.check import NO_TASK, RUNNING, Check, CheckState, failed, finished
+from prism_lsp.engine import suite_code
 from prism_lsp.engine.panel import Progress
 from prism_lsp.engine.session import EngineSession, RunOptions
 from prism_lsp.judge.reveal import WITNESSES_SHOWN_AT, panel_to_run
@@ -103,8 +105,11 @@ class Checker:
 
     def analyze(self, path: Path | None, version: int, text: str, settings: Settings) -> Check:
         """Everything known without running: suite map, ignores, static hints, the task, the state."""
-        suite_map = parse_suite(text)
         task, problem = self.task_for(path)
+        if task is not None and path is not None and task.test_command is None and size_problem(text) is None:
+            if not_a_suite(path, task) is None:
+                suite_code.prefetch(task.suite_rel(path), text)  # beside the analysis below (`engine.suite_code`)
+        suite_map = parse_suite(text)
         reveal = settings.effective_reveal(task.reveal) if task else settings.reveal
         check = Check(
             path, version, text, suite_map, ignored_kinds(text), static_findings(suite_map), NO_TASK, task, reveal

@@ -8,6 +8,7 @@ import functools
 import secrets
 from pathlib import Path
 
+from prism_lsp.engine import suite_code
 from prism_lsp.materialize import ProgramTree
 from prism_lsp.model.run import Suite
 from prism_lsp.model.task import Task
@@ -25,7 +26,7 @@ def run_request(
     """The request for one program. Its id is random, never the candidate's: what runs in the
     sandbox must not learn which candidate it is (the panel is the answer key). `config` is
     the initial state's pytest configuration (`pytest_config.initial_config`)."""
-    code_tag, code = shipped_suite_code(suite.rel_path, suite.text)
+    code_tag, code = suite_code.compiled(suite.rel_path, suite.text)
     return RunRequest(
         id=secrets.token_hex(8),
         tree=str(tree.path),
@@ -43,16 +44,6 @@ def run_request(
         suite_code_tag=code_tag,
         suite_code=code,
     )
-
-
-@functools.lru_cache(maxsize=4)
-def shipped_suite_code(rel: str, text: str) -> tuple[str | None, str | None]:
-    """(tag, code): the suite's code compiled here once for every runner (`_prism_suitecode`); (None,
-    None) when it does not compile (each runner then compiles it, and a child reports the error)."""
-    from prism_lsp.runner import _prism_suitecode as suitecode
-
-    code = suitecode.compiled_for_runners(rel, text)
-    return (None, None) if code is None else (suitecode.code_tag(), code)
 
 
 def entry_specs(task: Task, suite_text: str) -> list[str]:

@@ -185,20 +185,30 @@ def test_a_runner_takes_the_hosts_code_of_the_suite_only_under_its_own_python_an
 
 
 def test_a_suite_that_does_not_compile_is_shipped_as_nothing():
-    from prism_lsp.engine.requests import shipped_suite_code
+    from prism_lsp.engine.suite_code import compiled
 
-    assert shipped_suite_code("test_x.py", "def test_x(:\n    pass\n") == (None, None)
-    tag, code = shipped_suite_code("test_x.py", PASSING)
+    assert compiled("test_x.py", "def test_x(:\n    pass\n") == (None, None)
+    tag, code = compiled("test_x.py", PASSING)
     assert tag is not None and code
 
 
 def test_a_suite_whose_compile_warns_is_compiled_by_each_program_under_its_own_warning_filters(tmp_path, engine):
     """`P = "\\d"` warns at compile time; under `filterwarnings = error` plain pytest reports a
     collection error. Code compiled ahead (by the host or the runner) would have swallowed it."""
-    from prism_lsp.engine.requests import shipped_suite_code
+    from prism_lsp.engine.suite_code import compiled
 
     text = 'P = "\\d"\n\ndef test_p():\n    assert P\n'
-    assert shipped_suite_code("test_calc.py", text) == (None, None)
+    assert compiled("test_calc.py", text) == (None, None)
     task = _task(tmp_path, {"pytest.ini": "[pytest]\nfilterwarnings =\n    error\n"})
     run = engine.run(task, Suite("test_calc.py", text), RunOptions(sandbox="bubblewrap"))
     assert {p.outcome for p in [run.baseline, *(r for _, r in run.results)]} == {"error"}
+
+
+def test_the_editors_compile_runs_in_a_process_of_its_own_and_gives_what_a_compile_here_gives():
+    from prism_lsp.engine import suite_code
+
+    text = PASSING + "\n# prefetched\n"
+    suite_code.prefetch("test_calc.py", text)
+    started = suite_code._started[("test_calc.py", text)]
+    assert suite_code.compiled("test_calc.py", text) == suite_code._compile("test_calc.py", text)
+    assert started.done()
