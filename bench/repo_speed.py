@@ -4,8 +4,9 @@
 
 PATH is a git repository you fetched (nothing of it is committed here). The task is made in a
 temporary folder: the initial state is the repository's tracked files at HEAD (`git archive`),
-and six candidates each change one line of `--target` (a trailing comment on a `return` line:
-the timing of a panel does not depend on its verdicts). Printed, measured in this one run:
+and six candidates each add one line to `--target` (a `pass` before a `return`: a change to
+that function's body, which a one-test edit's selection sees as a real fix's, while the timing of a
+panel does not depend on its verdicts). Printed, measured in this one run:
 
 - trees: files and bytes per tree, and the bytes the seven cached trees hold on disk (inodes
   counted once) against seven copies, what each tree cost before candidates shared files;
@@ -60,8 +61,8 @@ def make_task(repo: Path, target: str, programs: int, out: Path, timeout_s: int)
     entries = [f'[task]\nid = "repo-speed"\nstatement = "speed"\ninitial = "initial"\ntimeout_s = {timeout_s}\n']
     for k, i in enumerate(sites):
         old = lines[i]
-        new = old.rstrip("\n") + f"  # candidate {k}\n"
-        patch = f"--- a/{target}\n+++ b/{target}\n@@ -{i + 1},1 +{i + 1},1 @@\n-{old}+{new}"
+        indent = old[: len(old) - len(old.lstrip())]
+        patch = f"--- a/{target}\n+++ b/{target}\n@@ -{i + 1},1 +{i + 1},2 @@\n+{indent}pass  # candidate {k}\n {old}"
         (out / "candidates").mkdir(exist_ok=True)
         (out / "candidates" / f"c{k}.diff").write_text(patch)
         reference = "\nreference = true" if k == 0 else ""

@@ -52,7 +52,13 @@ def state_of(check: Check) -> tuple[str, str | None]:
         why = f"{name}: the suite cannot run on the initial program nor the reference"
         return "error", f"{why} ({detail})" if detail else why
     if check.stats is not None:
-        return "idle", f"{check.stats.tests_run} test(s) run, {check.stats.tests_cached} from cache"
+        line = f"{check.stats.tests_run} test(s) run, {check.stats.tests_cached} from cache"
+        if check.stats.programs_reused:
+            line += (
+                f"; {check.stats.programs_reused} candidate(s) not rerun: no test run reaches their change, "
+                "so the initial program's results are theirs"
+            )
+        return "idle", line
     return "idle", None
 
 

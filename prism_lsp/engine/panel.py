@@ -9,9 +9,10 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
+from dataclasses import replace
 from pathlib import PurePosixPath
 
-from prism_lsp.engine import time_limits
+from prism_lsp.engine import reach, time_limits
 from prism_lsp.engine.pool import RunnerPool
 from prism_lsp.engine.requests import run_request
 from prism_lsp.engine.results import program_from_runner
@@ -55,6 +56,7 @@ def run_programs(
     progress: Progress | None = None,
     cancel: threading.Event | None = None,
     on_result: OnResult | None = None,
+    select: bool = False,
 ) -> PanelRun:
     """Run `suite` on the initial state and every candidate, in parallel on `pool`.
 
@@ -63,7 +65,9 @@ def run_programs(
     programs finish; setting `cancel` stops programs that have not started;
     `on_result(program_id, tree, config, result)` as each program's result is in (a
     confirmation starts while the rest of the panel runs). With `only`, the programs not in it do
-    not run: their trees are built, their results an empty `pass` (whoever asked has them).
+    not run: their trees are built, their results an empty `pass` (whoever asked has them). With
+    `select` and `tests`, a candidate whose change those tests do not reach on the initial program
+    is not run: the initial program's result is its own (`engine/reach.py`).
     """
     start = time.perf_counter()
     programs: list[tuple[str, Candidate | None]] = [(BASELINE, None), *[(c.id, c) for c in task.candidates]]
@@ -97,14 +101,22 @@ def run_programs(
         trees[program] = tree
         if only is not None and program not in only:
             ready[program] = ProgramResult(outcome="pass")
-            continue
-        limits[program] = first
-        futures[program] = pool.submit(run_request(tree, suite, task, first, tests, config), cancel)
-    total = len(programs)
-    done = len(ready)
-    if progress and done:
-        progress(done, total, "")
-    pending = dict(futures)
+    runs = [program for program in trees if program not in ready]
+    # A selected run's candidates whose change is bounded wait for the initial program's run,
+    # unless the last run of these tests reached their change (engine/reach.py).
+    bounded: dict[str, reach.Bound] = {}
+    if select and tests and BASELINE in runs:
+        for program in runs[1:]:
+            found = reach.tree_bound(trees[BASELINE], trees[program])
+            if found is not None:
+                bounded[program] = found
+    marks = reach.tree_marks(trees[BASELINE], {rel for b in bounded.values() for rel in b.entries}) if bounded else {}
+    bounds = {
+        program: found
+        for program, found in bounded.items()
+        if not reach.reached_before(limit_key, trees[BASELINE].digest, found)
+    }
+    pending: dict[str, Future] = {}
     finished = threading.Condition()
     order: list[str] = []
 
@@ -116,8 +128,30 @@ def run_programs(
 
         return cb
 
-    for name, fut in pending.items():
-        fut.add_done_callback(on_done(name))
+    def submit(name: str) -> None:
+        limits[name] = first
+        request = run_request(trees[name], suite, task, first, tests, config)
+        futures[name] = pending[name] = pool.submit(
+            replace(request, marks=marks) if name == BASELINE else request, cancel
+        )
+        futures[name].add_done_callback(on_done(name))
+
+    for program in runs:
+        if program not in bounds:
+            submit(program)
+    total = len(programs)
+    done = len(ready)
+    if progress and done:
+        progress(done, total, "")
+
+    def finish(name: str) -> None:
+        nonlocal done
+        if on_result is not None:
+            on_result(name, trees[name], config, ready[name])
+        done += 1
+        if progress:
+            progress(done, total, name)
+
     seen = 0
     while seen < len(pending):
         with finished:
@@ -126,16 +160,22 @@ def run_programs(
             name = order[seen]
         seen += 1
         ready[name] = program_from_runner(futures[name].result())
-        if on_result is not None:
-            on_result(name, trees[name], config, ready[name])
-        done += 1
-        if progress:
-            progress(done, total, name)
+        if name == BASELINE and marks:
+            initial = ready[name]
+            reach.remember(limit_key, trees[BASELINE].digest, initial)
+            ready[name] = reach.unmarked(initial)
+            for program, found in bounds.items():
+                if reach.reusable(initial) and not reach.reaches(initial, found):
+                    ready[program] = reach.reused(ready[name], found)
+                    finish(program)
+                else:
+                    submit(program)
+        finish(name)
     reference = next((c.id for c in task.candidates if c.reference), None)
     time_limits.settle(
         ready,
         limits,
-        reference if reference in futures else None,  # a reference left out was not measured
+        reference if reference in futures else None,  # a reference left out or reused was not measured
         floor,
         pool.reference_seconds,
         limit_key,

@@ -225,6 +225,8 @@ class EngineSession:
                 progress=progress,
                 cancel=cancel,
                 on_result=on_result,
+                # Where a candidate's findings are shown, a selected run skips those it cannot reach.
+                select=options.repeat == 1 and options.level(task) in ("full", "labels"),
             )
 
         def pool_for(seed: int) -> RunnerPool:

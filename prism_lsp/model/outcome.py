@@ -87,6 +87,8 @@ class ProgramResult:
     line: int | None = None
     duration_ms: float = 0.0
     cached: bool = field(default=False, compare=False)
+    # The initial program's result standing for a candidate's: no test reached its change (engine/reach.py).
+    reused: bool = field(default=False, compare=False)
 
     @staticmethod
     def error(reason: str, message: str, line: int | None = None) -> ProgramResult:

@@ -235,7 +235,7 @@ def _program(
     phases["isolate"] = round((time.perf_counter() - start) * 1000, 2) - phases["copy"]
     if req.command:
         _run_command(req.command, wfd)
-    changed = {os.path.join(tree, rel): lines for rel, lines in req.changed.items()}
+    changed = {os.path.join(tree, rel): lines for rel, lines in req.probed().items()}
     session_start = time.perf_counter()
     used = programcode.used
     collector, code = _session(
@@ -271,6 +271,7 @@ def _session(
             # a prepared session's: this program's state only
             collector.__init__(suite_path, changed, req.entry, tree)
         collector.progress = lambda event: write_message(wfd, event, tree)
+        collector.watch({os.path.join(tree, rel): set(lines) for rel, lines in req.marks.items()})
         collector.start_probes()
         return collector
 

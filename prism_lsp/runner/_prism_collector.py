@@ -52,6 +52,13 @@ class Collector:
         self.changed_statements: dict[str, set[int]] = {}
         self._covered: dict[str, set[tuple[str, int]]] = {}
         self._current = ""
+        # Marks (`RunRequest.marks`, the initial program of a selected run): what ran of them while
+        # no test did (collection, session fixtures) counts for every test; reading a marked file or
+        # starting a process reports `READ` under each file it may have read.
+        self._marked: dict[str, set[int]] = {}
+        self._outside: set[tuple[str, int]] = set()
+        self._watched: dict[str, str] = {}  # real path -> key
+        self._watched_names: set[str] = set()
         # Called with a TestStart before and a TestDone after each test, so a run that
         # never finishes (timeout, os._exit, a crash) still tells which test it was in and
         # what the tests before it did.
@@ -102,6 +109,38 @@ class Collector:
             if covered is None:
                 covered = self._covered[self._current] = set()
             covered.add((file, line))
+        elif line in self._marked.get(file, ()):
+            self._outside.add((file, line))
+
+    def watch(self, marks: dict[str, set[int]]) -> None:
+        """Probe `marks` (absolute path -> lines) as described at `_marked`."""
+        for path, lines in marks.items():
+            key = self.file_key(path)
+            self.files.setdefault(key, len(self.files))
+            self._marked[key] = set(lines) | {READ}
+            self._watched[os.path.realpath(path)] = key
+            self._watched_names.add(os.path.basename(path))
+        if marks and not _AUDITED:
+            _AUDITED.append(self)
+            sys.addaudithook(_audit)
+        elif marks:
+            _AUDITED[0] = self
+
+    def read(self, event: str, args: tuple) -> None:
+        if event == "open":
+            path = args[0] if args else None
+            if not isinstance(path, (str, bytes)):
+                return
+            path = os.fsdecode(path)
+            if os.path.basename(path) not in self._watched_names:
+                return
+            key = self._watched.get(os.path.realpath(path))
+            if key is None or _importing():
+                return
+            self.probe(READ, key)
+        elif event in _PROCESS_EVENTS:
+            for key in self._watched.values():
+                self.probe(READ, key)
 
     def file_key(self, path: str) -> str:
         """What probes of file `path` report under: its path relative to the tree."""
@@ -134,6 +173,8 @@ class Collector:
         return out
 
     def _measure(self, nodeid: str, entry: TestEntry) -> None:
+        if self._outside:
+            self._covered.setdefault(nodeid, set()).update(self._outside)
         if self.changed:
             entry.reached_change = self._reached(nodeid)
         if self.changed or self.entry:
@@ -298,6 +339,26 @@ class Collector:
 
     def pytest_sessionfinish(self, session, exitstatus):
         self.session_finished = True
+
+
+READ = 9_999_999  # `prism_lsp/engine/reach.py`'s READ
+_PROCESS_EVENTS = {"subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork", "os.forkpty"}
+_AUDITED: list[Collector] = []  # the collector the process's one audit hook reports to
+
+
+def _audit(event: str, args: tuple) -> None:
+    if event != "open" and event not in _PROCESS_EVENTS:
+        return
+    try:
+        _AUDITED[0].read(event, args)
+    except Exception:
+        pass  # an audit hook that raises would fail the program's own call
+
+
+def _importing() -> bool:
+    """Whether the `open` being audited is the import system reading a module's source."""
+    frame = sys._getframe(3)  # _importing <- read <- _audit <- the caller of open
+    return frame is not None and frame.f_code.co_name == "get_data" and "importlib" in frame.f_code.co_filename
 
 
 def _update(entry: TestEntry, **values) -> None:

@@ -262,6 +262,18 @@ class RunRequest(_Message):
     # Python and pytest match `suite_code_tag`, else compiled there from `suite_text`.
     suite_code_tag: str | None = None
     suite_code: str | None = None
+    # Lines probed like changed ones on the initial program of a selected run, and files whose
+    # reading (or any process started) the run reports (`prism_lsp/engine/reach.py`).
+    marks: dict[str, list[int]] = field(default_factory=dict)
+
+    def probed(self) -> dict[str, list[int]]:
+        """The lines probed per tree-relative file: the changed ones and the marks."""
+        if not self.marks:
+            return self.changed
+        out = {rel: list(lines) for rel, lines in self.changed.items()}
+        for rel, lines in self.marks.items():
+            out[rel] = sorted(set(out.get(rel, ())) | set(lines))
+        return out
 
 
 @dataclass

@@ -214,7 +214,7 @@ def run_one(req: RunRequest, settings: Settings, started: Callable[[str], str]) 
     program_compiled = 0  # a task's own test command runs in new processes: they inherit no code
     if not req.command:
         program_compiled = programcode.prepare(
-            run_tree, settings.tree_path(req.tree), req.changed, req.entry, req.pythonpath, req.suite_rel
+            run_tree, settings.tree_path(req.tree), req.probed(), req.entry, req.pythonpath, req.suite_rel
         )
     program_code = time.perf_counter()
     # Switched off only when nothing of the run's set-up can reach them (`_prism_plugins`).

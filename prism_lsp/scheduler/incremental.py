@@ -89,6 +89,8 @@ class RunStats:
     engine_called: bool
     programs_run: int = 0
     programs_cached: int = 0
+    # Of those run, candidates given the initial program's result: no test run reaches their change.
+    programs_reused: int = 0
 
 
 class IncrementalRunner:
@@ -162,7 +164,8 @@ class IncrementalRunner:
         run = self._assemble(task, trees, cached, needed, fresh, start, to_run, seeds)
         built = [p for p, tree in trees.items() if isinstance(tree, ProgramTree)]
         ran = sum(1 for p in built if p in to_run) if fresh is not None else 0
-        return run, RunStats(len(needed), len(names) - len(needed), fresh is not None, ran, len(built) - ran)
+        reused = sum(1 for _, r in fresh.results if r.reused) if fresh is not None else 0
+        return run, RunStats(len(needed), len(names) - len(needed), fresh is not None, ran, len(built) - ran, reused)
 
     def _lookup(
         self, digest: str, keys: dict[str, str], starts: dict[str, int], needed: set[str]

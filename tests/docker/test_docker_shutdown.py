@@ -73,6 +73,8 @@ def test_signal_removes_the_container(signum, mode, cache_dir, docker_image):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # Under `nohup` the signal would arrive ignored, and an ignored SIGHUP stays ignored.
+        preexec_fn=lambda: signal.signal(signum, signal.SIG_DFL),
     )
     try:
         cid = child.stdout.readline().strip()

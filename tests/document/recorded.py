@@ -133,6 +133,7 @@ def answer(result: ProgramResult) -> dict:
     """`result` as the runner answers it, without what differs from run to run (durations)."""
     data = dataclasses.asdict(result)
     data.pop("cached", None)
+    data.pop("reused", None)  # how the result was come by, as `cached`
     data["duration_ms"] = 0.0
     for test in data["tests"]:
         test["duration_ms"] = 0.0

@@ -225,6 +225,7 @@ REQUIRED_AND_DEFAULTS = {
             "entry": [],
             "suite_code_tag": None,
             "suite_code": None,
+            "marks": {},
         },
     ),
     ProbeRequest: (
