@@ -316,6 +316,9 @@ def test_ctrl_c_is_a_short_message_not_a_traceback(tmp_path, cache):
         stderr=subprocess.PIPE,
         text=True,
         env=env,
+        # A job started in the background by a script inherits SIGINT ignored; Python then never raises
+        # KeyboardInterrupt. Ctrl-C at a terminal is the default disposition.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     deadline = time.monotonic() + 60
     while not marker.exists() and time.monotonic() < deadline:  # the run is under way

@@ -39,6 +39,9 @@ def test_a_killed_run_resumes_to_the_same_results(sig, reference, score_cache, t
         stderr=subprocess.PIPE,
         text=True,
         env={**os.environ, "COLUMNS": "160"},
+        # A job started in the background by a script inherits SIGINT ignored; Python then never raises
+        # KeyboardInterrupt. Ctrl-C at a terminal is the default disposition.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     journal = out / "journal.jsonl"
     wait_for_lines(journal, 4, proc)
