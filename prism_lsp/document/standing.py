@@ -53,7 +53,7 @@ def state_of(check: Check) -> tuple[str, str | None]:
         return "error", f"{why} ({detail})" if detail else why
     if check.stats is not None:
         line = f"{check.stats.tests_run} test(s) run, {check.stats.tests_cached} from cache"
-        if check.stats.programs_reused:
+        if check.stats.programs_reused and check.reveal == "full":  # a count of the panel: at `full` only
             line += (
                 f"; {check.stats.programs_reused} candidate(s) not rerun: no test run reaches their change, "
                 "so the initial program's results are theirs"

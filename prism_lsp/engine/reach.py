@@ -30,13 +30,15 @@ from pathlib import Path
 
 from prism_lsp.materialize import ProgramTree
 from prism_lsp.model.outcome import ProgramResult, TestResult
+from prism_lsp.runner._prism_protocol import READ_MARK
 
 # Files larger than this are not read for a bound: the candidate runs.
 MAX_FILE_BYTES = 2 << 20
 MAX_FILES = 16
+MAX_MIDDLE_LINES = 5000  # changed region of one file whose lines are matched by difflib
 # Decorators that call the body whenever the function is called (or define it as is).
 _TRANSPARENT = {"property", "staticmethod", "classmethod", "abstractmethod", "setter", "getter", "deleter", "overload"}
-READ = 9_999_999  # the line a run reports under a marked file it read, or under each when it starts a process
+READ = READ_MARK  # the line a run reports under a marked file it read, or under each when it starts a process
 
 
 @dataclass(frozen=True)
@@ -52,12 +54,13 @@ class Bound:
 def _functions(tree: ast.Module) -> dict[tuple[str, int], ast.FunctionDef | ast.AsyncFunctionDef]:
     """Every function of `tree` by (qualified name, how many of that name came before)."""
     out: dict[tuple[str, int], ast.FunctionDef | ast.AsyncFunctionDef] = {}
+    seen: dict[str, int] = {}
 
     def walk(node: ast.AST, prefix: str) -> None:
         for child in ast.iter_child_nodes(node):
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 name = prefix + child.name
-                n = sum(1 for key in out if key[0] == name)
+                seen[name] = n = seen.get(name, -1) + 1
                 out[(name, n)] = child
                 walk(child, name + ".<locals>.")
             elif isinstance(child, ast.ClassDef):
@@ -132,10 +135,10 @@ def bounded_file(before: str, after: str) -> frozenset[int] | None:
     return frozenset(entries) if same else None
 
 
-def _line_map(before: str, after: str) -> dict[int, int]:
-    """Line n of `before` -> its line in `after`, for the lines a diff leaves alone. The common head
-    and tail are matched directly, the rest by difflib (quadratic: a whole 5,000-line module took
-    0.2 s a candidate)."""
+def _line_map(before: str, after: str) -> dict[int, int] | None:
+    """Line n of `before` -> its line in `after`, for the lines a diff leaves alone; None when the
+    lines between the common head and tail, which difflib matches (quadratic: a whole 5,000-line
+    module took 0.2 s a candidate), are more than MAX_MIDDLE_LINES."""
     old, new = before.splitlines(), after.splitlines()
     head = 0
     while head < min(len(old), len(new)) and old[head] == new[head]:
@@ -143,6 +146,8 @@ def _line_map(before: str, after: str) -> dict[int, int]:
     tail = 0
     while tail < min(len(old), len(new)) - head and old[-1 - tail] == new[-1 - tail]:
         tail += 1
+    if max(len(old), len(new)) - head - tail > MAX_MIDDLE_LINES:
+        return None
     out = {n: n for n in range(1, head + 1)}
     matcher = difflib.SequenceMatcher(None, old[head : len(old) - tail], new[head : len(new) - tail], autojunk=False)
     for a, b, size in matcher.get_matching_blocks():
@@ -189,10 +194,11 @@ def bound(initial: Path, candidate: Path, changed: Iterable[str]) -> Bound | Non
         if before is None or after is None:
             return None
         found = bounded_file(before, after)
-        if found is None:
+        moved = _line_map(before, after) if found is not None else None
+        if found is None or moved is None:
             return None
         entries[rel] = found
-        lines[rel] = _line_map(before, after)
+        lines[rel] = moved
     return Bound(entries, lines)
 
 

@@ -15,6 +15,7 @@ import _prism_lines
 import _prism_programcode
 import pytest
 from _prism_limits import limit_reached
+from _prism_protocol import READ_MARK as READ
 from _prism_protocol import Assertion, CollectError, TestDone, TestEntry, TestStart
 
 _MAX_TEXT = 2000
@@ -341,7 +342,6 @@ class Collector:
         self.session_finished = True
 
 
-READ = 9_999_999  # `prism_lsp/engine/reach.py`'s READ
 _PROCESS_EVENTS = {"subprocess.Popen", "os.system", "os.exec", "os.posix_spawn", "os.spawn", "os.fork", "os.forkpty"}
 _AUDITED: list[Collector] = []  # the collector the process's one audit hook reports to
 

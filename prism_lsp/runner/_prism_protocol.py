@@ -234,6 +234,11 @@ class TestEntry(_Message):
         self.assertions = [a if isinstance(a, Assertion) else Assertion.from_dict(a) for a in self.assertions]
 
 
+# The line a run reports under a marked file (`RunRequest.marks`) it read, or under each when it
+# starts a process (`prism_lsp/engine/reach.py`).
+READ_MARK = 9_999_999
+
+
 @dataclass
 class RunRequest(_Message):
     """Run a suite on one program tree. `id` is opaque (never a candidate's name)."""
