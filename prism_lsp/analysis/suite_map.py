@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from prism_lsp.analysis.discovery import RawAssert, discover
 from prism_lsp.analysis.hashing import shared_code_hash, text_hash
@@ -62,6 +62,9 @@ class TestInfo:
     assertions: list[AssertionInfo] = field(default_factory=list)
 
 
+_LINE_MAP_BUDGET = 400_000  # lines mapped at most (a buffer is capped far below: analysis/limits.py)
+
+
 @dataclass(frozen=True)
 class SuiteMap:
     """Everything Prism knows statically about a suite.
@@ -78,6 +81,39 @@ class SuiteMap:
     shared_hash: str
     # Why the document is not analysed at all (too large, nested too deeply): nothing runs it.
     problem: str | None = None
+
+    @cached_property
+    def by_name(self) -> dict[str, TestInfo]:
+        """Test name -> its test (the last one of a name defined twice, as pytest keeps): built once
+        per map, so looking up every result of a 589-test module is not quadratic."""
+        return {test.name: test for test in self.tests}
+
+    @cached_property
+    def by_name_and_text(self) -> dict[tuple[str, str], TestInfo]:
+        """(name, body hash) -> the first test with both: how :func:`same_test` finds a test once."""
+        found: dict[tuple[str, str], TestInfo] = {}
+        for test in self.tests:
+            found.setdefault((test.name, test.body_hash), test)
+        return found
+
+    @cached_property
+    def by_line(self) -> dict[int, TestInfo] | None:
+        """Line -> the first test (in source order) whose span holds it; None when the spans overlap
+        so much that the map would outgrow the buffer (then :func:`test_at_line` scans)."""
+        found: dict[int, TestInfo] = {}
+        seen: set[tuple[int, int]] = set()
+        budget = _LINE_MAP_BUDGET
+        for test in self.tests:
+            lines = (test.span.start_line, test.span.end_line)
+            if lines in seen:  # an inherited test shares its method's span: the first one holds it
+                continue
+            seen.add(lines)
+            budget -= lines[1] - lines[0] + 1
+            if budget < 0:
+                return None
+            for line in range(lines[0], lines[1] + 1):
+                found.setdefault(line, test)
+        return found
 
     def test_hashes(self) -> dict[str, str]:
         """Test name -> hash of that test's own text (the shared hash is not mixed in)."""
@@ -151,11 +187,9 @@ def test_for_name(suite_map: SuiteMap, pytest_name: str) -> TestInfo | None:
     ``[...]`` is ignored) and full node ids with a leading ``path.py::``.
     """
     name = pytest_name.split("[", 1)[0]
-    name = _FILE_PART.sub("", name)
-    for test in reversed(suite_map.tests):
-        if test.name == name:
-            return test
-    return None
+    if ".py::" in name:
+        name = _FILE_PART.sub("", name)
+    return suite_map.by_name.get(name)
 
 
 test_for_name.__test__ = False  # type: ignore[attr-defined]
@@ -163,6 +197,9 @@ test_for_name.__test__ = False  # type: ignore[attr-defined]
 
 def test_at_line(suite_map: SuiteMap, line: int) -> TestInfo | None:
     """The test whose definition (decorators included) contains 1-based ``line``, or None."""
+    by_line = suite_map.by_line
+    if by_line is not None:
+        return by_line.get(line)
     for test in suite_map.tests:
         if test.span.contains_line(line):
             return test
@@ -185,4 +222,4 @@ def same_test(suite_map: SuiteMap, test: TestInfo) -> TestInfo | None:
 
     How results found for one version of a buffer are kept for a newer one: a test whose
     text did not change keeps them, wherever it moved."""
-    return next((t for t in suite_map.tests if t.name == test.name and t.body_hash == test.body_hash), None)
+    return suite_map.by_name_and_text.get((test.name, test.body_hash))

@@ -7,6 +7,7 @@ lines are shifted by where the test moved (:func:`anchor`).
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 
 from prism_lsp.analysis.suite_map import SuiteMap, TestInfo, same_test, test_at_line, test_for_name
@@ -52,12 +53,33 @@ def anchor(check: Check, now: SuiteMap, line: int) -> tuple[TestInfo, int] | Non
 
 
 def _tests_of(result: ProgramResult, suite_map: SuiteMap, name: str) -> list[TestResult]:
-    out = []
+    return _grouped(result, suite_map).get(name, [])
+
+
+# (result, map) -> that program's results by suite test: lenses ask once per test (589 on a large
+# module), and sorting every result each time made one lens request 24 s. Keyed by identity:
+# results and maps are never changed once made; the entries hold both, so no id is reused meanwhile.
+_GROUPS: dict[tuple[int, int], tuple[ProgramResult, SuiteMap, dict[str, list[TestResult]]]] = {}
+_GROUPS_LOCK = threading.Lock()
+_GROUPS_CAP = 64  # programs of the few checks in use at once (each document's last run and check)
+
+
+def _grouped(result: ProgramResult, suite_map: SuiteMap) -> dict[str, list[TestResult]]:
+    key = (id(result), id(suite_map))
+    with _GROUPS_LOCK:
+        hit = _GROUPS.get(key)
+    if hit is not None and hit[0] is result and hit[1] is suite_map:
+        return hit[2]
+    groups: dict[str, list[TestResult]] = {}
     for t in result.tests:
         info = test_for_name(suite_map, t.name)
-        if info is not None and info.name == name:
-            out.append(t)
-    return out
+        if info is not None:
+            groups.setdefault(info.name, []).append(t)
+    with _GROUPS_LOCK:  # lenses, hover and the matrix ask from the server's threads
+        while len(_GROUPS) >= _GROUPS_CAP:
+            _GROUPS.pop(next(iter(_GROUPS)))
+        _GROUPS[key] = (result, suite_map, groups)
+    return groups
 
 
 def _outcome(tests: list[TestResult]) -> str | None:
