@@ -4,7 +4,8 @@ In the editor the compile starts as soon as a buffer of a task's suite changes (
 process of its own, so it runs beside the buffer's analysis instead of after it (both hold the GIL
 in this process: 0.3 s each on a 7,000-line module). A run that asks for the code (`compiled`)
 waits for that compile, or compiles here when none was started (`prism run`, `prism score`).
-A compile that crashes or outlasts `WAIT_S` gives no code: each runner then compiles the text
+The compile process keeps the last version's statements parsed and rewritten
+(`engine.suite_statements`): an edit parses only what changed. A compile that crashes or outlasts `WAIT_S` gives no code: each runner then compiles the text
 itself, as it does under another interpreter. Parsing and compiling run none of the suite's code.
 """
 
@@ -17,6 +18,7 @@ import multiprocessing
 import threading
 from collections import OrderedDict
 
+from prism_lsp.engine.suite_statements import StatementCompiler
 from prism_lsp.runner import _prism_suitecode as suitecode
 
 WAIT_S = 30.0
@@ -65,6 +67,9 @@ def _here(rel: str, text: str) -> Shipped:
     return _compile(rel, text)
 
 
+_statements = StatementCompiler()  # one per process: the compile process's, or this one's
+
+
 def _compile(rel: str, text: str) -> Shipped:
-    code = suitecode.compiled_for_runners(rel, text)
+    code = suitecode.ship(_statements.code(text, suitecode.shipped_path(rel)))
     return (None, None) if code is None else (suitecode.code_tag(), code)

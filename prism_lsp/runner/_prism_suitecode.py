@@ -83,7 +83,16 @@ def compiled_for_runners(rel: str, text: str) -> str | None:
     """On the host: the suite `text` rewritten and compiled as a runner would, marshalled and
     base64-encoded, or None (it does not compile, or its code is past `MAX_SHIPPED`). Its file
     name is a placeholder the runner replaces with the suite's path there."""
-    code = _compile(text.encode("utf-8"), "/prism-suite/" + rel)
+    return ship(rewritten_code(text.encode("utf-8"), shipped_path(rel)))
+
+
+def shipped_path(rel: str) -> str:
+    """The placeholder file name of the host's code for a suite at `rel` (the runner puts its own)."""
+    return "/prism-suite/" + rel
+
+
+def ship(code: types.CodeType | None) -> str | None:
+    """`code` marshalled and base64-encoded for a request, or None (no code, or past `MAX_SHIPPED`)."""
     if code is None:
         return None
     data = marshal.dumps(code)
@@ -103,7 +112,7 @@ def prepare(path: str, text: str, tag: str | None = None, shipped: str | None = 
         return
     code = _received(shipped, path) if shipped and tag == code_tag() else None
     if code is None:
-        code = _compile(source, path)
+        code = rewritten_code(source, path)
     if code is None:
         return
     # pytest >= 8 answers (source hash, code); earlier ones (stat, code): only the code is used
@@ -113,16 +122,26 @@ def prepare(path: str, text: str, tag: str | None = None, shipped: str | None = 
         _prepared.popitem(last=False)
 
 
-def _compile(source: bytes, path: str) -> types.CodeType | None:
-    from _pytest.assertion import rewrite
+def rewrite(tree: ast.Module, source: bytes, path: str) -> bool:
+    """Rewrite the asserts of `tree` (parsed from `source`) as pytest does for a test module at
+    `path`; False on a pytest without its rewriter's entry point (nothing is changed then)."""
+    from _pytest.assertion import rewrite as pytest_rewrite
 
-    if not hasattr(rewrite, "rewrite_asserts"):
-        return None
+    if not hasattr(pytest_rewrite, "rewrite_asserts"):
+        return False
+    pytest_rewrite.rewrite_asserts(tree, source, path, _PassHookOn())
+    return True
+
+
+def rewritten_code(source: bytes, path: str) -> types.CodeType | None:
+    """The code of test module `source` at `path` with pytest's assertion rewrite, or None (it does
+    not compile, it warns, or this pytest has no rewriter to call)."""
     try:
         with warnings.catch_warnings(record=True) as warned:
             warnings.simplefilter("always")
             tree = ast.parse(source, filename=path)
-            rewrite.rewrite_asserts(tree, source, path, _PassHookOn())
+            if not rewrite(tree, source, path):
+                return None
             code = compile(tree, path, "exec", dont_inherit=True)
     except (SyntaxError, ValueError, RecursionError, MemoryError, KeyError, TypeError):
         return None
