@@ -77,7 +77,7 @@ class Checker:
     ):
         self.session = EngineSession(cache_root, workers)
         # Results kept on disk too (`<cache>/results/`): a restarted editor reruns only what changed.
-        results, self.cache_note = open_results(self.session.cache.root, enabled=reuse)
+        results, self.cache_note = open_results(self.session.cache.root, enabled=reuse, write_behind=True)
         self.incremental = IncrementalRunner(engine(self.session), results, enabled=reuse)
         self._tasks: dict[Path, tuple[float, Task | str]] = {}
         self._starting: dict[int, list[Future]] = {}  # pool id -> its runners' start, whoever began it
@@ -288,6 +288,7 @@ class Checker:
             return None
 
     def close(self) -> None:
+        self.incremental.cache.flush()
         self.session.close()
 
 

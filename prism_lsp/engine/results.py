@@ -9,6 +9,8 @@ report, editor) sees control sequences; a reason is a word, a line a positive nu
 
 from __future__ import annotations
 
+import threading
+
 from prism_lsp.model.outcome import AssertionResult, Outcome, ProgramResult, TestResult, known_reason
 from prism_lsp.model.report import AssertionOut, ProgramOut, TestOut
 from prism_lsp.model.untrusted import NAME_LIMIT, plain
@@ -70,7 +72,14 @@ def program_from_runner(result: Result) -> ProgramResult:
 
 
 def test_out(t: TestResult, with_values: bool = True) -> TestOut:
-    return TestOut(
+    """The report's view of one test result. Memoised by identity: results taken from the cache
+    are the same objects run after run (`ResultCache.get_at`), and a 589-test module's report was
+    rebuilt model by model on every edit. Report models are never changed once made."""
+    key = (id(t), with_values)
+    hit = _OUTS.get(key)
+    if hit is not None and hit[0] is t:
+        return hit[1]
+    out = TestOut(
         name=t.name,
         outcome=t.outcome,
         line=t.line,
@@ -83,6 +92,16 @@ def test_out(t: TestResult, with_values: bool = True) -> TestOut:
             for a in t.assertions
         ],
     )
+    with _OUTS_LOCK:
+        if len(_OUTS) >= _OUTS_CAP:  # a few documents' panels; past it, start again
+            _OUTS.clear()
+        _OUTS[key] = (t, out)  # the result is held, so its id is not reused while the entry lives
+    return out
+
+
+_OUTS: dict[tuple[int, bool], tuple[TestResult, TestOut]] = {}
+_OUTS_LOCK = threading.Lock()
+_OUTS_CAP = 20_000
 
 
 def program_out(r: ProgramResult, with_values: bool = True) -> ProgramOut:

@@ -77,10 +77,10 @@ def judge_run(
     for c, r in per_line:
         verdict = _VERDICT.get(effective[c.id])
         correct = verdict == ("accepted" if c.valid else "rejected")
-        out = program_out(r, with_values).model_dump()
+        out = program_out(r, with_values)
         candidates.append(
             CandidateOut(
-                **out,
+                **dict(out),  # its fields as they are: the test models are taken, not validated again
                 id=names[c.id],
                 label=c.label,
                 reference=c.reference and with_values,

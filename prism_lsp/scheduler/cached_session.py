@@ -39,11 +39,14 @@ def repository_of(path: Path) -> Path | None:
     return None
 
 
-def open_results(cache_root: Path, *, enabled: bool = True, near: Path | None = None) -> tuple[ResultCache, str]:
+def open_results(
+    cache_root: Path, *, enabled: bool = True, near: Path | None = None, write_behind: bool = False
+) -> tuple[ResultCache, str]:
     """The result cache of `cache_root` (on disk under `results/`), and a note when it is memory only:
     `--no-cache`, a folder that is not private to this user, or one inside the repository of `near`
     (the cache must never write into the author's repository). `PRISM_NO_CACHE=1` in the environment
-    is `--no-cache` for every command and the language server."""
+    is `--no-cache` for every command and the language server. `write_behind`: bundles are written by
+    a thread of their own (`ResultCache.flush` waits for them)."""
     if not enabled or os.environ.get("PRISM_NO_CACHE", "") not in ("", "0"):
         return ResultCache(), ""
     folder = cache_root / RESULTS_FOLDER
@@ -56,7 +59,7 @@ def open_results(cache_root: Path, *, enabled: bool = True, near: Path | None = 
     store = DiskStore.open(folder)
     if isinstance(store, str):
         return ResultCache(), f"results are not kept on disk: {store}"
-    return ResultCache(disk=store), ""
+    return ResultCache(disk=store, write_behind=write_behind), ""
 
 
 @dataclass

@@ -172,12 +172,12 @@ class IncrementalRunner:
     ) -> dict[str, tuple[TestResult, ...]]:
         found = {}
         for name, key in keys.items():
-            hit = self.cache.get(digest, key)
+            hit = self.cache.get_at(digest, key, starts[name])
             # An entry is a test's results: a parametrized test's cases, each named after it.
             if hit is None or any(t.name.split("[", 1)[0] != name for t in hit):
                 needed.add(name)
             else:
-                found[name] = tuple(shift_lines(t, starts[name]) for t in hit)
+                found[name] = hit
         return found
 
     def _store(

@@ -13,8 +13,11 @@ editor, `prism gate` in a CI job with a cached folder -- reruns only what change
 
 from __future__ import annotations
 
+import atexit
 import hashlib
+import logging
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -23,6 +26,8 @@ from prism_lsp.model.outcome import TestResult
 
 if TYPE_CHECKING:
     from prism_lsp.scheduler.result_store import DiskStore
+
+log = logging.getLogger(__name__)
 
 CacheKey = tuple[str, str]
 _MAX_SYNCED = 1024  # bundles remembered as read; past it, each is read once more
@@ -40,7 +45,7 @@ test_key.__test__ = False  # type: ignore[attr-defined]
 class ResultCache:
     """A bounded, thread-safe LRU map from (tree digest, test key) to test results, over an optional `disk`."""
 
-    def __init__(self, max_entries: int = 20_000, disk: DiskStore | None = None) -> None:
+    def __init__(self, max_entries: int = 20_000, disk: DiskStore | None = None, *, write_behind: bool = False) -> None:
         self._entries: OrderedDict[CacheKey, tuple[TestResult, ...]] = OrderedDict()
         self._lock = threading.Lock()
         self.max_entries = max_entries
@@ -51,6 +56,17 @@ class ResultCache:
         # a one-test edit misses one key, and re-reading every program's bundle for it cost 0.8 s
         # on a 589-test module. Skipping a read can only rerun a test, never change a result.
         self._synced: dict[tuple[str, str], tuple[int, int]] = {}
+        # (digest, key) -> (a first line, the entry's results with lines at it): a test that did not
+        # move gets back the very objects it got last time, so a one-test edit of a 589-test module
+        # neither rebuilds 4,000 results per lookup and save nor the report's views of them.
+        self._placed: dict[CacheKey, tuple[int, tuple[TestResult, ...]]] = {}
+        # `write_behind`: `save` hands bundles to one writer thread (the editor's run publishes without
+        # waiting for 7 bundles written, 50-70 ms an edit on a 589-test module); `flush` waits for them.
+        self.write_behind = write_behind
+        self._pending: dict[tuple[str, str], dict] = {}
+        self._writes = threading.Condition()
+        self._writing = 0
+        self._writer: threading.Thread | None = None
 
     def get(self, digest: str, key: str) -> tuple[TestResult, ...] | None:
         with self._lock:
@@ -62,12 +78,33 @@ class ResultCache:
             self.hits += 1
             return found
 
+    def get_at(self, digest: str, key: str, start: int) -> tuple[TestResult, ...] | None:
+        """`get`'s results with their lines moved to a test starting on line `start`."""
+        found = self.get(digest, key)
+        if found is None:
+            return None
+        return self._at(digest, key, found, start)
+
+    def _at(self, digest: str, key: str, found: tuple[TestResult, ...], start: int) -> tuple[TestResult, ...]:
+        with self._lock:
+            placed = self._placed.get((digest, key))
+            current = self._entries.get((digest, key)) is found
+        if placed is not None and placed[0] == start and current:
+            return placed[1]
+        moved = tuple(shift_lines(t, start) for t in found)
+        with self._lock:
+            if self._entries.get((digest, key)) is found:
+                self._placed[(digest, key)] = (start, moved)
+        return moved
+
     def put(self, digest: str, key: str, results: tuple[TestResult, ...]) -> None:
         with self._lock:
             self._entries[(digest, key)] = results
             self._entries.move_to_end((digest, key))
+            self._placed.pop((digest, key), None)
             while len(self._entries) > self.max_entries:
-                self._entries.popitem(last=False)
+                old, _ = self._entries.popitem(last=False)
+                self._placed.pop(old, None)
                 self._synced.clear()  # memory no longer holds every bundle it read
 
     def load(self, digest: str, context: str) -> None:
@@ -90,21 +127,59 @@ class ResultCache:
         if self.disk is None:
             return
         with self._lock:
-            records = {
-                k: (start, tuple(shift_lines(t, start) for t in self._entries[(digest, k)]))
-                for k, start in starts.items()
-                if (digest, k) in self._entries
-            }
+            held = {k: self._entries[(digest, k)] for k in starts if (digest, k) in self._entries}
+        records = {k: (starts[k], self._at(digest, k, found, starts[k])) for k, found in held.items()}
+        if not self.write_behind:
+            self._write(digest, context, records)
+            return
+        with self._writes:
+            self._pending[(digest, context)] = records  # a newer bundle of the same program replaces it
+            if self._writer is None:
+                self._writer = threading.Thread(target=self._write_pending, name="prism-results", daemon=True)
+                self._writer.start()
+                atexit.register(self.flush)
+            self._writes.notify_all()
+
+    def _write(self, digest: str, context: str, records: dict) -> None:
+        assert self.disk is not None
         self.disk.put(digest, context, records)
         stamp = self.disk.stamp(digest, context)
         with self._lock:
             if stamp is not None:
                 self._synced[(digest, context)] = stamp
 
+    def _write_pending(self) -> None:
+        while True:
+            with self._writes:
+                while not self._pending:
+                    self._writes.wait()
+                (digest, context), records = self._pending.popitem()
+                self._writing += 1
+            try:
+                self._write(digest, context, records)
+            except Exception as exc:  # a bundle not written only costs a rerun later
+                log.info("result cache: writing a bundle failed: %r", exc)
+            finally:
+                with self._writes:
+                    self._writing -= 1
+                    self._writes.notify_all()
+
+    def flush(self, timeout: float = 30.0) -> bool:
+        """Wait until every bundle `save` was given is on disk (False when `timeout` passed first)."""
+        deadline = time.monotonic() + timeout
+        with self._writes:
+            while self._pending or self._writing:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._writes.wait(left)
+        return True
+
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
             self._synced.clear()
+            self._placed.clear()
 
     def __len__(self) -> int:
         with self._lock:

@@ -246,24 +246,33 @@ class PrismServer(LanguageServer):
         first = self.record(job.uri).last_run is None
         if first:  # runners come up during the steps below (static diagnostics, progress set-up)
             await asyncio.to_thread(self.checker.start_runners, base.task, settings)
+        progress = PanelProgress(self, self.supports_progress(), job.uri, first=first)
+        total = len(base.task.candidates) + 1
+        running: asyncio.Future[Check] | None = None
+        if not first:  # the run starts now; the static feedback below is published while it runs
+            running = asyncio.ensure_future(
+                asyncio.to_thread(self.checker.run_panel, base, settings, progress=progress.report, cancel=cancel)
+            )
         # Static feedback before the panel's, with the last run's findings kept until this run's
         # replace them (no flicker while typing).
         self.publish_diagnostics(job.uri, base, pending=True)
-        progress = PanelProgress(self, self.supports_progress(), job.uri, first=first)
-        total = len(base.task.candidates) + 1
         self.status(status_params(job.uri, "running", done=0, total=total))
         await progress.begin()
         try:
-            if first:  # cold: the initial program's and the reference's findings, then the panel's
-                ahead = await asyncio.to_thread(self.checker.run_first, base, settings, cancel=cancel)
-                if ahead is not None:
-                    self.publish_diagnostics(job.uri, ahead, pending=True)
-                    progress.report(2, total, "")
+            if running is not None:
+                return await running
+            # cold: the initial program's and the reference's findings, then the panel's
+            ahead = await asyncio.to_thread(self.checker.run_first, base, settings, cancel=cancel)
+            if ahead is not None:
+                self.publish_diagnostics(job.uri, ahead, pending=True)
+                progress.report(2, total, "")
             return await asyncio.to_thread(
                 self.checker.run_panel, base, settings, progress=progress.report, cancel=cancel
             )
         finally:
             progress.end()
+            if running is not None:  # cancelled before its result was taken: nobody waits for it
+                running.add_done_callback(lambda f: f.cancelled() or f.exception())
 
     async def _publish_static(self, job: Job, check: Check) -> None:
         self.publish_diagnostics(job.uri, check)
