@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from prism_lsp.analysis.suite_map import parse_suite, same_test, test_at_line, test_for_name
 
-SUITE = '''import unittest
+SUITE = """import unittest
 
 
 class Mixin:
@@ -32,7 +32,7 @@ def test_twice():
 @staticmethod
 def test_twice():
     assert 2
-'''
+"""
 
 
 def test_lookups_agree_with_a_scan_of_the_tests():
