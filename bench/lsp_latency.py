@@ -90,6 +90,14 @@ class Bench:
         )
         return (await self.wait(uri, version) - start) * 1000
 
+    async def lenses(self, uri: str) -> tuple[float, int]:
+        """(ms, count) of a `textDocument/codeLens` request, as VS Code sends after each run."""
+        start = time.perf_counter()
+        found = await self.client.text_document_code_lens_async(
+            types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uri))
+        )
+        return (time.perf_counter() - start) * 1000, len(found or [])
+
     def rss_mb(self) -> float:
         pid = self.client._server.pid  # the server process (its runners are separate, sandboxed)
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():

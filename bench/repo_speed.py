@@ -103,8 +103,8 @@ def editor_session(task_root: Path, module: str, cache: Path, edits: int) -> dic
     """A new server opening `module` of the task's initial program: ms from the server's start to
     `initialize`'s answer (`ready`), to the first result (`first`: the first status counting programs
     in) and to the panel's settled status (`panel`); then the median of `edits` one-test edits
-    (`edit_first_test`: didChange to the settled publication, `edit`); and the same edits'
-    median on a function-level task (the fixture mean-rounded) on another new server (`function_edit`)."""
+    (`edit_first_test`: didChange to the settled publication, `edit`), the code lens request after each
+    (`lenses`: ms, median; `lens_count`); and the same edits' median on a function-level task (the fixture mean-rounded) on another new server (`function_edit`)."""
 
     async def session() -> dict[str, float]:
         start = time.perf_counter()
@@ -116,7 +116,10 @@ def editor_session(task_root: Path, module: str, cache: Path, edits: int) -> dic
         uri = bench.open(path, text)
         settled = await bench.wait(uri, 1)
         first = bench.first_in.get(uri, settled)
-        times = [await bench.change(uri, 2 + i, edit_first_test(text, i)) for i in range(edits)]
+        times, lenses = [], []
+        for i in range(edits):
+            times.append(await bench.change(uri, 2 + i, edit_first_test(text, i)))
+            lenses.append(await bench.lenses(uri))  # VS Code asks for them after every run
         await bench.stop()
         small = await small_session("mean-rounded", False, edits, str(cache))
         return {
@@ -124,6 +127,8 @@ def editor_session(task_root: Path, module: str, cache: Path, edits: int) -> dic
             "first": (first - start) * 1000,
             "panel": (settled - start) * 1000,
             "edit": statistics.median(times),
+            "lenses": statistics.median(ms for ms, _ in lenses),
+            "lens_count": lenses[-1][1],
             "function_edit": statistics.median(small["one"]),
         }
 
@@ -160,6 +165,7 @@ def main() -> None:
         f" on mean-rounded (function-level, 11 programs): {editor['function_edit']:.0f} ms;"
         f" ratio {editor['edit'] / editor['function_edit']:.1f}x"
     )
+    say(f"editor, code lenses after each edit: {editor['lenses']:.0f} ms a request ({editor['lens_count']:.0f} lenses)")
     cold_start = time.perf_counter()
     with EngineSession(work / "cache") as engine:
         first = engine.run(task, suite, options)
