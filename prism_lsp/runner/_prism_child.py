@@ -21,6 +21,7 @@ import traceback
 
 import _prism_isolation as isolation
 import _prism_limits as limits
+import _prism_preload as preload
 import _prism_prepared as prepared_session
 import _prism_programcode as programcode
 import _prism_speedups as speedups
@@ -89,26 +90,30 @@ def run_paths(scratch: str) -> tuple[str, str]:
     return work, os.path.join(work, "tree")
 
 
-def copy_work_tree(src: str, dst: str) -> None:
-    """Copy a cached tree (no write bits anywhere) to `dst`, writable by its owner, in one walk.
+def copy_work_tree(src: str, dst: str, names: set[str] | None = None) -> set[str]:
+    """Copy a cached tree (no write bits anywhere) to `dst`, writable by its owner, in one walk;
+    the answer is every name in it up to its first dot (what an import could find there).
 
     The program writes its own files there, the suite is written in, and a test that chmods or
     deletes files of its tree must behave as in plain pytest; execute bits are kept (a task's
     test_command runs scripts). Links are copied as links (the cache refused any leading out).
     Folders get the owner's bits under the umask; files keep their modes plus the owner's write bit.
     """
+    names = set() if names is None else names
     os.mkdir(dst, 0o777)
     with os.scandir(src) as it:
         entries = list(it)
     for entry in entries:
+        names.add(entry.name.partition(".")[0])
         target = os.path.join(dst, entry.name)
         if entry.is_symlink():
             os.symlink(os.readlink(entry.path), target)
         elif entry.is_dir(follow_symlinks=False):
-            copy_work_tree(entry.path, target)
+            copy_work_tree(entry.path, target, names)
         else:
             shutil.copyfile(entry.path, target, follow_symlinks=False)
             os.chmod(target, stat.S_IMODE(entry.stat(follow_symlinks=False).st_mode) | stat.S_IWUSR)
+    return names
 
 
 def run_child(
@@ -130,6 +135,7 @@ def run_child(
     gets an IPC namespace of its own and drops the capabilities it inherited.
     """
     start = time.perf_counter()
+    preload.forked()
     os.setsid()
     # Files the program creates are its own: other runners of a shared sandbox run as other uids.
     os.umask(0o077)
@@ -137,12 +143,14 @@ def run_child(
         signal.signal(sig, signal.SIG_DFL)
     work, tree = run_paths(scratch)
     os.mkdir(work, 0o700)  # fails if the last program's folder stayed: never run on its leftovers
-    copy_work_tree(tree_source, tree)
+    names = copy_work_tree(tree_source, tree)
     suite_path, config = write_run_files(req, work, tree)
     phases = {"copy": round((time.perf_counter() - start) * 1000, 2)}
     if isolate:
         isolation.new_ipc_namespace()
-    _program(req, wfd, work, tree, suite_path, config, uid_private, isolate, phases, start, prepared, plugins_off)
+    _program(
+        req, wfd, work, tree, names, suite_path, config, uid_private, isolate, phases, start, prepared, plugins_off
+    )
 
 
 def write_run_files(req: RunRequest, work: str, tree: str) -> tuple[str, str]:
@@ -184,11 +192,13 @@ def _owned_config(req: RunRequest, work: str, tree: str) -> str:
     return path
 
 
-def enter_program(work: str, tree: str, pythonpath: list[str]) -> None:
+def enter_program(work: str, tree: str, pythonpath: list[str], tree_names: set[str]) -> None:
     """Make this process the program's, for a suite run or a probe: stdin empty, stdout and stderr
     into the run's log, HOME and TMPDIR in the run's folder, the tree the working folder and first
     on sys.path, preceded by the task's import roots (a `src/` layout) so the program imports this
-    tree's code, never a checkout the interpreter's venv has installed editable."""
+    tree's code, never a checkout the interpreter's venv has installed editable. `tree_names`
+    (from `copy_work_tree`) decide whether the runner's preloaded modules could be shadowed."""
+    preload.forget_if_shadowed(tree_names)
     out_fd = os.open(os.path.join(work, "output.log"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     null_fd = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null_fd, 0)
@@ -211,6 +221,7 @@ def _program(
     wfd: int,
     work: str,
     tree: str,
+    tree_names: set[str],
     suite_path: str,
     config: str,
     uid_private: bool,
@@ -227,7 +238,7 @@ def _program(
         keep |= prepared_session.kept_fds(prepared)
     else:
         prepared_session.leave_out()
-    enter_program(work, tree, req.pythonpath)
+    enter_program(work, tree, req.pythonpath, tree_names)
     limits.set_limits(req.memory_mb, req.output_limit, req.pids_max, uid_private)
     sealing = time.perf_counter()
     isolation.seal(keep, caps=isolate, own_ipc=isolate)
@@ -254,6 +265,7 @@ def _program(
         duration_ms=phases["session"],
         phases=phases,
         imported=programcode.imported(),
+        stdlib=preload.imported(),
     )
     write_message(wfd, report, tree)
     os._exit(0)

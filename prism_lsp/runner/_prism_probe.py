@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import _prism_isolation as isolation
+import _prism_preload as preload
 import _prism_prepared as prepared_session
 from _prism_child import copy_work_tree, enter_program, run_paths
 from _prism_cleanup import CleanupFailed
@@ -190,17 +191,18 @@ def _write(wfd: int, obj: dict) -> None:
 
 def _child(req: ProbeRequest, wfd: int, settings: Settings) -> None:
     """The forked program: its own copy of the tree, the same isolation and limits as a suite run."""
+    preload.forked()
     os.setsid()
     os.umask(0o077)
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGPIPE, signal.SIGXFSZ):
         signal.signal(sig, signal.SIG_DFL)
     work, tree = run_paths(settings.scratch)
     os.mkdir(work, 0o700)  # fails if the last program's folder stayed: never run on its leftovers
-    copy_work_tree(settings.tree_path(req.tree), tree)
+    names = copy_work_tree(settings.tree_path(req.tree), tree)
     if settings.namespaces:
         isolation.new_ipc_namespace()
     prepared_session.leave_out()
-    enter_program(work, tree, req.pythonpath)
+    enter_program(work, tree, req.pythonpath, names)
     set_limits(req.memory_mb, req.output_limit, req.pids_max, settings.uid_private)
     isolation.seal({0, 1, 2, wfd}, caps=settings.namespaces, own_ipc=settings.namespaces)
     _calls(req, wfd)

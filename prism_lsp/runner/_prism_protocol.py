@@ -391,6 +391,9 @@ class ChildReport(_Message):
     # Tree-relative source files the program imported without probes: a hint of which files the
     # runner compiles before the next program (`_prism_programcode`), never code itself.
     imported: list[str] = field(default_factory=list)
+    # Standard-library modules it imported that pytest does not: a hint of what the runner imports
+    # once for the next programs (`_prism_preload`), checked there against its own list.
+    stdlib: list[str] = field(default_factory=list)
 
     def _validate_nested(self) -> None:
         self.tests = [t if isinstance(t, TestEntry) else TestEntry.from_dict(t) for t in self.tests]

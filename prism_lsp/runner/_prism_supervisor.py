@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import _prism_isolation as isolation
 import _prism_plugins as plugins
+import _prism_preload as preload
 import _prism_prepared as prepared_session
 import _prism_programcode as programcode
 import _prism_suitecode as suitecode
@@ -235,6 +236,7 @@ def run_one(req: RunRequest, settings: Settings, started: Callable[[str], str]) 
     result = interpret(req, parsed, status, timed_out, elapsed)
     if isinstance(parsed[0], ChildReport):
         programcode.learn(parsed[0].imported)
+        preload.learn(parsed[0].stdlib)
     try:
         clear_after_program(settings)
     except CleanupFailed as exc:

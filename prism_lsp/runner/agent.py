@@ -24,6 +24,7 @@ sys.dont_write_bytecode = True
 from importlib import import_module  # noqa: E402
 
 import _prism_isolation as isolation  # noqa: E402
+import _prism_preload as preload  # noqa: E402
 import _pytest.assertion.rewrite  # noqa: E402,F401
 import _pytest.config  # noqa: E402,F401
 import _pytest.python  # noqa: E402,F401
@@ -49,11 +50,11 @@ for _name in _pytest.config.default_plugins:
     except ImportError:
         pass
 
-# Standard-library modules programs commonly import that pytest does not: imported here once, a
-# program's `import` finds them loaded (measured: `fractions` alone cost a program 1.4 ms, most of
-# it compiling its regular expression). Only side-effect-free modules; each child gets its own copy
-# (fork), so nothing a program changes in them reaches another.
-for _name in (
+# Standard-library modules programs commonly import that pytest does not: imported once, after the
+# warm-up, so a program's `import` finds them loaded (measured: `fractions` alone cost a program
+# 1.4 ms, most of it compiling its regular expression). Each child gets its own copy (fork), so
+# nothing a program changes in them reaches another; `_prism_preload` says what keeps outcomes.
+COMMON_STDLIB = [
     "fractions",
     "decimal",
     "statistics",
@@ -64,11 +65,7 @@ for _name in (
     "datetime",
     "unicodedata",
     "tokenize",
-):
-    try:
-        import_module(_name)
-    except ImportError:
-        pass
+]
 
 _PR_SET_CHILD_SUBREAPER = 36
 
@@ -146,6 +143,8 @@ def main() -> None:
         pass
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     warm_up(settings.scratch)
+    preload.mark_baseline()
+    preload.preload(COMMON_STDLIB)
     if settings.private_tmp:
         # Only when the sandbox gave this runner a private /tmp, never on the host's own.
         settings.shared = SharedFolders(settings.scratch)
@@ -191,6 +190,9 @@ def main() -> None:
         except Exception as exc:  # the runner must answer every request
             result = error_result(getattr(req, "id", None), "runner", short(f"runner failure: {exc!r}"))
         channel.say(result)
+        if preload.preload_wanted():
+            # what the children reported, while the host reads the answer; shared like the rest
+            gc.freeze()
 
 
 if __name__ == "__main__":

@@ -275,6 +275,7 @@ REQUIRED_AND_DEFAULTS = {
             "duration_ms": 0.0,
             "phases": {},
             "imported": [],
+            "stdlib": [],
         },
     ),
     Fatal: ({"message": "boom"}, {}),
