@@ -38,6 +38,7 @@ from typing import Any
 import _prism_isolation as isolation
 import _prism_preload as preload
 import _prism_prepared as prepared_session
+import _prism_programcode as programcode
 from _prism_child import copy_work_tree, enter_program, run_paths
 from _prism_cleanup import CleanupFailed
 from _prism_instance import is_program_instance, observe
@@ -225,6 +226,8 @@ def _calls(req: ProbeRequest, wfd: int) -> None:
         os._exit(0)
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
+        # Which files and standard modules this import took (a hint for the runner, as a suite run's report).
+        _write(wfd, {"imported": programcode.imported(), "stdlib": preload.imported()})
     timeouts, flooded = 0, False
     instance = _Instance(os.path.realpath(os.getcwd()), tuple(req.focus))
     for i, source in enumerate(req.calls):
@@ -259,6 +262,9 @@ def _calls(req: ProbeRequest, wfd: int) -> None:
 def run_probe(req: ProbeRequest, settings: Settings, started) -> ProbeResult:
     """Fork one child for `req`, enforce the batch limit, collect its calls (the `probe` handler)."""
     start = time.perf_counter()
+    # The program's modules earlier children imported, compiled once here (`_prism_programcode`):
+    # a probe imports the whole program (networkx: 285 modules, about a second from source).
+    programcode.prepare(run_paths(settings.scratch)[1], settings.tree_path(req.tree), {}, [], req.pythonpath, "")
     rfd, wfd = os.pipe()
     pid = fork_program(settings)
     if pid == 0:
@@ -277,7 +283,9 @@ def run_probe(req: ProbeRequest, settings: Settings, started) -> ProbeResult:
         pid, rfd, req.id, start + float(req.timeout_s), started, settings
     )
     reap_all(settings.namespaces)
-    result = _interpret(req, b"".join(chunks), timed_out, start)
+    raw = b"".join(chunks)
+    _learn(raw)
+    result = _interpret(req, raw, timed_out, start)
     result.secret = secret
     try:
         clear_after_program(settings)
@@ -291,6 +299,20 @@ def run_probe(req: ProbeRequest, settings: Settings, started) -> ProbeResult:
         )
         raise
     return result
+
+
+def _learn(raw: bytes) -> None:
+    """Pass the child's hint line (what its import took) to the runner's caches; never a verdict."""
+    for line in raw.splitlines():
+        if line.startswith(b'{"imported"'):
+            try:
+                data = json.loads(line.decode())
+            except ValueError:
+                return
+            if isinstance(data, dict):
+                programcode.learn(data.get("imported"))
+                preload.learn(data.get("stdlib"))
+            return
 
 
 def _interpret(req: ProbeRequest, raw: bytes, timed_out: bool, start: float) -> ProbeResult:

@@ -209,6 +209,33 @@ def test_modules_an_earlier_program_imported_are_compiled_for_the_next_one(tmp_p
     assert [r.phases.get("program_code_used") for r in results] == [1.0, 2.0, 2.0, 2.0]
 
 
+def test_modules_a_probe_imported_are_compiled_for_the_next_program(tmp_path, engine):
+    # The witness search probes each program in a child that imports the whole program (networkx:
+    # 285 modules, a second from source): those children teach the runner as a suite run's do.
+    from prism_lsp.runner._prism_protocol import ProbeRequest
+
+    root = write_task(
+        tmp_path / "task",
+        initial={"calc.py": "from helper import K\n" + CALC, "helper.py": "K = 1\n"},
+        candidates=[{"id": "c0", "reference": True, "files": {"calc.py": "from helper import K\n" + RIGHT}}],
+    )
+    task = load_task(root)
+    baseline = engine.cache.baseline(task)
+    suite = Suite("test_calc.py", HELPED)
+    config = initial_config(baseline.path, suite.rel_path)
+    with _one_runner(engine, task) as pool:
+        fresh = pool.submit(run_request(baseline, suite, task, config=config)).result()
+    with _one_runner(engine, task) as pool:
+        probed = pool.submit(ProbeRequest(id="p1", tree=str(baseline.path), entry="calc:half", calls=["(4,)"])).result()
+        after = pool.submit(run_request(baseline, suite, task, config=config)).result()
+    assert probed.outcome == "pass" and probed.calls[0]["value"] == "2"
+    assert [t.outcome for t in fresh.tests] == [t.outcome for t in after.tests] == ["pass"]
+    # A new runner's first program compiles helper.py itself (calc.py, an entry point's module, the
+    # runner compiles in any case); after a probe, the runner had compiled both.
+    assert fresh.phases.get("program_code_used") == 1.0
+    assert after.phases.get("program_code_used") == 2.0
+
+
 TOUCH_HELPER = """
 import pathlib
 
@@ -237,7 +264,7 @@ def test_hints_from_a_childs_report_are_bounded(tmp_path, programcode, monkeypat
     # MAX_HINTS, and at most HINT_BUDGET bytes of them are compiled for one request.
     programcode.learn(["/etc/passwd.py", "../up.py", "a/../../up.py", "data.txt", 7, "x" * 2000 + ".py"])
     assert list(programcode._hints) == []
-    programcode.learn([f"m{i}.py" for i in range(200)])
+    programcode.learn([f"m{i}.py" for i in range(programcode.MAX_HINTS + 200)])
     assert list(programcode._hints) == [f"m{i}.py" for i in range(programcode.MAX_HINTS)]
     run = str(tmp_path / "run" / "tree")
     source = _tree(tmp_path / "src", {f"m{i}.py": f"X = '{i:04}'\n" for i in range(programcode.MAX_HINTS)})
