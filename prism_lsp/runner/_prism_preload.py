@@ -103,11 +103,8 @@ def preload(names: list[str]) -> int:
         except BaseException:  # noqa: BLE001 (whatever an import raises, the child may import it itself)
             clean = False
         added = set(sys.modules) - before
-        if not clean or warnings.filters != filters or threading.active_count() != threads:
-            _refused.add(name)
-            _drop(added)
-            continue
-        if not all(_in_stdlib(sys.modules.get(m)) for m in added):
+        clean = clean and warnings.filters == filters and threading.active_count() == threads
+        if not clean or not all(_in_stdlib(sys.modules.get(m)) for m in added):
             _refused.add(name)
             _drop(added)
             continue
