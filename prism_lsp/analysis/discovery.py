@@ -57,6 +57,9 @@ class Discovered:
 
     source: Source
     chunks: list[Chunk]
+    # True when tree-sitter parsed the buffer without error (`chunks` are then its runs of whole
+    # top-level statements: `regions.parse_chunks`); False for the broken buffer's regions.
+    clean: bool = False
     tests: list[RawTest] = field(default_factory=list)
     # Asserts outside any test: helpers, fixtures, module level.
     other_asserts: list[RawAssert] = field(default_factory=list)
@@ -108,11 +111,11 @@ def discover(text: str) -> Discovered:
     if problem is not None:
         return Discovered(Source(""), [], problem=problem)
     source = Source(text)
-    chunks = parse_chunks(source)
+    chunks, clean = parse_chunks(source)
     problem = nesting_problem(chunks)
     if problem is not None:
         return Discovered(source, [], problem=problem)
-    found = Discovered(source, chunks)
+    found = Discovered(source, chunks, clean=clean)
     for chunk in chunks:
         _walk_level(chunk.root, chunk, None, found)
     _inherit(found)

@@ -12,27 +12,34 @@ import re
 
 from tree_sitter import Node
 
+from prism_lsp.analysis.reuse import remember, reparse
 from prism_lsp.analysis.source import Chunk, Source
 
 # A top-level definition starts at column 0 with one of these keywords.
 _DEF_START = re.compile(r"(?:async\s+def|def|class)\b")
 
 
-def parse_chunks(source: Source) -> list[Chunk]:
+def parse_chunks(source: Source) -> tuple[list[Chunk], bool]:
     """Parsed pieces that together cover the buffer, in order, each starting at a line start.
 
-    A buffer tree-sitter parses cleanly gives one chunk (the whole file). Callers may rely
-    on the chunks not overlapping and on rows/bytes being mappable back through
-    :class:`~prism_lsp.analysis.source.Source`.
+    A buffer tree-sitter parses cleanly gives clean chunks: the whole file, or the pieces of
+    :mod:`prism_lsp.analysis.reuse` when a recent version of it was parsed (runs of whole top-level
+    statements, each parsed on its own as it parses in the buffer). The flag says so: True exactly
+    when the buffer as a whole parses without error. Callers may rely on the chunks not overlapping
+    and on rows/bytes being mappable back through :class:`~prism_lsp.analysis.source.Source`.
     """
+    reused = reparse(source)
+    if reused is not None:
+        return reused, True
     whole = source.whole()
     if not whole.root.has_error:
-        return [whole]
+        remember(source, [whole])
+        return [whole], True
     starts = _region_starts(source, _rows_inside_strings(whole.root))
     if len(starts) <= 1:
-        return [whole]
+        return [whole], False
     bounds = starts + [len(source.lines)]
-    return [source.chunk_of_rows(a, b) for a, b in zip(bounds, bounds[1:]) if a < b]
+    return [source.chunk_of_rows(a, b) for a, b in zip(bounds, bounds[1:]) if a < b], False
 
 
 def _region_starts(source: Source, string_rows: set[int]) -> list[int]:

@@ -6,6 +6,8 @@ character columns, so all node positions go through :class:`Source`.
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
@@ -58,6 +60,13 @@ class Chunk:
         return {kind: sorted(found.get(kind, ()), key=lambda n: (n.start_byte, -n.end_byte)) for kind in MARKED_TYPES}
 
 
+def top_level(chunks: list[Chunk]) -> Iterator[tuple[Node, Chunk]]:
+    """Every top-level node of the buffer (statements and comments) in order, with its chunk."""
+    for chunk in chunks:
+        for node in chunk.root.children:
+            yield node, chunk
+
+
 class Source:
     """The buffer text with its UTF-8 encoding, for slicing and position conversion."""
 
@@ -66,16 +75,21 @@ class Source:
         self.data = text.encode("utf-8", errors="surrogatepass")
         # tree-sitter counts rows by "\n" only; split the same way so rows agree.
         self.lines = text.split("\n")
-        self._line_bytes = [line.encode("utf-8", errors="surrogatepass") for line in self.lines]
-        starts = [0]
-        for raw in self._line_bytes:
-            starts.append(starts[-1] + len(raw) + 1)
-        self.line_starts = starts
+        # An ASCII buffer (the common case) counts bytes as characters: no line is encoded.
+        self._ascii = text.isascii()
+        lengths = [len(line) for line in self.lines] if self._ascii else [len(raw) for raw in self._line_bytes]
+        self.line_starts = [0, *itertools.accumulate(length + 1 for length in lengths)]
+
+    @cached_property
+    def _line_bytes(self) -> list[bytes]:
+        return [line.encode("utf-8", errors="surrogatepass") for line in self.lines]
 
     def char_col(self, row: int, byte_col: int) -> int:
         """Character column for a 0-based ``row`` and a byte column within it."""
-        if row >= len(self._line_bytes):
+        if row >= len(self.lines):
             return 0
+        if self._ascii:
+            return byte_col
         raw = self._line_bytes[row]
         if byte_col >= len(raw):
             return len(self.lines[row]) + (byte_col - len(raw))

@@ -167,7 +167,7 @@ def parse_suite(text: str) -> SuiteMap:
         text=text,
         tests=tests,
         helper_assertions=[_assertion(source, a, None) for a in discovered.other_asserts],
-        syntax_errors=find_syntax_issues(source, discovered.chunks),
+        syntax_errors=find_syntax_issues(source, discovered.chunks, clean=discovered.clean),
         shared_hash=shared_code_hash(source.data, owned),
     )
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
-from prism_lsp.analysis.source import Chunk, Source
+from prism_lsp.analysis.source import Chunk, Source, top_level
 from prism_lsp.analysis.span import Span
 
 _OPENERS = {"(": ")", "[": "]", "{": "}"}
@@ -33,9 +33,10 @@ class SyntaxIssue:
     message: str
 
 
-def find_syntax_issues(source: Source, chunks: list[Chunk]) -> list[SyntaxIssue]:
-    """Syntax issues of the buffer, ordered by position; empty when the buffer compiles."""
-    if len(chunks) == 1 and compiles_by_statement(source, chunks[0]):
+def find_syntax_issues(source: Source, chunks: list[Chunk], *, clean: bool) -> list[SyntaxIssue]:
+    """Syntax issues of the buffer (``chunks`` of `regions.parse_chunks`, ``clean`` its flag), ordered
+    by position; empty when the buffer compiles."""
+    if clean and compiles_by_statement(source, chunks):
         return []
     compiler_issue = _compile_issue(source)
     if compiler_issue is None:
@@ -138,33 +139,35 @@ _MAX_COMPILED = 8_192  # statements remembered (a few modules' worth)
 _MODULE_WIDE = {"global_statement", "nonlocal_statement"}
 
 
-def compiles_by_statement(source: Source, chunk: Chunk) -> bool:
+def compiles_by_statement(source: Source, chunks: list[Chunk]) -> bool:
     """True when the buffer surely compiles, decided statement by statement (each remembered by its
     text), so a one-test edit of a 7,000-line module compiles that test, not the module (0.15 s).
 
-    False means "compile the whole buffer to know": tree-sitter found an error, or a statement that
+    ``chunks`` are the clean parse's runs of whole statements (`regions.parse_chunks`). False means
+    "compile the whole buffer to know": tree-sitter found an error, or a statement that
     does not start a line (nor follows a `;`); a `global` or
     `nonlocal` at module level, a `__future__` import after other statements or of a feature that
     changes parsing (their meaning crosses statements); a line continued onto a statement; or a
     statement that does not compile alone. Each statement is compiled with the module's
     `__future__` flags, as it is inside the module; a module-level statement's errors are its own
     otherwise (`return` and `break` outside their blocks, `await`, `import *`...)."""
-    root = chunk.root
-    if root.has_error or chunk.first_row != 0:
+    if any(chunk.root.has_error for chunk in chunks) or not chunks or chunks[0].first_row != 0:
         return False
     flags = 0
     leading = True
     pieces: list[bytes] = []
     end = 0  # where the last statement (or comment) ended
     last_row = -1
-    for node in root.children:
+    for node, chunk in top_level(chunks):
         # Between statements only blanks and `;` (tree-sitter also takes a stray indented line
         # after a statement, which CPython refuses): each statement starts a line, or follows `;`.
-        gap = source.data[end : node.start_byte]
-        separated = b";" in gap and node.start_point.row == last_row
+        start, stop = source.byte_range(node, chunk)
+        row = node.start_point.row + chunk.first_row
+        gap = source.data[end:start]
+        separated = b";" in gap and row == last_row
         if gap.strip(b" \t\n\r\f;") or (node.start_point.column != 0 and not separated):
             return False
-        end, last_row = node.end_byte, node.end_point.row
+        end, last_row = stop, node.end_point.row + chunk.first_row
         if node.type == "comment":
             continue
         if node.type in _MODULE_WIDE:
@@ -178,10 +181,9 @@ def compiles_by_statement(source: Source, chunk: Chunk) -> bool:
             flags |= feature_flags
         elif not (leading and node.type == "expression_statement" and not pieces and _is_string(node)):
             leading = False
-        row = node.start_point.row
         if row > 0 and source.lines[row - 1].rstrip().endswith("\\"):
             return False
-        pieces.append(source.data[node.start_byte : node.end_byte])
+        pieces.append(source.data[start:stop])
     return all(_piece_compiles(piece, flags) for piece in pieces)
 
 

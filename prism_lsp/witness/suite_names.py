@@ -76,6 +76,7 @@ def _parse(text: str | bytes) -> ast.Module | None:
 
 def _per_statement(text: str) -> list[_Facts] | None:
     from prism_lsp.analysis.discovery import discover
+    from prism_lsp.analysis.source import top_level
     from prism_lsp.analysis.suite_map import parse_suite
 
     # Both cached: the editor's analysis of this text has made them already. A buffer CPython does not
@@ -83,14 +84,15 @@ def _per_statement(text: str) -> list[_Facts] | None:
     if parse_suite(text).syntax_errors or parse_suite(text).problem is not None:
         return None
     found = discover(text)
-    if len(found.chunks) != 1 or found.chunks[0].root.has_error:
+    if not found.clean:
         return None
     data = found.source.data
     out = []
-    for node in found.chunks[0].root.children:
+    for node, chunk in top_level(found.chunks):
         if node.type == "comment":
             continue
-        piece = data[node.start_byte : node.end_byte]
+        start, end = found.source.byte_range(node, chunk)
+        piece = data[start:end]
         key = hashlib.blake2b(piece, digest_size=16).digest()
         with _lock:
             facts = _remembered.get(key)

@@ -48,7 +48,7 @@ def test_statement_by_statement_agrees_with_the_compiler(what, buffer):
     except SyntaxError:
         compiles = False
     source = Source(buffer)
-    if syntax.compiles_by_statement(source, source.whole()):
+    if syntax.compiles_by_statement(source, [source.whole()]):
         assert compiles, "the shortcut said a buffer compiles that CPython refuses"
     assert (not parse_suite(buffer).syntax_errors) == compiles
 
@@ -59,7 +59,7 @@ def test_an_edited_large_module_is_decided_by_statement():
     after = before.replace("assert f(150) == 150", "assert f(150) == 151")
     for text in (before, after):
         source = Source(text)
-        assert syntax.compiles_by_statement(source, source.whole())
+        assert syntax.compiles_by_statement(source, [source.whole()])
         assert parse_suite(text).syntax_errors == []
     broken = before.replace("assert f(150) == 150", "assert f(150 == 150")
     assert [i.span.start_line for i in parse_suite(broken).syntax_errors] == [
