@@ -9,7 +9,8 @@ the call returns:
      "mutated": bool, "error": null | "timeout" | "repr-limit" | "output-limit" | "bad-input"}
 
 `value` is the result's `repr`, bounded by `repr_limit` characters (a longer
-one is an error, never a value). A lazy result (generator, map...) is read
+one is an error, never a value); numpy arrays and scalars in it are written as the lists and
+numbers they hold (`_plain`). A lazy result (generator, map...) is read
 into a list first (`type` keeps its real type). A result of a class the
 program defines adds `"protocol": [...]`, what its protocol does
 (`list(reversed(x))`, `len(x)`, `x[0]`...: see `_prism_instance`). `mutated` says whether the
@@ -49,6 +50,8 @@ from _prism_supervisor import Settings, clear_after_program, fork_program, seale
 
 MAX_OPS = 16  # protocol observations kept per call (`_prism_instance` makes at most 10)
 _MAX_TIMEOUTS = 3  # calls of one batch allowed to time out before the program counts as hanging
+_ARRAY_ITEMS = 100_000  # a larger numpy array keeps its repr (no literal: opaque)
+_PLAIN_DEPTH = 8  # containers looked into for numpy values
 _LAZY = (types.GeneratorType, map, filter, zip, enumerate, reversed, itertools.chain)
 
 
@@ -112,7 +115,7 @@ def _one_call(
             out["type"] = type(result).__name__
             if isinstance(result, _LAZY):
                 result = list(itertools.islice(result, 10_000))
-            text = repr(result)
+            text = repr(_plain(result))
             if len(text) > repr_limit:
                 out["error"] = "repr-limit"
             else:
@@ -130,6 +133,35 @@ def _one_call(
     if instance is not None and out["exception"] is None and not instance.tired():
         _observe(out, result, args, limit_s, repr_limit, instance)
     return out
+
+
+def _plain(value: object, depth: int = 0) -> object:
+    """``value`` with numpy's arrays and scalars as the lists and numbers they hold: their reprs
+    (`array([...])`, `np.float64(1.5)`) are no literals, so every result of a numerical program was
+    opaque. Equal results stay equal, so a difference seen here is one in the result. Containers
+    are rebuilt only when they hold such a value; anything else is returned as it is."""
+    kind = type(value)
+    if kind.__module__ == "numpy":
+        if getattr(value, "size", _ARRAY_ITEMS + 1) > _ARRAY_ITEMS:
+            return value
+        try:
+            return value.tolist()  # type: ignore[attr-defined]
+        except Exception:  # noqa: BLE001 - an object array's items may refuse; the repr decides then
+            return value
+    if depth >= _PLAIN_DEPTH:
+        return value
+    if kind is dict:
+        assert isinstance(value, dict)
+        pairs = [(_plain(k, depth + 1), _plain(v, depth + 1)) for k, v in value.items()]
+        same = all(a is k and b is v for (a, b), (k, v) in zip(pairs, value.items()))
+        return value if same else dict(pairs)
+    if kind is list or kind is tuple:
+        assert isinstance(value, (list, tuple))
+        items = [_plain(item, depth + 1) for item in value]
+        if all(a is b for a, b in zip(items, value)):
+            return value
+        return items if kind is list else tuple(items)
+    return value
 
 
 _BUILT = "__prism_built__"
