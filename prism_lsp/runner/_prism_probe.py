@@ -8,7 +8,8 @@ the call returns:
     {"call": i, "value": repr | null, "type": "list", "exception": "ValueError" | null,
      "mutated": bool, "error": null | "timeout" | "repr-limit" | "output-limit" | "bad-input"}
 
-`value` is the result's `repr`, bounded by `repr_limit` characters (a longer
+A call that draws from a global random generator (the standard library's, numpy's) is
+an error ("random"): its result is chance, not behaviour. `value` is the result's `repr`, bounded by `repr_limit` characters (a longer
 one is an error, never a value); numpy arrays and scalars in it are written as the lists and
 numbers they hold (`_plain`). A lazy result (generator, map...) is read
 into a list first (`type` keeps its real type). A result of a class the
@@ -31,6 +32,7 @@ import itertools
 import json
 import os
 import signal
+import sys
 import time
 import types
 from dataclasses import dataclass
@@ -102,6 +104,7 @@ def _one_call(
         out["error"] = "bad-input"
         return out
     before = None  # a built argument that raised was never the entry's to change
+    states = _random_states()  # before the arguments are built: a random graph is random input
     signal.setitimer(signal.ITIMER_REAL, limit_s)
     try:
         try:
@@ -132,7 +135,34 @@ def _one_call(
         signal.setitimer(signal.ITIMER_REAL, 0)
     if instance is not None and out["exception"] is None and not instance.tired():
         _observe(out, result, args, limit_s, repr_limit, instance)
+    if _random_states() != states:
+        out.pop("protocol", None)
+        out.update(value=None, exception=None, error="random")
     return out
+
+
+def _random_states() -> tuple:
+    """The states of the global random generators the program has loaded: the standard library's and
+    numpy's. A call that draws from one gives a result that is random, not the program's behaviour:
+    numpy's state is not reseeded at fork, so every program forked from one runner draws the same
+    numbers, and a program probed in another runner differs from them by chance alone (a mutant
+    `spring_layout` never reached was "told apart" so). Read through `sys.modules`: the program's
+    own `random.py` may stand there, and a state that cannot be read counts as read differently."""
+    states: list[object] = []
+    for name in ("random", "numpy.random"):
+        module = sys.modules.get(name)
+        if module is None:
+            states.append(None)
+            continue
+        try:
+            if name == "numpy.random":
+                kind, keys, position, gauss, cached = module.get_state(legacy=True)
+                states.append((kind, keys.tobytes(), position, gauss, cached))
+            else:
+                states.append(module.getstate())
+        except Exception:  # noqa: BLE001 - whatever the program put there
+            states.append(object())
+    return tuple(states)
 
 
 def _plain(value: object, depth: int = 0) -> object:

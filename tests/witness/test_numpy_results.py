@@ -27,6 +27,19 @@ def layout(nodes, fixed):
 
 def spread(xs):
     return np.float64(max(xs) - min(xs)) / {scale}
+
+
+def shaken(xs, fixed=None):
+    \"\"\"The points moved at random, those in `fixed` left alone.\"\"\"
+    if fixed is not None:
+        fixed = [x for x in fixed if x {test} xs]
+    return [x if fixed and x in fixed else x + float(np.random.rand()) for x in xs]
+
+
+def drawn(n):
+    import random
+
+    return [random.random() for _ in range(n)]
 """
 SUITE = "from lay import layout\n\n\ndef test_layout():\n    assert len(layout(['a', 'b'], ['a'])) == 2\n"
 
@@ -67,3 +80,20 @@ def test_a_mutant_of_a_numpy_function_gets_a_witness(tmp_path, engine):
     witness = found.result.witnesses["not-in"]
     assert witness.call.startswith("layout(")
     assert ast.literal_eval(witness.expected) != ast.literal_eval(next(iter(witness.got.values())))
+
+
+@pytest.mark.parametrize(("entry", "args"), [("lay:shaken", "([1, 2],)"), ("lay:drawn", "(3,)")], ids=["numpy", "random"])
+def test_a_call_that_draws_from_a_global_random_generator_is_not_judged(tmp_path, engine, entry, args):
+    task = _task(tmp_path)
+    (program,) = [p for p in programs_of(task, engine.cache) if p.id == "reference"]
+    (got,) = Prober(engine.pool_for(task)).probe([program], entry, [args])["reference"]
+    assert (got.value, got.error) == (None, "random")
+
+
+def test_chance_never_tells_a_mutant_apart(tmp_path, engine):
+    """Every program forked from one runner inherits numpy's random state, so the initial program and
+    the reference draw the same numbers there, and a candidate probed in another runner draws others:
+    a mutant `shaken` whose change a call never reaches must not be told apart by those."""
+    found = search_panel(engine, _task(tmp_path), SUITE.replace("layout", "shaken").replace("(['a', 'b'], ['a'])", "([1, 2])"))
+    for witness in found.result.witnesses.values():
+        assert not witness.call.startswith("shaken(")
