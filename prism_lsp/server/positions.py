@@ -23,6 +23,7 @@ class Lines:
         # feeds and \u2028, shifting every range after them.
         self.lines = _EOL.split(text)
         self.encoding = encoding
+        self._ascii = text.isascii()  # one code unit per character in every encoding
 
     def text(self, line: int) -> str:
         """1-based line's text ('' past the end)."""
@@ -30,7 +31,7 @@ class Lines:
 
     def column(self, line: int, col: int) -> int:
         prefix = self.text(line)[:col]
-        if self.encoding == "utf-32":
+        if self.encoding == "utf-32" or self._ascii:
             return len(prefix)
         if self.encoding == "utf-8":
             return len(prefix.encode("utf-8", errors="surrogatepass"))

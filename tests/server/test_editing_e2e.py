@@ -94,3 +94,17 @@ async def test_after_a_syntax_error_the_status_keeps_the_last_runs_counts_and_th
     logged = [m.message for m in client.log_messages if "test_overfit.py" in m.message]
     assert any(line.startswith("test_overfit.py v1: idle") and "panel" in line and " ms" in line for line in logged)
     assert any(line.startswith("test_overfit.py v2: idle (not run: the buffer has a syntax error") for line in logged)
+
+
+async def test_an_edit_that_changes_no_diagnostic_is_published_once_after_its_run(client):
+    """The static publication before a run is left out when it equals what the editor shows: on a
+    589-test module it is 600 diagnostics built and encoded while the run waits."""
+    rec = client.recorder
+    uri = open_doc(client, OVERFIT)
+    shown = await rec.final_diagnostics(uri, 1, "rejects-valid")
+    replace_all(client, uri, 2, OVERFIT.read_text().replace("def test_halfway():", "def test_halfway():  # why"))
+    final = await rec.final_diagnostics(uri, 2)
+    (only,) = [(seq, p) for seq, p in rec.log if isinstance(p, types.PublishDiagnosticsParams) and p.version == 2]
+    ran = [seq for seq, s in rec.log if isinstance(s, dict) and s["uri"] == uri and s["state"] == "running"]
+    assert only[0] > ran[-1], "the one publication is the run's"
+    assert final == shown
