@@ -31,6 +31,7 @@ log = logging.getLogger(__name__)
 
 CacheKey = tuple[str, str]
 _MAX_SYNCED = 1024  # bundles remembered as read; past it, each is read once more
+WRITE_DELAY_S = 1.0  # bundles are written this long after the last save (`flush` does not wait for it)
 
 
 def test_key(body_hash: str, shared_hash: str, *context: object) -> str:
@@ -63,9 +64,11 @@ class ResultCache:
         # `write_behind`: `save` hands bundles to one writer thread (the editor's run publishes without
         # waiting for 7 bundles written, 50-70 ms an edit on a 589-test module); `flush` waits for them.
         self.write_behind = write_behind
-        self._pending: dict[tuple[str, str], dict] = {}
+        self._pending: dict[tuple[str, str], tuple[dict, dict[str, int]]] = {}
         self._writes = threading.Condition()
         self._writing = 0
+        self._flushing = 0  # callers of `flush` waiting: the writer does not wait for a pause then
+        self._last_save = 0.0
         self._writer: threading.Thread | None = None
 
     def get(self, digest: str, key: str) -> tuple[TestResult, ...] | None:
@@ -128,17 +131,21 @@ class ResultCache:
             return
         with self._lock:
             held = {k: self._entries[(digest, k)] for k in starts if (digest, k) in self._entries}
-        records = {k: (starts[k], self._at(digest, k, found, starts[k])) for k, found in held.items()}
         if not self.write_behind:
-            self._write(digest, context, records)
+            self._write(digest, context, self._records(digest, held, starts))
             return
         with self._writes:
-            self._pending[(digest, context)] = records  # a newer bundle of the same program replaces it
+            # A newer bundle of the same program replaces it; the records are made by the writer.
+            self._pending[(digest, context)] = (held, dict(starts))
+            self._last_save = time.monotonic()
             if self._writer is None:
                 self._writer = threading.Thread(target=self._write_pending, name="prism-results", daemon=True)
                 self._writer.start()
                 atexit.register(self.flush)
             self._writes.notify_all()
+
+    def _records(self, digest: str, held: dict[str, tuple[TestResult, ...]], starts: dict[str, int]) -> dict:
+        return {k: (starts[k], self._at(digest, k, found, starts[k])) for k, found in held.items()}
 
     def _write(self, digest: str, context: str, records: dict) -> None:
         assert self.disk is not None
@@ -151,12 +158,17 @@ class ResultCache:
     def _write_pending(self) -> None:
         while True:
             with self._writes:
-                while not self._pending:
-                    self._writes.wait()
-                (digest, context), records = self._pending.popitem()
+                while True:
+                    # Written once saves pause (or someone waits for them): while the author types, each
+                    # edit's bundles replace the last's, and none is written beside an edit's run.
+                    quiet = self._last_save + WRITE_DELAY_S - time.monotonic()
+                    if self._pending and (quiet <= 0 or self._flushing):
+                        break
+                    self._writes.wait(quiet if self._pending else None)
+                (digest, context), (held, starts) = self._pending.popitem()
                 self._writing += 1
             try:
-                self._write(digest, context, records)
+                self._write(digest, context, self._records(digest, held, starts))
             except Exception as exc:  # a bundle not written only costs a rerun later
                 log.info("result cache: writing a bundle failed: %r", exc)
             finally:
@@ -168,11 +180,16 @@ class ResultCache:
         """Wait until every bundle `save` was given is on disk (False when `timeout` passed first)."""
         deadline = time.monotonic() + timeout
         with self._writes:
-            while self._pending or self._writing:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    return False
-                self._writes.wait(left)
+            self._flushing += 1
+            self._writes.notify_all()
+            try:
+                while self._pending or self._writing:
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        return False
+                    self._writes.wait(left)
+            finally:
+                self._flushing -= 1
         return True
 
     def clear(self) -> None:

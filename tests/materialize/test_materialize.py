@@ -157,3 +157,28 @@ def test_a_cached_tree_changed_on_disk_is_never_used_again(tmp_path):
         again = reader.candidate(task, cand)
         assert (again.path / "solution.py").read_text() == original
         assert again.changed == first.changed
+
+
+def test_a_tree_looked_at_within_a_second_is_not_walked_again_and_an_edit_after_is_caught(tmp_path, monkeypatch):
+    """A panel run asks for each tree a few times; its files are looked at once a second at most,
+    and an edit is caught at the next look."""
+    from prism_lsp.materialize import cache as cache_module
+
+    task = load_task(Path(__file__).resolve().parents[2] / "fixtures" / "mean-rounded")
+    cand = task.candidate("half-even")
+    cache = TreeCache(tmp_path)
+    now = [1000.0]
+    monkeypatch.setattr(cache_module.time, "monotonic", lambda: now[0])
+    built = cache.candidate(task, cand)
+    cache.candidate(task, cand)  # looked at: intact
+    walks = []
+    real = cache_module._stat_signature
+    monkeypatch.setattr(cache_module, "_stat_signature", lambda root: walks.append(root) or real(root))
+    cache.candidate(task, cand)
+    assert [w for w in walks if w.is_relative_to(tmp_path)] == []  # the author's folder is looked at each time
+    solution = built.path / "solution.py"
+    original = solution.read_text()
+    solution.chmod(0o644)
+    solution.write_text("def mean_rounded(values):\n    return 42\n")
+    now[0] += cache_module.RELOOK_S
+    assert (cache.candidate(task, cand).path / "solution.py").read_text() == original
