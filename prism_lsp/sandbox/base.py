@@ -44,13 +44,17 @@ class Limits:
 
 
 def default_runners(long_lived: bool = True) -> int:
-    """How many runners a pool starts when nobody says: one per core, plus one in a long-lived
-    process (the server, `prism score`, MCP). A runner spends a few idle milliseconds per program
-    waiting for the kernel to tear the program's namespaces and memory down; the extra runner keeps
-    every core busy meanwhile (bench, 2 cores: 94-95 % busy and a 6 % faster warm panel, against
-    84-86 %). A one-shot command (`prism run`) runs one panel: there, starting the extra runner costs
-    more than it saves (a cold `prism run` measured 970-1010 ms with it, 850-906 ms without)."""
-    return (os.cpu_count() or 1) + (1 if long_lived else 0)
+    """How many runners a pool starts when nobody says: one per core, and in a long-lived process
+    (the server, `prism score`, MCP) as many again, four at most. Programs do not keep a core busy
+    all the time: the kernel tears a program's namespaces and memory down between programs, and a
+    repository's tests wait on threads, sleeps and processes (more-itertools' `tests/test_more.py`:
+    15 s of CPU in 23 s). A warm panel of seven such programs on 2 cores took 70-80 s on three
+    runners (three rounds, the last a single program on one core) and 54 s on four (bench, 2026-12-07);
+    one more runner than cores had made the fixtures' panel 6 % faster than one per core. A one-shot
+    command (`prism run`) runs one panel: there, starting runners costs more than it saves (a cold
+    `prism run` measured 970-1010 ms with an extra runner, 850-906 ms without)."""
+    cores = os.cpu_count() or 1
+    return cores + min(cores, 4) if long_lived else cores
 
 
 # Host variables a runner may see: locale and time zone only (they change how programs print,
