@@ -51,7 +51,11 @@ def _task(tmp_path):
         initial={"lay.py": LAYOUT.format(test="in", scale=1)},
         candidates=[
             {"id": "reference", "reference": True, "files": {"lay.py": reference}},
-            {"id": "not-in", "label": "invalid", "files": {"lay.py": reference.replace("n in fixed", "n not in fixed")}},
+            {
+                "id": "not-in",
+                "label": "invalid",
+                "files": {"lay.py": reference.replace("n in fixed", "n not in fixed")},
+            },
         ],
         extra_task='sandbox = "bubblewrap"',
         suites={"initial/test_lay.py": SUITE},
@@ -82,7 +86,9 @@ def test_a_mutant_of_a_numpy_function_gets_a_witness(tmp_path, engine):
     assert ast.literal_eval(witness.expected) != ast.literal_eval(next(iter(witness.got.values())))
 
 
-@pytest.mark.parametrize(("entry", "args"), [("lay:shaken", "([1, 2],)"), ("lay:drawn", "(3,)")], ids=["numpy", "random"])
+@pytest.mark.parametrize(
+    ("entry", "args"), [("lay:shaken", "([1, 2],)"), ("lay:drawn", "(3,)")], ids=["numpy", "random"]
+)
 def test_a_call_that_draws_from_a_global_random_generator_is_not_judged(tmp_path, engine, entry, args):
     task = _task(tmp_path)
     (program,) = [p for p in programs_of(task, engine.cache) if p.id == "reference"]
@@ -94,6 +100,8 @@ def test_chance_never_tells_a_mutant_apart(tmp_path, engine):
     """Every program forked from one runner inherits numpy's random state, so the initial program and
     the reference draw the same numbers there, and a candidate probed in another runner draws others:
     a mutant `shaken` whose change a call never reaches must not be told apart by those."""
-    found = search_panel(engine, _task(tmp_path), SUITE.replace("layout", "shaken").replace("(['a', 'b'], ['a'])", "([1, 2])"))
+    found = search_panel(
+        engine, _task(tmp_path), SUITE.replace("layout", "shaken").replace("(['a', 'b'], ['a'])", "([1, 2])")
+    )
     for witness in found.result.witnesses.values():
         assert not witness.call.startswith("shaken(")
