@@ -1,4 +1,5 @@
-"""Choose what to parse: the whole buffer, or (when it is broken) its top-level regions.
+"""Choose what to parse: what an edit touched (`analysis.reuse`), the whole buffer, or (when it
+is broken) its top-level regions.
 
 tree-sitter's error recovery can swallow the definitions that follow a broken line into
 one ERROR node (an unclosed ``(`` eats every later ``def test_*``). While the author types,
