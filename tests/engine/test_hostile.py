@@ -67,8 +67,8 @@ def test_infinite_loop_is_a_timeout_error_within_the_limit(tmp_path, engine, san
     res, elapsed = run_evil(tmp_path, engine, sandbox, "    while True:\n        pass\n")
     assert res.outcome == "error" and res.reason == "timeout"
     assert elapsed < TIMEOUT + 5
-    if before:  # the run was killed, not its runner or the runner's container
-        assert container_of(engine, sandbox, tmp_path) == before and all(running(c) for c in before)
+    if before:  # the run was killed, not its runner or the runner's container (runners still starting may add theirs)
+        assert set(before) <= set(container_of(engine, sandbox, tmp_path)) and all(running(c) for c in before)
 
 
 def test_exit_at_import_is_an_error_not_a_pass(tmp_path, engine, sandbox):
